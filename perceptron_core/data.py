@@ -1,0 +1,214 @@
+"""Data sets for the course: planted margins, logic gates, the worst case, noise and Iris.
+
+Every generator takes a ``seed`` and is deterministic for it, so a page's numbers never drift.
+"""
+
+from __future__ import annotations
+
+import csv
+from importlib import resources
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._validation import check_nonnegative, check_positive, check_X, check_y
+
+__all__ = [
+    "planted",
+    "logic_gate",
+    "xor",
+    "orthonormal_worst_case",
+    "narrow_wedge",
+    "gaussian_clouds",
+    "flip_labels",
+    "iris",
+    "iris_pair",
+    "augment",
+]
+
+IRIS_SPECIES = ("setosa", "versicolor", "virginica")
+IRIS_FEATURES = ("sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)")
+
+
+def _check_count(n: int, name: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n!r}.")
+    return int(n)
+
+
+def planted(
+    n: int, d: int, gamma: float, R: float = 1.0, *, seed: int = 0
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Separable data whose margin with respect to a planted unit vector u is exactly γ.
+
+    Each point has ``yᵢ u·xᵢ`` drawn uniformly from [γ, R] and a random part orthogonal to u,
+    with ``‖xᵢ‖ ≤ R``. Point 0 sits at margin exactly γ and the last point at norm exactly R, so
+    γ and R are attained, not just bounds. (The *maximum* margin γ* can be larger than γ.)
+
+    Parameters
+    ----------
+    n : number of points.
+    d : dimension.
+    gamma : the planted margin, ``0 < γ ≤ R``.
+    R : the radius.
+    seed : random seed.
+
+    Returns
+    -------
+    X : array (n, d); y : labels ±1, both classes once n ≥ 2; u : the planted unit vector.
+    """
+    n, d = _check_count(n, "n"), _check_count(d, "d")
+    gamma, R = check_positive(gamma, "gamma"), check_positive(R, "R")
+    if gamma > R:
+        raise ValueError(f"gamma={gamma} exceeds R={R}: no point of norm <= R can have margin > R. Use gamma <= R.")
+    if d == 1 and n == 1 and gamma != R:
+        raise ValueError("with d=1 and n=1 the single point has margin = norm, so gamma must equal R.")
+    rng = np.random.default_rng(seed)
+    u = rng.standard_normal(d)
+    u /= np.linalg.norm(u)
+    y = rng.choice([-1.0, 1.0], size=n)
+    if n >= 2:
+        y[0], y[1] = 1.0, -1.0
+    along = rng.uniform(gamma, R, size=n)
+    along[0] = gamma
+    if d == 1:
+        along[-1] = R if n > 1 else along[-1]
+        ortho = np.zeros((n, 1))
+    else:
+        # A random direction orthogonal to u, scaled to keep the point inside the ball.
+        g = rng.standard_normal((n, d))
+        g -= np.outer(g @ u, u)
+        g /= np.linalg.norm(g, axis=1, keepdims=True)
+        room = np.sqrt(np.maximum(R**2 - along**2, 0.0))
+        length = rng.uniform(0.0, 1.0, size=n) * room
+        length[-1] = room[-1]
+        ortho = g * length[:, None]
+    X = (y * along)[:, None] * u + ortho
+    return X, y, u
+
+
+_GATES = {
+    "and": [-1, -1, -1, 1],
+    "or": [-1, 1, 1, 1],
+    "nand": [1, 1, 1, -1],
+    "nor": [1, -1, -1, -1],
+    "xor": [-1, 1, 1, -1],
+}
+
+
+def logic_gate(name: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The four inputs {0,1}² with a Boolean function's output as ±1 labels.
+
+    ``name`` is one of "and", "or", "nand", "nor", "xor". Rows are (0,0), (0,1), (1,0), (1,1).
+    All but XOR are separable with an offset; none is separable through the origin, since
+    the point (0, 0) lies on every hyperplane through it.
+    """
+    key = str(name).lower()
+    if key not in _GATES:
+        raise ValueError(f"unknown gate {name!r}; choose one of {sorted(_GATES)}.")
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
+    return X, np.array(_GATES[key], dtype=float)
+
+
+def xor() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """XOR on {0,1}²: not linearly separable, even with an offset."""
+    return logic_gate("xor")
+
+
+def orthonormal_worst_case(n: int, *, seed: int = 0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """n points ``yᵢ eᵢ`` with random labels: R = 1, γ* = 1/√n, and the perceptron makes exactly n mistakes.
+
+    Every point is orthogonal to all the others, so an update on one never helps another: each
+    point costs one mistake, and the bound (R/γ*)² = n is met with equality.
+    """
+    n = _check_count(n, "n")
+    y = np.random.default_rng(seed).choice([-1.0, 1.0], size=n)
+    return np.diag(y), y
+
+
+def narrow_wedge(k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Two points, ``(1, 1)`` labelled +1 and ``(1 − 2⁻ᵏ, 1)`` labelled −1, through the origin.
+
+    They are separable, but only by directions squeezed between them, so the margin shrinks like
+    2⁻ᵏ: halving the gap roughly doubles the perceptron's mistakes. It shows that a margin
+    exponentially small in the size of the input makes the run exponentially long.
+    """
+    k = int(check_nonnegative(k, "k"))
+    return np.array([[1.0, 1.0], [1.0 - 2.0**-k, 1.0]]), np.array([1.0, -1.0])
+
+
+def gaussian_clouds(
+    n: int, distance: float, *, spread: float = 1.0, d: int = 2, seed: int = 0
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Two round Gaussian clouds of n points each, centres ``distance`` apart along the first axis.
+
+    The centres are at ±distance/2 on the first axis, so the clouds overlap when ``distance`` is
+    small compared to ``spread``. Labels are +1 for the right-hand cloud. The clouds sit
+    symmetrically about the origin, so a separator through the origin is the natural one.
+    """
+    n, d = _check_count(n, "n"), _check_count(d, "d")
+    distance, spread = check_nonnegative(distance, "distance"), check_nonnegative(spread, "spread")
+    rng = np.random.default_rng(seed)
+    centre = np.zeros(d)
+    centre[0] = distance / 2
+    X = np.vstack([centre + spread * rng.standard_normal((n, d)), -centre + spread * rng.standard_normal((n, d))])
+    y = np.r_[np.ones(n), -np.ones(n)]
+    return X, y
+
+
+def flip_labels(y: ArrayLike, rate: float, *, seed: int = 0) -> NDArray[np.float64]:
+    """Label noise: a copy of ``y`` with ``round(rate·n)`` labels, chosen at random, flipped."""
+    y = check_y(y)
+    rate = check_nonnegative(rate, "rate")
+    if rate > 1:
+        raise ValueError(f"rate is a fraction of labels and must be in [0, 1], got {rate}.")
+    flipped = y.copy()
+    idx = np.random.default_rng(seed).choice(len(y), size=int(round(rate * len(y))), replace=False)
+    flipped[idx] *= -1
+    return flipped
+
+
+def iris() -> tuple[NDArray[np.float64], NDArray[np.str_]]:
+    """Fisher's Iris data, shipped with the package: 150 rows of 4 measurements, and the species.
+
+    Columns are :data:`IRIS_FEATURES`; species are :data:`IRIS_SPECIES`. See
+    ``perceptron_core/datasets/README.md`` for the source.
+    """
+    with resources.files("perceptron_core").joinpath("datasets/iris.csv").open(newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    X = np.array([[float(v) for v in r[:4]] for r in rows])
+    return X, np.array([r[4] for r in rows])
+
+
+def iris_pair(
+    positive: str, negative: str, features: tuple[int, ...] | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Two Iris species as a ±1 problem: ``positive`` is +1, ``negative`` is −1.
+
+    ``features`` picks columns (e.g. ``(2, 3)`` for the petal measurements); default all four.
+    setosa/versicolor is separable; versicolor/virginica is not, even with an offset.
+    """
+    for s in (positive, negative):
+        if s not in IRIS_SPECIES:
+            raise ValueError(f"unknown species {s!r}; choose from {IRIS_SPECIES}.")
+    if positive == negative:
+        raise ValueError("positive and negative must be two different species.")
+    X, species = iris()
+    keep = (species == positive) | (species == negative)
+    cols = list(range(4)) if features is None else list(features)
+    if not cols or any(c not in range(4) for c in cols):
+        raise ValueError(f"features must be column indices in 0..3, got {features!r}.")
+    return X[keep][:, cols], np.where(species[keep] == positive, 1.0, -1.0)
+
+
+def augment(X: ArrayLike, c: float = 1.0) -> NDArray[np.float64]:
+    """The offset trick: append a constant feature ``c`` to every point.
+
+    A separator ``w·x + b`` on ``X`` is the separator ``(w, b/c)`` through the origin on the
+    augmented data, so an algorithm without an offset learns one.
+    """
+    X = check_X(X)
+    c = float(c)
+    if not np.isfinite(c) or c == 0:
+        raise ValueError(f"c must be a finite non-zero constant, got {c!r}.")
+    return np.hstack([X, np.full((X.shape[0], 1), c)])

@@ -1,0 +1,79 @@
+"""Plotting primitives shared by the book's figures (2-D data only).
+
+Figures are built with :class:`matplotlib.figure.Figure`, not pyplot, so that drawing one never
+touches global state or shows up twice in a notebook: :func:`perceptron_core.explore` renders
+and discards them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
+
+POSITIVE, NEGATIVE, BOUNDARY = "#1f77b4", "#d62728", "#333333"
+
+
+def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tuple[Figure, list[Axes]]:
+    """A pyplot-free figure with ``ncols`` axes side by side and a tight layout."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, list(axes)
+
+
+def plot_points(ax: Axes, X: ArrayLike, y: ArrayLike, *, size: float = 36, highlight: int | None = None) -> None:
+    """Scatter 2-D points: +1 as blue dots, −1 as red crosses; ring the point ``highlight``."""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    ax.scatter(*X[y > 0].T, s=size, c=POSITIVE, marker="o", label="$y=+1$", zorder=3)
+    ax.scatter(*X[y < 0].T, s=size * 1.4, c=NEGATIVE, marker="x", label="$y=-1$", zorder=3)
+    if highlight is not None:
+        ax.scatter(*X[highlight], s=size * 6, facecolors="none", edgecolors="black", linewidths=1.5, zorder=4)
+    ax.set_aspect("equal", adjustable="datalim")
+
+
+def plot_separator(
+    ax: Axes,
+    w: ArrayLike,
+    b: float = 0.0,
+    *,
+    margin: float | None = None,
+    color: str = BOUNDARY,
+    label: str | None = "$w\\cdot x + b = 0$",
+    show_normal: bool = True,
+) -> None:
+    """Draw the line ``w·x + b = 0`` across the current view, its normal, and a margin band.
+
+    ``margin`` is a geometric margin: the band is drawn at that distance on both sides. Nothing
+    is drawn for ``w = 0``, which defines no line.
+    """
+    w = np.asarray(w, dtype=float)
+    norm = np.linalg.norm(w)
+    if norm == 0:
+        return
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    unit = w / norm
+    foot = -b / norm * unit
+    direction = np.array([-unit[1], unit[0]])
+    span = 2 * max(x1 - x0, y1 - y0, 1.0) + np.linalg.norm(foot)
+    ts = np.array([-span, span])
+    for shift, style in ([(0.0, "-")] + ([(margin, ":"), (-margin, ":")] if margin else [])):
+        pts = foot + shift * unit + ts[:, None] * direction
+        ax.plot(pts[:, 0], pts[:, 1], style, color=color, lw=1.6 if shift == 0 else 1.0,
+                label=label if shift == 0 else None)
+    if show_normal:
+        ax.annotate("", xy=foot + unit * 0.25 * max(x1 - x0, y1 - y0), xytext=foot,
+                    arrowprops=dict(arrowstyle="->", color=color, lw=1.4))
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+
+
+def frame_data(ax: Axes, X: ArrayLike, *, pad: float = 0.15, include_origin: bool = True) -> None:
+    """Set equal-aspect limits that show all points (and the origin) with some room."""
+    X = np.asarray(X, dtype=float)
+    pts = np.vstack([X, np.zeros((1, 2))]) if include_origin else X
+    lo, hi = pts.min(0), pts.max(0)
+    room = pad * max(float(np.max(hi - lo)), 1e-9)
+    ax.set_xlim(lo[0] - room, hi[0] + room)
+    ax.set_ylim(lo[1] - room, hi[1] + room)
+    ax.set_aspect("equal", adjustable="box")
