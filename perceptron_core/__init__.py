@@ -55,4 +55,6 @@ from .geometry import (
     separability,
 )
 
+from .interactive import explore
+
 __version__ = "0.1.0"
