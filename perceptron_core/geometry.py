@@ -150,7 +150,8 @@ class MaxMargin:
     Attributes
     ----------
     gamma : best estimate of γ* (the certified lower bound: the margin ``w, b`` achieve).
-    gamma_low, gamma_high : ``gamma_low ≤ γ* ≤ gamma_high``. The lower end is the margin of the
+    gamma_low, gamma_high : ``gamma_low ≤ γ* ≤ gamma_high`` (up to rounding, which can make them
+        swap by an ulp when they meet). The lower end is the margin of the
         returned separator; the upper end is the norm of a point of the convex hull of {yᵢxᵢ}
         (half the distance between the two class hulls with an offset).
     w : unit normal of the maximum-margin separator.

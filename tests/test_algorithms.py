@@ -1,0 +1,190 @@
+"""The algorithms against scikit-learn, against each other, and on hand-checked examples."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
+from sklearn.linear_model import Perceptron as SkPerceptron
+from sklearn.svm import SVC
+
+import perceptron_core as pc
+
+from conftest import small_labelled_data
+
+
+def _sklearn_perceptron(X, y, T, fit_intercept=True):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SkConvergenceWarning)
+        return SkPerceptron(
+            shuffle=False, tol=None, eta0=1.0, penalty=None, max_iter=T, fit_intercept=fit_intercept
+        ).fit(X, y)
+
+
+def _ours(X, y, T, offset=True):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        return pc.perceptron(X, y, offset=offset, max_epochs=T)
+
+
+def _datasets():
+    rng = np.random.default_rng(7)
+    X, y, _ = pc.planted(60, 3, 0.05, 2.0, seed=3)
+    yield "planted", X, y
+    yield "planted, 20% label noise", X, pc.flip_labels(y, 0.2, seed=1)
+    Xc, yc = pc.gaussian_clouds(40, 1.0, seed=2)
+    yield "overlapping clouds", Xc + np.array([0.7, -0.3]), yc
+    Xi = rng.integers(-3, 4, size=(40, 2)).astype(float)  # integer data: many exact ties
+    yield "integers with ties", Xi, rng.choice([-1.0, 1.0], size=40)
+    yield "integers, labels from a line", Xi, np.where(Xi @ [1.0, -2.0] + 1 >= 0, 1.0, -1.0)
+    yield "xor", *pc.xor()
+    yield "iris setosa/versicolor", *pc.iris_pair("setosa", "versicolor")
+    yield "iris versicolor/virginica", *pc.iris_pair("versicolor", "virginica")
+
+
+@pytest.mark.parametrize("name, X, y", list(_datasets()), ids=[d[0] for d in _datasets()])
+@pytest.mark.parametrize("T", [1, 2, 5, 30])
+def test_bit_for_bit_parity_with_sklearn(name, X, y, T):
+    sk = _sklearn_perceptron(X, y, T)
+    ours = _ours(X, y, T)
+    assert np.array_equal(ours.w, sk.coef_[0]), name
+    assert ours.b == sk.intercept_[0], name
+
+
+@pytest.mark.parametrize("name, X, y", list(_datasets()), ids=[d[0] for d in _datasets()])
+def test_parity_without_offset(name, X, y):
+    sk = _sklearn_perceptron(X, y, 10, fit_intercept=False)
+    ours = _ours(X, y, 10, offset=False)
+    assert np.array_equal(ours.w, sk.coef_[0]) and sk.intercept_[0] == 0 and ours.b == 0
+
+
+@given(small_labelled_data(), st.integers(1, 6))
+def test_parity_on_random_integer_data(data, T):
+    X, y = data
+    if len(set(y.tolist())) < 2:
+        return  # scikit-learn refuses data with a single class
+    sk = _sklearn_perceptron(X, y, T)
+    ours = _ours(X, y, T)
+    assert np.array_equal(ours.w, sk.coef_[0]) and ours.b == sk.intercept_[0]
+
+
+def test_estimator_matches_function_and_sklearn_predictions():
+    X, y = pc.iris_pair("setosa", "versicolor", features=(2, 3))
+    est = pc.Perceptron(offset=True, max_epochs=50).fit(X, y)
+    res = pc.perceptron(X, y, offset=True, max_epochs=50)
+    assert np.array_equal(est.coef_, res.w) and est.intercept_ == res.b
+    assert est.converged_ and est.score(X, y) == 1.0
+    assert np.array_equal(est.predict(X), _sklearn_perceptron(X, y, 50).predict(X))
+
+
+def test_max_margin_matches_hard_margin_svc():
+    for X, y in [pc.iris_pair("setosa", "versicolor"), pc.iris_pair("setosa", "virginica", (2, 3)),
+                 pc.planted(40, 2, 0.2, 1.0, seed=5)[:2], pc.logic_gate("and"), pc.logic_gate("or")]:
+        svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
+        mm = pc.max_margin(X, y, offset=True)
+        assert abs(mm.gamma - 1 / np.linalg.norm(svc.coef_[0])) <= 1e-6
+        assert np.allclose(mm.w, svc.coef_[0] / np.linalg.norm(svc.coef_[0]), atol=1e-5)
+
+
+def test_max_margin_through_origin_matches_svc_on_mirrored_data():
+    # Adding (-x, -y) for every (x, y) makes the problem symmetric, so the SVC's optimal offset is
+    # 0 and its margin is the margin through the origin.
+    for seed in range(4):
+        X, y, _ = pc.planted(30, 3, 0.15, 1.0, seed=seed)
+        Xm, ym = np.vstack([X, -X]), np.r_[y, -y]
+        svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(Xm, ym)
+        assert abs(pc.max_margin(X, y).gamma - 1 / np.linalg.norm(svc.coef_[0])) <= 1e-6
+        assert abs(svc.intercept_[0]) <= 1e-6
+
+
+def test_tie_rule_changes_the_run():
+    # A negative point first: at w = 0 the "mistake" rule updates, CS229's rule predicts +1 and
+    # also updates. A positive point first: only the "mistake" rule updates.
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1.0, 1.0])
+    strict = pc.perceptron(X, y, record=True)
+    cs229 = pc.perceptron(X, y, record=True, tie="positive")
+    assert strict.mistakes == 2 and np.array_equal(strict.w, [1.0, 1.0])
+    assert cs229.mistakes == 0 and np.array_equal(cs229.w, [0.0, 0.0])
+    assert np.array_equal(pc.perceptron(X, -y, tie="positive").w, [-1.0, -1.0])
+
+
+def test_online_over_repeated_data_equals_cyclic_perceptron():
+    X, y, _ = pc.planted(25, 2, 0.1, 1.0, seed=11)
+    for T in (1, 3, 50):
+        stream = itertools.chain.from_iterable(zip(X, y) for _ in range(T))
+        last = list(pc.online_perceptron(stream, offset=True))[-1]
+        res = _ours(X, y, T)
+        assert np.array_equal(last.w, res.w) and last.b == res.b and last.mistakes == res.mistakes
+
+
+def test_online_steps_predict_before_update():
+    steps = list(pc.online_perceptron([([1.0, 0.0], 1), ([1.0, 0.0], 1), ([-2.0, 0.0], 1)]))
+    assert [s.prediction for s in steps] == [0, 1, -1]
+    assert [s.mistake for s in steps] == [True, False, True]
+    assert np.array_equal(steps[-1].w, [-1.0, 0.0]) and steps[-1].mistakes == 2
+
+
+def test_online_runs_on_an_endless_stream():
+    endless = itertools.cycle([([1.0, 0.2], 1), ([-1.0, 0.1], -1)])
+    steps = list(itertools.islice(pc.online_perceptron(endless), 1000))
+    assert len(steps) == 1000 and steps[-1].mistakes == 1
+
+
+def test_history_is_the_running_sum_of_updates():
+    X, y, u = pc.planted(30, 3, 0.2, 1.0, seed=4)
+    res = pc.perceptron(X, y, offset=True, u=np.r_[u, 0.0])
+    h = res.history
+    Z = y[:, None] * np.hstack([X, np.ones((30, 1))])
+    running = np.cumsum(Z[h.indices], axis=0)
+    assert np.allclose(h.weights, running[:, :3]) and np.allclose(h.offsets, running[:, 3])
+    assert np.allclose(h.norms_sq, np.sum(running**2, axis=1))
+    assert np.array_equal(h.weights[-1], res.w) and h.offsets[-1] == res.b
+    assert np.all(np.diff(h.epochs) >= 0) and h.epochs[-1] <= res.epochs
+    assert len(h.indices) == res.mistakes
+
+
+def test_converged_run_separates_and_result_is_frozen():
+    X, y, _ = pc.planted(40, 4, 0.1, 1.0, seed=9)
+    res = pc.perceptron(X, y)
+    assert res.converged and np.all(y * (X @ res.w) > 0)
+    assert np.array_equal(res.predict(X), y)
+    with pytest.raises(ValueError):
+        res.w[0] = 1.0  # read-only: a result cannot drift from the run that made it
+    assert "converged" in str(res)
+
+
+def test_non_separable_stops_at_max_epochs_and_says_so():
+    X, y = pc.xor()
+    with pytest.warns(pc.ConvergenceWarning, match="max_epochs=25"):
+        res = pc.perceptron(X, y, offset=True, max_epochs=25)
+    assert not res.converged and res.epochs == 25
+    assert "did NOT converge" in str(res)
+    with pytest.warns(pc.ConvergenceWarning):
+        assert not pc.margin_perceptron(X, y, 0.5, max_epochs=10).converged
+
+
+def test_margin_perceptron_starts_from_first_example_and_records():
+    X, y, _ = pc.planted(20, 2, 0.2, 1.0, seed=2)
+    res = pc.margin_perceptron(X, y, 0.2, record=True)
+    assert np.array_equal(res.weights[0], y[0] * X[0])
+    assert len(res.update_indices) == res.updates == len(res.weights) - 1
+    assert np.allclose(res.weights[-1], res.w)
+    assert np.min(pc.margins(X, y, res.w)) >= 0.1
+
+
+def test_margin_perceptron_updates_on_correct_but_close_points():
+    # After w = x_0 = (1, 0), the point (0.1, 1) is classified correctly, with margin only 0.1:
+    # the plain perceptron leaves it, the margin rule (gamma = 0.5, threshold 0.25) updates.
+    X = np.array([[1.0, 0.0], [0.1, 1.0]])
+    y = np.array([1.0, 1.0])
+    assert pc.perceptron(X, y).mistakes == 1
+    margin = pc.margin_perceptron(X, y, 0.5, record=True)
+    assert margin.updates == 1 and list(margin.update_indices) == [1]
+    assert np.allclose(margin.w, [1.1, 1.0])
+    assert np.min(pc.margins(X, y, margin.w)) >= 0.25
