@@ -55,6 +55,7 @@ from .geometry import (
     separability,
 )
 
+from . import plotting
 from .interactive import explore
 
 __version__ = "0.1.0"

@@ -29,7 +29,6 @@ def plot_points(ax: Axes, X: ArrayLike, y: ArrayLike, *, size: float = 36, highl
     ax.scatter(*X[y < 0].T, s=size * 1.4, c=NEGATIVE, marker="x", label="$y=-1$", zorder=3)
     if highlight is not None:
         ax.scatter(*X[highlight], s=size * 6, facecolors="none", edgecolors="black", linewidths=1.5, zorder=4)
-    ax.set_aspect("equal", adjustable="datalim")
 
 
 def plot_separator(
@@ -77,3 +76,31 @@ def frame_data(ax: Axes, X: ArrayLike, *, pad: float = 0.15, include_origin: boo
     ax.set_xlim(lo[0] - room, hi[0] + room)
     ax.set_ylim(lo[1] - room, hi[1] + room)
     ax.set_aspect("equal", adjustable="box")
+
+
+def figure_png(fig: Figure, *, dpi: float = 96) -> bytes:
+    """Render a figure to PNG bytes."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def _display_figures_in_ipython() -> None:
+    """Let a pyplot-free Figure show itself as the value of a notebook cell.
+
+    IPython only learns to display figures when pyplot activates the inline backend, which the
+    book's figures never do. Registering the formatter here makes ``draw(...)`` as a cell's last
+    line show the picture in Jupyter, Colab, VS Code and the book build alike.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is optional for the library
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        shell.display_formatter.formatters["image/png"].for_type(Figure, figure_png)
+
+
+_display_figures_in_ipython()

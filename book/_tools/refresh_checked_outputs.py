@@ -24,13 +24,11 @@ def refresh(path: Path) -> None:
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        cell.execution_count = None
         cell.metadata.pop("execution", None)
-        if MARK in cell.source:
-            for out in cell.outputs:
-                if "execution_count" in out:
-                    out["execution_count"] = None
-        else:
+        # nbval treats a cell with outputs but no execution count as an error, so checked
+        # cells keep theirs; the others lose both.
+        if MARK not in cell.source:
+            cell.execution_count = None
             cell.outputs = []
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, path)

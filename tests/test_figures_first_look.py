@@ -1,0 +1,17 @@
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import perceptron_core as pc
+from perceptron_core.figures.first_look import draw_trained, trained
+
+
+@pytest.mark.parametrize("gamma", [0.05, 0.5])
+@pytest.mark.parametrize("seed", [0, 2])
+def test_draw_trained_shows_the_run(gamma, seed):
+    fig = draw_trained(gamma, seed)
+    assert isinstance(fig, Figure)
+    X, y, u, res, bound = trained(gamma, seed)
+    assert f"{res.mistakes} mistakes" in fig.axes[0].get_title()
+    assert res.converged and res.mistakes <= bound
+    assert np.isclose(pc.dataset_margin(X, y, u), gamma)
