@@ -7,10 +7,11 @@
 * :func:`margin_perceptron` also updates on points it classifies correctly by too little.
 * :class:`Perceptron` wraps :func:`perceptron` in the scikit-learn ``fit/predict/score`` shape.
 
-Labels are ±1. A mistake is ``y (w·x + b) ≤ 0``: a tie counts as a mistake (``tie="mistake"``).
-CS229 instead predicts +1 when ``w·x + b = 0`` (``tie="positive"``), so there a tie is a mistake
-only on a negative example. The mistake bound holds for both, since both update only when
-``y (w·x + b) ≤ 0``.
+Labels are ±1. A mistake is ``y (w·x + b) ≤ 0``: a tie counts as a mistake (``tie="mistake"``,
+as in UML, the MIT notes and scikit-learn). CS229 instead predicts +1 when ``w·x + b = 0``
+(``tie="positive"``), so there a tie is a mistake only on a negative example; Balcan predicts
+positive only when ``w·x > 0`` (``tie="negative"``), so a tie is a mistake only on a positive
+example. The mistake bound holds for all three, since each updates only when ``y (w·x + b) ≤ 0``.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import check_max_epochs, check_positive, check_vector, check_X, check_X_y, check_y
 
-Tie = Literal["mistake", "positive"]
-_TIES = ("mistake", "positive")
+Tie = Literal["mistake", "positive", "negative"]
+_TIES = ("mistake", "positive", "negative")
 
 # Points are scanned in blocks: one matrix-vector product finds the next mistake in a block,
 # which is much faster than a Python loop over points, and visits them in exactly the same order.
@@ -44,7 +45,10 @@ def _frozen(a: NDArray) -> NDArray:
 
 def _check_tie(tie: str) -> Tie:
     if tie not in _TIES:
-        raise ValueError(f"tie must be 'mistake' (y(w·x+b) <= 0 is a mistake) or 'positive' (predict +1 at 0), got {tie!r}.")
+        raise ValueError(
+            "tie must be 'mistake' (y(w·x+b) <= 0 is a mistake), 'positive' (predict +1 at 0, CS229) "
+            f"or 'negative' (predict -1 at 0, Balcan), got {tie!r}."
+        )
     return tie  # type: ignore[return-value]
 
 
@@ -52,7 +56,9 @@ def _is_mistake(scores: NDArray, y: NDArray, tie: Tie) -> NDArray:
     """Which signed scores ``y (w·x + b)`` count as mistakes under the tie rule."""
     if tie == "mistake":
         return scores <= 0
-    return (scores < 0) | ((scores == 0) & (y < 0))
+    # At a tie the prediction is fixed, so only the label on the other side is a mistake.
+    tied_side = y < 0 if tie == "positive" else y > 0
+    return (scores < 0) | ((scores == 0) & tied_side)
 
 
 @dataclass(frozen=True)
@@ -145,7 +151,7 @@ def perceptron(
         last entry multiplies ``b``). Implies ``record=True``. Need not be normalized by you:
         it is divided by its norm.
     tie : ``"mistake"`` (default) counts ``y (w·x + b) = 0`` as a mistake; ``"positive"``
-        predicts +1 there, as CS229 does.
+        predicts +1 there, as CS229 does; ``"negative"`` predicts -1 there, as Balcan does.
 
     Returns
     -------
@@ -298,10 +304,10 @@ def online_perceptron(
                 "every example must have the same length."
             )
         score = float(x @ w + b)
-        if tie == "mistake":
-            prediction = 1 if score > 0 else (-1 if score < 0 else 0)
+        if score != 0:
+            prediction = 1 if score > 0 else -1
         else:
-            prediction = 1 if score >= 0 else -1
+            prediction = {"mistake": 0, "positive": 1, "negative": -1}[tie]
         mistake = prediction != label
         if mistake:
             w = w + label * x

@@ -86,7 +86,9 @@ def max_rounds(R: float, gamma: float) -> int:
 
     Every sweep but the last makes a mistake, and there are at most ``(R/γ)²`` mistakes.
     """
-    return math.floor(novikoff_bound(R, gamma)) + 1
+    # A bound that is an integer in exact arithmetic (R = γ gives 1) may come out a hair below
+    # it in floating point; flooring that would lose a whole round.
+    return math.floor(novikoff_bound(R, gamma) * (1 + 1e-12)) + 1
 
 
 @dataclass(frozen=True)

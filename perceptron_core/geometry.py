@@ -90,14 +90,11 @@ def _wolfe(
         V = np.vstack([V, v])
         lam = np.append(lam, 0.0)
         while True:
-            # Nearest point to the origin on the affine hull of the corral, from its KKT system.
-            k = len(keys)
-            kkt = np.zeros((k + 1, k + 1))
-            kkt[:k, :k] = V @ V.T
-            kkt[:k, k] = kkt[k, :k] = 1.0
-            rhs = np.zeros(k + 1)
-            rhs[k] = 1.0
-            alpha = np.linalg.lstsq(kkt, rhs, rcond=None)[0][:k]
+            # Nearest point to the origin on the affine hull of the corral: x = v0 + D β with the
+            # columns of D the differences v_k - v0. Least squares on D itself (not on the Gram
+            # matrix, which squares the conditioning) keeps nearly equal vertices accurate.
+            beta = np.linalg.lstsq((V[1:] - V[0]).T, -V[0], rcond=None)[0]
+            alpha = np.r_[1.0 - beta.sum(), beta]
             if np.all(alpha > 1e-14):
                 lam = alpha / alpha.sum()
                 break

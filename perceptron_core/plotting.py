@@ -16,8 +16,14 @@ POSITIVE, NEGATIVE, BOUNDARY = "#1f77b4", "#d62728", "#333333"
 
 
 def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tuple[Figure, list[Axes]]:
-    """A pyplot-free figure with ``ncols`` axes side by side and a tight layout."""
-    fig = Figure(figsize=(width, height), layout="constrained")
+    """A pyplot-free figure with ``ncols`` axes side by side.
+
+    Margins are fixed rather than computed by a layout engine: constrained layout costs about
+    half a second per draw, which would make sliders sluggish, and fixed axes also keep the
+    panels from jumping between frames.
+    """
+    fig = Figure(figsize=(width, height))
+    fig.subplots_adjust(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)
     axes = fig.subplots(1, ncols, squeeze=False)[0]
     return fig, list(axes)
 

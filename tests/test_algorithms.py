@@ -103,8 +103,8 @@ def test_max_margin_through_origin_matches_svc_on_mirrored_data():
 
 
 def test_tie_rule_changes_the_run():
-    # A negative point first: at w = 0 the "mistake" rule updates, CS229's rule predicts +1 and
-    # also updates. A positive point first: only the "mistake" rule updates.
+    # Two positive points on the axes: at w = 0 the "mistake" rule updates on both, while CS229's
+    # rule predicts +1 at the tie and never updates.
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     y = np.array([1.0, 1.0])
     strict = pc.perceptron(X, y, record=True)
@@ -112,6 +112,16 @@ def test_tie_rule_changes_the_run():
     assert strict.mistakes == 2 and np.array_equal(strict.w, [1.0, 1.0])
     assert cs229.mistakes == 0 and np.array_equal(cs229.w, [0.0, 0.0])
     assert np.array_equal(pc.perceptron(X, -y, tie="positive").w, [-1.0, -1.0])
+    # Balcan predicts -1 at a tie: the mirror image of CS229's rule.
+    assert pc.perceptron(X, -y, tie="negative").mistakes == 0
+    assert np.array_equal(pc.perceptron(X, y, tie="negative").w, [1.0, 1.0])
+
+
+def test_online_predictions_at_a_tie_follow_the_rule():
+    first = {tie: next(pc.online_perceptron([([1.0, 2.0], 1)], tie=tie)) for tie in ("mistake", "positive", "negative")}
+    assert {t: (s.prediction, s.mistake) for t, s in first.items()} == {
+        "mistake": (0, True), "positive": (1, False), "negative": (-1, True)
+    }
 
 
 def test_online_over_repeated_data_equals_cyclic_perceptron():

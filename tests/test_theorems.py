@@ -16,7 +16,7 @@ from conftest import planted_data, small_labelled_data
 REL = 1e-9  # slack for rounding in the bound's own arithmetic
 
 
-@given(planted_data(), st.sampled_from(["mistake", "positive"]))
+@given(planted_data(), st.sampled_from(["mistake", "positive", "negative"]))
 def test_novikoff_mistakes_at_most_R_over_gamma_star_squared(data, tie):
     X, y, _, _, R = data
     mm = pc.max_margin(X, y)

@@ -1,0 +1,284 @@
+"""Figures and small helpers for the chapter "The perceptron" (``book/perceptron.ipynb``).
+
+* :func:`draw_update` steps through one run of the batch perceptron on 2-D data: the point of
+  the current mistake, the weights before and after, and the boundary they define.
+* :func:`draw_tie` shows the two-point example on which the tie rule changes the run.
+* :func:`margin_stream` is an endless stream of fresh examples with a known margin, for the
+  online model, and :func:`update_scores` checks the identity behind the update on a run.
+
+The chapter's numbers come from the same cached runs the figures draw, so the picture and the
+prose cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import NDArray
+
+from ..algorithms import PerceptronResult, perceptron
+from ..data import planted
+from ..geometry import margins, max_margin
+from ..plotting import BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
+
+__all__ = [
+    "RUN_N",
+    "RUN_GAMMA",
+    "RUN_SEED",
+    "running_data",
+    "running_run",
+    "weights_after",
+    "update_scores",
+    "draw_update",
+    "tie_data",
+    "tie_run",
+    "draw_tie",
+    "margin_stream",
+    "BENCH_CASES",
+]
+
+# The running example: 16 planted points in the plane, separable through the origin with a thin
+# margin, so the run is long enough to watch (15 mistakes over 7 epochs) but fits one slider.
+RUN_N, RUN_GAMMA, RUN_SEED = 16, 0.03, 6
+
+_PAST = "#bbbbbb"  # colour of the previous boundary and of the path of w so far
+
+
+@lru_cache(maxsize=None)
+def running_data() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The chapter's running data set: ``planted(16, 2, 0.03, seed=6)`` without its u.
+
+    Returns
+    -------
+    X : array (16, 2), every ‖xᵢ‖ ≤ 1; y : labels ±1.
+    """
+    X, y, _ = planted(RUN_N, 2, RUN_GAMMA, seed=RUN_SEED)
+    return X, y
+
+
+@lru_cache(maxsize=None)
+def running_run() -> PerceptronResult:
+    """The batch perceptron (no offset, ties are mistakes) on :func:`running_data`, recorded."""
+    X, y = running_data()
+    return perceptron(X, y, record=True)
+
+
+@lru_cache(maxsize=None)
+def _max_margin_direction() -> NDArray[np.float64]:
+    # Only used to draw a reference direction; computing it once keeps every frame fast.
+    X, y = running_data()
+    return max_margin(X, y).w
+
+
+def weights_after(k: int) -> NDArray[np.float64]:
+    """``w_k``, the weights after ``k`` mistakes of :func:`running_run` (``w_0 = 0``).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not between 0 and the run's number of mistakes.
+    """
+    run = running_run()
+    if not 0 <= k <= run.mistakes:
+        raise ValueError(f"k must be between 0 and {run.mistakes} (the run's mistakes), got {k}.")
+    if k == 0:
+        return np.zeros(run.w.shape[0])
+    assert run.history is not None
+    return run.history.weights[k - 1]
+
+
+def update_scores(result: PerceptronResult, X: NDArray, y: NDArray) -> tuple[NDArray, NDArray, NDArray]:
+    """For each mistake of a recorded run without offset: the signed score before and after it.
+
+    Mistake ``k`` on ``(xᵢ, yᵢ)`` turns ``yᵢ w_{k-1}·xᵢ`` into ``yᵢ w_k·xᵢ``; the update lemma says
+    the difference is exactly ``‖xᵢ‖²``.
+
+    Returns
+    -------
+    before, after, sq_norms : arrays of length ``result.mistakes``.
+    """
+    if result.history is None:
+        raise ValueError("the run has no history; run perceptron(..., record=True).")
+    h = result.history
+    X, y = np.asarray(X, float), np.asarray(y, float)
+    w_prev = np.vstack([np.zeros((1, X.shape[1])), h.weights[:-1]])
+    xs, ys = X[h.indices], y[h.indices]
+    before = ys * np.einsum("ij,ij->i", w_prev, xs)
+    after = ys * np.einsum("ij,ij->i", h.weights, xs)
+    return before, after, np.einsum("ij,ij->i", xs, xs)
+
+
+def _arrow(ax, start, end, color, *, lw=1.6, ls="-", alpha=1.0) -> None:
+    ax.annotate("", xy=end, xytext=start,
+                arrowprops=dict(arrowstyle="-|>", color=color, lw=lw, ls=ls, alpha=alpha,
+                                shrinkA=0, shrinkB=0, mutation_scale=12))
+
+
+def draw_update(k: int) -> Figure:
+    """Mistake ``k`` of the running example, in data space (left) and weight space (right).
+
+    Left: the data, the point of mistake ``k`` ringed, the boundary of ``w_k`` (solid, with its
+    normal) and of ``w_{k-1}`` (grey, dashed). Right: the path ``w_0 = 0, w_1, …`` so far, the
+    step ``yᵢxᵢ`` just taken, and the direction of the max-margin separator for reference.
+    The title and text state what the update did, since the book's page cannot re-run code.
+
+    Parameters
+    ----------
+    k : update number, from 0 (``w_0 = 0``, before the first mistake) to the run's mistakes.
+    """
+    X, y = running_data()
+    run = running_run()
+    h = run.history
+    assert h is not None
+    M = run.mistakes
+    w_k = weights_after(k)
+    fig, (ax, aw) = new_figure(2, width=8.8, height=4.6)
+    # A fixed layout instead of the constrained one: the panels then stay put from frame to frame
+    # as the titles change, and each frame renders several times faster.
+    fig.set_layout_engine("none")
+    ax.set_position((0.08, 0.25, 0.41, 0.67))
+    aw.set_position((0.58, 0.25, 0.41, 0.67))
+
+    # ---- data space ------------------------------------------------------------------------
+    # plot_points first: frame_data then fixes equal-aspect limits that the boundaries span.
+    plot_points(ax, X, y, highlight=None if k == 0 else int(h.indices[k - 1]))
+    frame_data(ax, X)
+    if k == 0:
+        ax.set_title("$k = 0$: $w_0 = 0$, no boundary yet", fontsize=12)
+        note = "every score $y_i\\,w_0\\cdot x_i$ is 0: a mistake"
+    else:
+        i = int(h.indices[k - 1])
+        w_prev = weights_after(k - 1)
+        n_lines = len(ax.lines)
+        plot_separator(ax, w_prev, color=_PAST, label="$w_{k-1}\\cdot x = 0$", show_normal=False)
+        for line in ax.lines[n_lines:]:  # nothing is drawn for w_0 = 0
+            line.set_linestyle("--")
+        plot_separator(ax, w_k, label="$w_k\\cdot x = 0$")
+        before, after = y[i] * (w_prev @ X[i]), y[i] * (w_k @ X[i])
+        sign = "+1" if y[i] > 0 else "−1"
+        ax.set_title(f"update $k = {k}$ of {M}: point {i} ($y={sign}$), epoch {int(h.epochs[k - 1])}",
+                     fontsize=12)
+        note = f"$y\\,w\\cdot x$ on point {i}: {before:+.3f} $\\to$ {after:+.3f}"
+    wrong = int(np.sum(y * (X @ w_k) <= 0))
+    status = (f"$w_k$ separates all {len(y)} points: the run stops"
+              if wrong == 0 else f"$w_k$ still gets {wrong} of {len(y)} points wrong")
+    # Below the panels rather than on them, so that the text never hides a point.
+    fig.text(0.5, 0.015, f"{note}.   {status}.", ha="center", va="bottom", fontsize=11)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+
+    # ---- weight space ----------------------------------------------------------------------
+    path = np.vstack([np.zeros((1, 2)), h.weights])
+    # Fixed limits from the whole run, so that frames line up as the slider moves.
+    lo = np.minimum(path.min(0), 0.0)
+    hi = np.maximum(path.max(0), 0.0)
+    room = 0.15 * float(np.max(hi - lo))
+    aw.set_xlim(lo[0] - room, hi[0] + room)
+    aw.set_ylim(lo[1] - room, hi[1] + room)
+    aw.set_aspect("equal", adjustable="box")
+    aw.axhline(0, color="#eeeeee", lw=0.8, zorder=0)
+    aw.axvline(0, color="#eeeeee", lw=0.8, zorder=0)
+    ref = _max_margin_direction() * 1.1 * float(np.max(np.linalg.norm(path, axis=1)))
+    aw.plot([0, ref[0]], [0, ref[1]], ":", color="#2ca02c", lw=1.2, label="max-margin direction")
+    aw.plot(path[: k + 1, 0], path[: k + 1, 1], "o-", color=_PAST, ms=3, lw=1, label="$w_0, w_1, \\dots$")
+    if k > 0:
+        w_prev = path[k - 1]
+        _arrow(aw, (0, 0), w_prev, _PAST, ls="--")
+        step_color = POSITIVE if y[h.indices[k - 1]] > 0 else NEGATIVE
+        _arrow(aw, w_prev, w_k, step_color, lw=2.0)
+        _arrow(aw, (0, 0), w_k, BOUNDARY, lw=2.0)
+        aw.plot([], [], color=step_color, lw=2, label="step $y_i x_i$")
+    aw.plot(0, 0, "ko", ms=4)
+    aw.set_title(f"weight space: $w_{{{k}}} = ({w_k[0]:.2f}, {w_k[1]:.2f})$", fontsize=12)
+    aw.set_xlabel("$w_1$")
+    aw.set_ylabel("$w_2$")
+    aw.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
+    return fig
+
+
+# ---- the tie example ---------------------------------------------------------------------------
+
+
+def tie_data() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Two points on which the tie rule changes the run: ``(1, 0)`` labelled +1, ``(0, 1)`` labelled −1.
+
+    Starting from ``w = 0`` both scores are 0. Counting a tie as a mistake updates on both points;
+    predicting +1 at a tie (CS229) gets the positive point "right" and updates only once.
+    """
+    return np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+
+
+@lru_cache(maxsize=None)
+def tie_run(rule: str) -> PerceptronResult:
+    """The batch perceptron on :func:`tie_data` with ``tie=rule`` ("mistake" or "positive"), recorded."""
+    X, y = tie_data()
+    return perceptron(X, y, record=True, tie=rule)  # type: ignore[arg-type]
+
+
+def draw_tie(rule: str) -> Figure:
+    """The run on :func:`tie_data` under one tie rule: each ``w_k``, the final boundary, the margins.
+
+    Parameters
+    ----------
+    rule : "mistake" (a score of 0 is a mistake: UML, MIT) or "positive" (predict +1 at 0: CS229).
+    """
+    X, y = tie_data()
+    run = tie_run(rule)
+    h = run.history
+    assert h is not None
+    fig, (ax,) = new_figure(1, width=5.6, height=4.4)
+    plot_points(ax, X, y, size=60)
+    ax.set_xlim(-1.4, 1.6)
+    ax.set_ylim(-1.4, 1.6)
+    ax.set_aspect("equal", adjustable="box")
+    plot_separator(ax, run.w, label="final boundary", show_normal=False)
+    path = np.vstack([np.zeros((1, 2)), h.weights])
+    for k in range(1, len(path)):
+        _arrow(ax, (0, 0), path[k], "#ff7f0e" if k == run.mistakes else _PAST, lw=2.0)
+        ax.annotate(f"$w_{k}$", path[k], xytext=(6, -12), textcoords="offset points", fontsize=10)
+    m = margins(X, y, run.w)
+    for j, (pt, mj) in enumerate(zip(X, m)):
+        where = "on the boundary" if mj == 0 else f"margin {mj:.3f}"
+        ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(8, 8), textcoords="offset points", fontsize=9)
+    label = {"mistake": "tie = mistake (UML, MIT)", "positive": "tie → predict +1 (CS229)"}[rule]
+    word = "mistake" if run.mistakes == 1 else "mistakes"
+    ax.set_title(f"{label}\n{run.mistakes} {word}, final $w = ({run.w[0]:g}, {run.w[1]:g})$", fontsize=12)
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    return fig
+
+
+# ---- the online model --------------------------------------------------------------------------
+
+
+def margin_stream(gamma: float, *, angle: float = 0.5, seed: int = 0) -> Iterator[tuple[NDArray[np.float64], float]]:
+    """An endless stream of fresh examples in the unit disc with margin at least γ.
+
+    Points are drawn uniformly from the unit disc, those within γ of the line ``u·x = 0`` are
+    thrown away, and the label is the side of that line, with ``u = (cos angle, sin angle)``.
+    So every example has ``‖x‖ ≤ 1`` and ``y u·x ≥ γ``: the mistake bound ``(1/γ)²`` applies to
+    the whole infinite stream.
+    """
+    if not 0 < gamma < 1:
+        raise ValueError(f"gamma must be in (0, 1), got {gamma}.")
+    u = np.array([np.cos(angle), np.sin(angle)])
+    rng = np.random.default_rng(seed)
+    while True:
+        x = rng.uniform(-1.0, 1.0, size=2)
+        s = float(u @ x)
+        if x @ x <= 1.0 and abs(s) >= gamma:
+            yield x, (1.0 if s > 0 else -1.0)
+
+
+BENCH_CASES = [
+    ("perceptron-update-first", draw_update, {"k": 0}),
+    ("perceptron-update-middle", draw_update, {"k": 7}),
+    ("perceptron-update-last", draw_update, {"k": 15}),
+    ("perceptron-tie-mistake", draw_tie, {"rule": "mistake"}),
+    ("perceptron-tie-positive", draw_tie, {"rule": "positive"}),
+]

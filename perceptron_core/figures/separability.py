@@ -1,0 +1,326 @@
+"""Figures for the chapter "Linear separability".
+
+Every figure shows the verdict of :func:`perceptron_core.separability` together with its
+evidence, drawn in the data's own plane:
+
+* a **witness**: the separating line ``w·x + b = 0`` the linear program found;
+* a **certificate**: Gordan's weights λ. The points with λᵢ > 0 are ringed and joined to one
+  *common point* that the certificate places on both sides of every candidate line at once
+  (see :func:`common_point`), which is why no line can exist.
+
+The static book cannot run code, so every number a reader needs (the verdict, the witness,
+the size of the certificate, whether its check passed) is written into the figure itself.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from numpy.typing import NDArray
+
+from ..data import flip_labels, gaussian_clouds, iris_pair, logic_gate
+from ..geometry import Separability, dataset_margin, max_margin, separability
+from ..plotting import frame_data, new_figure, plot_points, plot_separator
+
+__all__ = [
+    "CLOUD_N",
+    "CLOUD_SEED",
+    "NOISE_SEED",
+    "CLOUD_DISTANCES",
+    "NOISE_RATES",
+    "GATES",
+    "IRIS_PAIRS",
+    "IRIS_FEATURES",
+    "cloud_grid",
+    "cloud_data",
+    "cloud_verdict",
+    "cloud_max_margin",
+    "gate_verdict",
+    "iris_data",
+    "iris_verdict",
+    "support",
+    "common_point",
+    "unit_witness",
+    "verdict_text",
+    "draw_evidence",
+    "draw_clouds",
+    "draw_gate",
+    "draw_iris",
+    "BENCH_CASES",
+]
+
+#: Points per cloud in the main figure: enough to look like a cloud, few enough to see each one.
+CLOUD_N = 20
+#: Seed of the clouds, and a different seed for which labels get flipped.
+CLOUD_SEED, NOISE_SEED = 0, 1
+#: The distance slider ``(start, stop, step, initial)`` and the noise choices (fractions of labels).
+CLOUD_DISTANCES = (0.0, 6.0, 0.5, 6.0)
+NOISE_RATES = [0.0, 0.025, 0.1]
+#: Fixed axes for the clouds, so that the picture does not jump while the slider moves.
+_CLOUD_XLIM, _CLOUD_YLIM = (-6.5, 6.5), (-3.6, 3.6)
+
+GATES = ["and", "or", "nand", "nor", "xor"]
+IRIS_PAIRS = ["setosa/versicolor", "versicolor/virginica"]
+#: Petal length and petal width: the two Iris columns in which the species differ most.
+IRIS_FEATURES = (2, 3)
+
+#: λᵢ below this counts as zero (the LP returns exact zeros up to rounding).
+_LAMBDA_TOL = 1e-12
+# Slightly see-through: the common point often sits on top of a data point.
+_STAR = dict(marker="*", s=220, c="gold", alpha=0.85, edgecolors="black", linewidths=1.0, zorder=6)
+
+
+# ------------------------------------------------------------------------------------------
+# Data and verdicts (cached: the sliders revisit the same grid points)
+# ------------------------------------------------------------------------------------------
+
+
+def cloud_grid() -> list[float]:
+    """The distances on the slider, rounded as :func:`perceptron_core.explore` rounds them."""
+    start, stop, step, _ = CLOUD_DISTANCES
+    return [round(start + i * step, 1) for i in range(int(round((stop - start) / step)) + 1)]
+
+
+@lru_cache(maxsize=None)
+def cloud_data(distance: float, noise: float) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """The two clouds of the main figure, with a fraction ``noise`` of labels flipped.
+
+    Returns
+    -------
+    X : array (2·CLOUD_N, 2)
+    y : labels ±1 after flipping
+    flipped : indices of the flipped labels
+    """
+    X, clean = gaussian_clouds(CLOUD_N, float(distance), seed=CLOUD_SEED)
+    # The noise seed is fixed and independent of the distance, so the *same* points change
+    # label at every distance and the slider moves only the clouds.
+    y = flip_labels(clean, float(noise), seed=NOISE_SEED)
+    return X, y, np.flatnonzero(y != clean)
+
+
+@lru_cache(maxsize=None)
+def cloud_verdict(distance: float, noise: float) -> Separability:
+    """``separability`` (with an offset) of :func:`cloud_data`."""
+    X, y, _ = cloud_data(distance, noise)
+    return separability(X, y, offset=True)
+
+
+@lru_cache(maxsize=None)
+def cloud_max_margin(distance: float, noise: float) -> float | None:
+    """The maximum margin γ* (with an offset) of :func:`cloud_data`, or None if not separable."""
+    if not cloud_verdict(distance, noise).separable:
+        return None
+    X, y, _ = cloud_data(distance, noise)
+    return max_margin(X, y, offset=True).gamma
+
+
+@lru_cache(maxsize=None)
+def gate_verdict(gate: str, offset: bool) -> Separability:
+    """``separability`` of a logic gate on {0,1}², through the origin or with an offset."""
+    X, y = logic_gate(gate)
+    return separability(X, y, offset=offset)
+
+
+@lru_cache(maxsize=None)
+def iris_data(pair: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The petal measurements of one Iris pair, ``"positive/negative"`` (e.g. "setosa/versicolor")."""
+    positive, negative = pair.split("/")
+    return iris_pair(positive, negative, features=IRIS_FEATURES)
+
+
+@lru_cache(maxsize=None)
+def iris_verdict(pair: str) -> Separability:
+    """``separability`` (with an offset) of :func:`iris_data`."""
+    X, y = iris_data(pair)
+    return separability(X, y, offset=True)
+
+
+# ------------------------------------------------------------------------------------------
+# Reading the evidence
+# ------------------------------------------------------------------------------------------
+
+
+def support(sep: Separability) -> NDArray[np.int64]:
+    """Indices of the points the certificate uses (λᵢ > 0); empty for a witness."""
+    if sep.certificate is None:
+        return np.array([], dtype=np.int64)
+    return np.flatnonzero(sep.certificate > _LAMBDA_TOL)
+
+
+def common_point(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> NDArray[np.float64]:
+    """The point a certificate puts on both sides of every candidate separator.
+
+    Split ``Σ λᵢ yᵢ xᵢ = 0`` by label: ``a = Σ_{yᵢ=+1} λᵢ xᵢ = Σ_{yᵢ=−1} λᵢ xᵢ``.
+
+    * With an offset, Σ λᵢ yᵢ = 0 as well, so each class carries weight 1/2 and ``2a`` is a
+      convex combination of each class: a point of both convex hulls. It is returned.
+    * Through the origin, ``a`` is a non-negative combination of each class: a line through the
+      origin would need ``w·a > 0`` and ``w·a < 0`` (or, when one side's weights are all zero
+      and ``a = 0``, ``0 = Σ λᵢ w·xᵢ`` with every term of one sign). ``a`` is returned.
+
+    Raises
+    ------
+    ValueError
+        If ``sep`` is a witness, not a certificate.
+    """
+    if sep.certificate is None:
+        raise ValueError("this verdict is 'separable': it carries a witness (w, b), not a certificate.")
+    lam = sep.certificate
+    a = (lam * (y > 0)) @ np.asarray(X, dtype=float)
+    return 2 * a if sep.offset else a
+
+
+def unit_witness(sep: Separability) -> tuple[NDArray[np.float64], float]:
+    """The witness ``(w, b)`` rescaled to ``‖w‖ = 1`` (the LP's scale is an artefact of its box)."""
+    if sep.w is None:
+        raise ValueError("this verdict is 'not separable': it carries a certificate, not a witness.")
+    norm = float(np.linalg.norm(sep.w))
+    return sep.w / norm, float(sep.b) / norm
+
+
+def _vec(v: NDArray[np.float64]) -> str:
+    # "+ 0.0" so that a rounded -0.00 never shows up in a figure.
+    return "(" + ", ".join(f"{x + 0.0:.2f}" for x in v) + ")"
+
+
+def verdict_text(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> str:
+    """The one-line verdict and evidence a figure prints (the static page cannot compute it)."""
+    if sep.separable:
+        w, b = unit_witness(sep)
+        return (f"SEPARABLE: witness w = {_vec(w)}, b = {b + 0.0:.2f}, "
+                f"smallest margin {dataset_margin(X, y, w, b):.2f}")
+    p = common_point(X, y, sep)
+    where = "both class hulls" if sep.offset else "both classes' cones"
+    ok = "passes" if sep.verify(X, y) else "FAILS"
+    return (f"NOT SEPARABLE: certificate on {len(support(sep))} points; "
+            f"{where} contain {_vec(p)}; check {ok}")
+
+
+def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> None:
+    """Draw the witness line, or the certificate's support points joined to their common point.
+
+    Call after the axes limits are set (:func:`plot_separator` spans the current view).
+    """
+    if sep.separable:
+        w, b = unit_witness(sep)
+        plot_separator(ax, w, b, label="witness $w\\cdot x+b=0$")
+        return
+    idx, p = support(sep), common_point(X, y, sep)
+    # Spokes from every point the certificate uses to the common point: the picture of
+    # "this point is a weighted average of those" (of each class separately).
+    for i in idx:
+        ax.plot([X[i, 0], p[0]], [X[i, 1], p[1]], "-", color="0.45", lw=0.9, zorder=2)
+    ax.scatter(*X[idx].T, s=170, facecolors="none", edgecolors="black", linewidths=1.3, zorder=4,
+               label="certificate: $\\lambda_i>0$")
+    ax.scatter(*p, **_STAR, label="common point")
+
+
+# ------------------------------------------------------------------------------------------
+# The figures
+# ------------------------------------------------------------------------------------------
+
+
+def draw_clouds(distance: float, noise: float) -> Figure:
+    """Main figure: two clouds ``distance`` apart, a fraction ``noise`` of labels flipped.
+
+    The title gives the verdict of the test with an offset and its evidence; when the data are
+    separable it also gives the maximum margin γ*, which shrinks to 0 as the clouds meet.
+    """
+    X, y, flipped = cloud_data(distance, noise)
+    sep = cloud_verdict(distance, noise)
+    fig, (ax,) = new_figure(width=7.2, height=4.6)
+    # The axes never change between frames, so fixed margins replace the constrained layout,
+    # which would cost more than half of the render time of each of the 39 frames.
+    fig.set_layout_engine("none")
+    ax.set_position([0.08, 0.1, 0.9, 0.78])
+    plot_points(ax, X, y, size=30)
+    # After plot_points, which asks for adjustable data limits: here the limits are fixed.
+    ax.set_xlim(*_CLOUD_XLIM)
+    ax.set_ylim(*_CLOUD_YLIM)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xticks(np.arange(-6, 7, 2))
+    ax.set_yticks(np.arange(-3, 4, 1))
+    if len(flipped):
+        ax.scatter(*X[flipped].T, s=90, marker="s", facecolors="none", edgecolors="darkorange",
+                   linewidths=1.5, zorder=5, label="flipped label")
+    draw_evidence(ax, X, y, sep)
+    n_flip = len(flipped)
+    head = f"centres {distance:.1f} apart, {n_flip} label{'s' if n_flip != 1 else ''} flipped"
+    if sep.separable:
+        head += f", max margin γ* = {cloud_max_margin(distance, noise):.2f}"
+    ax.set_title(head + "\n" + verdict_text(X, y, sep), fontsize=9)
+    ax.legend(loc="lower left", fontsize=7, framealpha=0.85)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    return fig
+
+
+def _gate_panel(ax: Axes, gate: str, offset: bool) -> None:
+    X, y = logic_gate(gate)
+    sep = gate_verdict(gate, offset)
+    plot_points(ax, X, y, size=60)
+    ax.set_xlim(-0.45, 1.45)
+    ax.set_ylim(-0.45, 1.45)
+    ax.set_aspect("equal", adjustable="box")
+    ax.axhline(0, color="0.85", lw=0.8, zorder=0)
+    ax.axvline(0, color="0.85", lw=0.8, zorder=0)
+    draw_evidence(ax, X, y, sep)
+    where = "with an offset" if offset else "through the origin"
+    verdict = "separable" if sep.separable else "NOT separable"
+    if sep.separable:
+        w, b = sep.w, sep.b
+        detail = f"w = {_vec(w)}, b = {b + 0.0:.2f}"
+    else:
+        detail = "λ = " + _vec(sep.certificate)
+    ax.set_title(f"{where}: {verdict}\n{detail}", fontsize=9)
+    ax.set_xticks([0, 1])
+    ax.set_yticks([0, 1])
+
+
+def draw_gate(gate: str) -> Figure:
+    """A logic gate on {0,1}²: left through the origin, right with an offset, each with its evidence."""
+    fig, axes = new_figure(2, width=7.6, height=4.0)
+    for ax, offset in zip(axes, (False, True)):
+        _gate_panel(ax, gate, offset)
+    # One legend for both panels: the certificate's markers may appear in only one of them.
+    seen: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=len(seen), fontsize=7)
+    fig.suptitle(f"{gate.upper()}", fontsize=11)
+    return fig
+
+
+def draw_iris(pair: str) -> Figure:
+    """One Iris pair in the petal plane, with the verdict (with an offset) and its evidence."""
+    X, y = iris_data(pair)
+    sep = iris_verdict(pair)
+    positive, negative = pair.split("/")
+    fig, (ax,) = new_figure(width=7.0, height=4.6)
+    # Several flowers share the same rounded measurements; the two classes have distinct
+    # markers (dot, cross), so a point carrying both labels still shows both.
+    plot_points(ax, X, y, size=28)
+    # With an offset the origin plays no role, so it is left out of the view.
+    frame_data(ax, X, include_origin=False)
+    draw_evidence(ax, X, y, sep)
+    ax.set_xlabel("petal length (cm)")
+    ax.set_ylabel("petal width (cm)")
+    handles, labels = ax.get_legend_handles_labels()
+    labels = [f"{positive} ($y=+1$)" if lab == "$y=+1$" else f"{negative} ($y=-1$)" if lab == "$y=-1$" else lab
+              for lab in labels]
+    ax.legend(handles, labels, loc="upper left", fontsize=7, framealpha=0.85)
+    ax.set_title(f"{positive} vs {negative}, with an offset\n{verdict_text(X, y, sep)}", fontsize=9)
+    return fig
+
+
+#: One representative (and one expensive-looking) case per figure, timed by bench/bench_redraw.py.
+BENCH_CASES = [
+    ("separability-clouds-separable", draw_clouds, {"distance": 6.0, "noise": 0.0}),
+    ("separability-clouds-certificate", draw_clouds, {"distance": 2.0, "noise": 0.1}),
+    ("separability-gate-xor", draw_gate, {"gate": "xor"}),
+    ("separability-iris-inseparable", draw_iris, {"pair": "versicolor/virginica"}),
+]
