@@ -1,0 +1,356 @@
+"""Figures and small helpers for the chapter "The convergence theorem" (Block–Novikoff).
+
+The chapter proves that the perceptron makes at most ``(R/γ)²`` mistakes and then looks at the
+bound from four sides, one figure each:
+
+* :func:`draw_invariants`: the two quantities of the proof, ``w_k·u`` and ``‖w_k‖``, traced
+  mistake by mistake against their bounds ``kγ`` and ``√k R``;
+* :func:`draw_survey`: total mistakes on many random data sets against ``(R/γ*)²``;
+* :func:`draw_worst_case`: orthonormal points, where both lemmas hold with equality;
+* :func:`draw_wedge`: two points whose margin halves with every extra bit, so the run doubles.
+
+Every expensive run is cached with :func:`functools.lru_cache` keyed on the slider values, so
+a redraw only re-plots.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import NDArray
+
+from ..algorithms import PerceptronResult, perceptron
+from ..bounds import max_rounds, novikoff_bound, uml_bound, unnormalized_bound
+from ..data import narrow_wedge, orthonormal_worst_case, planted
+from ..geometry import dataset_margin, max_margin, radius
+from ..plotting import NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
+
+__all__ = [
+    "shell_data",
+    "invariants_run",
+    "draw_invariants",
+    "three_forms",
+    "survey",
+    "draw_survey",
+    "independence_table",
+    "worst_case_run",
+    "draw_worst_case",
+    "wedge_table",
+    "draw_wedge",
+    "BENCH_CASES",
+]
+
+# A cap far above every run in the chapter: the theorem guarantees these runs stop long before.
+_MAX_EPOCHS = 1_000_000
+INVARIANTS_N, INVARIANTS_D = 200, 10
+SURVEY_TRIALS, SURVEY_D = 40, 10
+WEDGE_K_MAX = 10
+_BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------------------------
+
+
+def shell_data(
+    n: int, d: int, gamma: float, R: float = 1.0, *, seed: int = 0
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Hard separable data: every point on the sphere of radius R, just outside the margin γ.
+
+    Labels and the unit vector ``u`` come from :func:`perceptron_core.planted` with the same
+    seed. Each point then gets ``yᵢ u·xᵢ`` uniform in ``[γ, min(2γ, R)]`` (point 0 exactly γ) and a random
+    part orthogonal to ``u`` that brings its norm up to exactly R. Planted data spread the
+    margins over ``[γ, R]``, so most points are easy; here every update adds the most length the
+    growth lemma allows and nearly the least progress, which is where the bound bites.
+
+    Parameters
+    ----------
+    n, d : number of points and dimension (``d ≥ 2`` so there is an orthogonal part).
+    gamma : margin with respect to ``u``, ``0 < γ ≤ R``.
+    R : the common norm of the points.
+    seed : random seed.
+
+    Returns
+    -------
+    X : array (n, d); y : labels ±1; u : the unit vector with ``min yᵢ u·xᵢ = γ``.
+    """
+    if d < 2:
+        raise ValueError(f"shell_data needs d >= 2 (an orthogonal part), got d={d}.")
+    if not 0 < gamma <= R:
+        raise ValueError(f"shell_data needs 0 < gamma <= R, got gamma={gamma}, R={R}.")
+    _, y, u = planted(n, d, gamma, R, seed=seed)
+    rng = np.random.default_rng([seed, 1])
+    along = rng.uniform(gamma, min(2 * gamma, R), size=n)
+    along[0] = gamma
+    g = rng.standard_normal((n, d))
+    g -= np.outer(g @ u, u)
+    g /= np.linalg.norm(g, axis=1, keepdims=True)
+    X = (y * along)[:, None] * u + g * np.sqrt(R**2 - along**2)[:, None]
+    return X, y, u
+
+
+# --------------------------------------------------------------------------------------------
+# Figure 1: the two invariants of the proof
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def invariants_run(gamma: float, R: float, seed: int = 0) -> tuple[PerceptronResult, float, float]:
+    """Perceptron run on :func:`shell_data` (n=200, d=10) with the proof's ``u`` recorded.
+
+    Returns
+    -------
+    result : the run, whose history holds ``progress`` (``w_k·u``) and ``norms_sq`` (``‖w_k‖²``).
+    gamma_u : the margin of the data with respect to ``u`` (equals ``gamma``).
+    R_data : ``max ‖xᵢ‖`` (equals ``R``).
+    """
+    X, y, u = shell_data(INVARIANTS_N, INVARIANTS_D, gamma, R, seed=seed)
+    res = perceptron(X, y, u=u, max_epochs=_MAX_EPOCHS)
+    return res, dataset_margin(X, y, u), radius(X)
+
+
+def draw_invariants(gamma: float, R: float) -> Figure:
+    """The squeeze of the proof: ``kγ ≤ w_k·u ≤ ‖w_k‖ ≤ √k R`` after each mistake k.
+
+    Left: the four quantities against k; the two bounds cross at ``k = (R/γ)²``, past which
+    no mistake can happen. Right: the cosine ``w_k·u/‖w_k‖`` against its lower bound ``√k γ/R``.
+    """
+    res, g, r = invariants_run(gamma, R)
+    h = res.history
+    k = np.arange(1, res.mistakes + 1)
+    bound = novikoff_bound(r, g)
+    norms = np.sqrt(h.norms_sq)
+    fig, (ax, ax2) = new_figure(2, width=8.6, height=3.6)
+    kk = np.linspace(0, max(res.mistakes, 1) * 1.15, 200)
+    ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$ (growth lemma)")
+    ax.plot(k, norms, "o", ms=3, color=NEGATIVE, label=r"$\|w_k\|$")
+    ax.plot(k, h.progress, "o", ms=3, color=POSITIVE, label=r"$w_k\cdot u$")
+    ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma$ (progress lemma)")
+    ax.set_xlabel("mistakes $k$")
+    ax.set_ylabel("length")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"γ = {g:.2f}, R = {r:.1f}: {res.mistakes} mistakes ≤ (R/γ)² = {bound:.0f}", fontsize=10)
+    ax2.plot(k, h.progress / norms, "o", ms=3, color="black", label=r"$\cos\angle(w_k,u)$")
+    ax2.plot(kk, np.minimum(np.sqrt(kk) * g / r, 1.2), "--", color=_BOUND_COLOR, lw=1.2,
+             label=r"$\sqrt{k}\,\gamma/R$")
+    ax2.axhline(1.0, color=_BOUND_COLOR, lw=0.8)
+    ax2.set_ylim(0, 1.1)
+    ax2.set_xlabel("mistakes $k$")
+    ax2.set_title("cosine ≥ √k γ/R, and cosine ≤ 1", fontsize=10)
+    ax2.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# The three forms of the bound
+# --------------------------------------------------------------------------------------------
+
+
+def three_forms(X: NDArray, y: NDArray, scale: float = 1.0) -> dict[str, float]:
+    """The bound in its three notations, all for the maximum-margin separator of ``(X, y)``.
+
+    * ``(R/γ*)²`` with γ* the maximum margin (CS229, Balcan, MIT);
+    * ``(RB)²`` with UML's ``B = min{‖w‖ : yᵢ w·xᵢ ≥ 1}``, attained at ``w_B = u*/γ*``;
+    * ``U²‖w*‖²/ε²`` with ``w* = scale · w_B`` (any length) and its functional margin
+      ``ε = minᵢ yᵢ w*·xᵢ`` (the notes with the three-case update), ``U = R``.
+
+    Returns the pieces as a dict: ``R, gamma, B, norm_wB, min_fm_wB, eps, norm_wstar`` and the
+    bounds ``novikoff, uml, unnormalized``.
+    """
+    mm = max_margin(X, y)
+    R = radius(X)
+    w_star = scale * mm.w_B
+    eps = float(np.min(y * (X @ w_star)))
+    return {
+        "R": R,
+        "gamma": mm.gamma,
+        "B": mm.B,
+        "norm_wB": float(np.linalg.norm(mm.w_B)),
+        "min_fm_wB": float(np.min(y * (X @ mm.w_B))),
+        "eps": eps,
+        "norm_wstar": float(np.linalg.norm(w_star)),
+        "novikoff": novikoff_bound(R, mm.gamma),
+        "uml": uml_bound(R, mm.B),
+        "unnormalized": unnormalized_bound(R, w_star, eps),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Figure 2: many random data sets
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def survey(gamma: float, n: int, family: str, trials: int = SURVEY_TRIALS) -> tuple[NDArray, NDArray]:
+    """Mistakes and ``(R/γ*)²`` on ``trials`` data sets (seeds 0, 1, ...) of one family.
+
+    ``family`` is ``"planted"`` (:func:`perceptron_core.planted`) or ``"shell"``
+    (:func:`shell_data`); both in dimension 10 with margin ``gamma`` with respect to their
+    planted ``u`` and radius 1. The maximum margin γ* of each data set is at least ``gamma``,
+    so ``(R/γ*)²`` is that data set's own, tighter, bound.
+
+    Returns
+    -------
+    mistakes : int array (trials,); bounds : float array (trials,) of ``(R/γ*)²``.
+    """
+    make = {"planted": planted, "shell": shell_data}[family]
+    mistakes, bounds = np.zeros(trials, dtype=int), np.zeros(trials)
+    for s in range(trials):
+        X, y, _ = make(n, SURVEY_D, gamma, 1.0, seed=s)
+        mistakes[s] = perceptron(X, y, max_epochs=_MAX_EPOCHS).mistakes
+        bounds[s] = novikoff_bound(radius(X), max_margin(X, y).gamma)
+    return mistakes, bounds
+
+
+def draw_survey(gamma: float, n: int) -> Figure:
+    """Each dot is one data set: its mistakes against its own bound ``(R/γ*)²`` (log–log).
+
+    Everything lies below the diagonal ``mistakes = (R/γ*)²``, and left of the planted bound
+    ``(R/γ)² = 1/γ²`` (dotted), because γ* ≥ γ.
+    """
+    fig, (ax,) = new_figure(1, width=6.4, height=4.0)
+    planted_bound = novikoff_bound(1.0, gamma)
+    worst = 0.0
+    for family, color, marker in (("planted", POSITIVE, "o"), ("shell", _ORANGE, "s")):
+        m, b = survey(gamma, n, family)
+        worst = max(worst, float(np.max(m / b)))
+        ax.scatter(b, np.maximum(m, 0.8), s=14, c=color, marker=marker, alpha=0.75,
+                   label=f"{family}: most {m.max()} mistakes")
+    lo, hi = 1.0, 1.3 * planted_bound
+    ax.plot([lo, hi], [lo, hi], "-", color=_BOUND_COLOR, lw=1.0, label=r"mistakes $=(R/\gamma^*)^2$")
+    ax.axvline(planted_bound, ls=":", color=_BOUND_COLOR, lw=1.0, label=r"$(R/\gamma)^2$ for the planted $u$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(0.7, hi)
+    ax.set_xlabel(r"bound $(R/\gamma^*)^2$ of the data set")
+    ax.set_ylabel("mistakes of the perceptron")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"γ = {gamma:.2f}, n = {n}, d = {SURVEY_D}, {2 * SURVEY_TRIALS} data sets: "
+                 f"mistakes ≤ {worst:.2f}·bound", fontsize=10)
+    return fig
+
+
+def independence_table(gamma: float, sizes: tuple[tuple[int, int], ...], seeds: int = 5) -> list[tuple[int, int, int]]:
+    """Most mistakes over ``seeds`` :func:`shell_data` sets for each ``(n, d)``, at margin γ, R = 1.
+
+    Returns a list of ``(n, d, most_mistakes)``. The bound ``1/γ²`` is the same for every row.
+    """
+    rows = []
+    for n, d in sizes:
+        most = max(perceptron(*shell_data(n, d, gamma, seed=s)[:2], max_epochs=_MAX_EPOCHS).mistakes
+                   for s in range(seeds))
+        rows.append((n, d, int(most)))
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# Figure 3: the worst case, orthonormal points
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def worst_case_run(n: int) -> tuple[PerceptronResult, float, float]:
+    """Perceptron on :func:`perceptron_core.orthonormal_worst_case` with ``u`` = the max-margin direction.
+
+    Returns the run (history recorded), γ* (which is ``1/√n``) and R (which is 1).
+    """
+    X, y = orthonormal_worst_case(n)
+    mm = max_margin(X, y)
+    return perceptron(X, y, u=mm.w), mm.gamma, radius(X)
+
+
+def draw_worst_case(n: int) -> Figure:
+    """Orthonormal points: ``w_k·u = kγ*`` and ``‖w_k‖ = √k R`` exactly, and n = (R/γ*)² mistakes."""
+    res, g, r = worst_case_run(n)
+    h = res.history
+    k = np.arange(1, res.mistakes + 1)
+    bound = novikoff_bound(r, g)
+    fig, (ax,) = new_figure(1, width=6.4, height=3.8)
+    kk = np.linspace(0, bound, 200)
+    ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$")
+    ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma^*$")
+    ax.plot(k, np.sqrt(h.norms_sq), "o", ms=4, color=NEGATIVE, label=r"$\|w_k\|$")
+    ax.plot(k, h.progress, "o", ms=4, color=POSITIVE, label=r"$w_k\cdot u$")
+    ax.axvline(bound, ls=":", color=_BOUND_COLOR, lw=1.0)
+    ax.set_xlim(0, 30.5)
+    ax.set_ylim(0, 5.8)
+    ax.set_xlabel("mistakes $k$")
+    ax.set_ylabel("length")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}: {res.mistakes} mistakes = (R/γ*)² = {bound:.0f}",
+                 fontsize=10)
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Figure 4: the narrow wedge, exponentially small margins
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def wedge_table(k_max: int = WEDGE_K_MAX) -> dict[str, NDArray]:
+    """For ``k = 0..k_max`` on :func:`narrow_wedge`: the perceptron's run against the bound.
+
+    Keys: ``k, gamma`` (γ*), ``R, mistakes, epochs, bound`` (``(R/γ*)²``), ``rounds``
+    (:func:`perceptron_core.max_rounds`), ``w_max_margin`` and ``w_final`` (rows, one per k).
+    """
+    keys = ("k", "gamma", "R", "mistakes", "epochs", "bound", "rounds", "w_max_margin", "w_final")
+    cols: dict[str, list] = {key: [] for key in keys}
+    for k in range(k_max + 1):
+        X, y = narrow_wedge(k)
+        mm = max_margin(X, y)
+        g, r = mm.gamma, radius(X)
+        res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
+        row = (k, g, r, res.mistakes, res.epochs, novikoff_bound(r, g), max_rounds(r, g), mm.w, res.w)
+        for key, v in zip(keys, row):
+            cols[key].append(v)
+    return {key: np.array(v) for key, v in cols.items()}
+
+
+def draw_wedge(k: int) -> Figure:
+    """Left: a zoom on the two points of ``narrow_wedge(k)``. Right: the run's length against k (log₂).
+
+    The left panel shows a window a few gaps wide around ``(1, 1)``: at the scale of the whole
+    plane the two points coincide. Both separators shown pass through the origin, far away.
+    """
+    t = wedge_table()
+    i = int(np.flatnonzero(t["k"] == k)[0])
+    X, y = narrow_wedge(k)
+    gap = 2.0**-k
+    fig, (ax, ax2) = new_figure(2, width=8.6, height=3.8)
+    plot_points(ax, X, y, size=60)
+    # A square window centred between the points, so the wedge fills the panel at every k.
+    ax.set_xlim(1 - 2.5 * gap, 1 + 1.5 * gap)
+    ax.set_ylim(1 - 2 * gap, 1 + 2 * gap)
+    ax.set_aspect("equal", adjustable="box")
+    plot_separator(ax, t["w_max_margin"][i], margin=t["gamma"][i], label="max-margin separator",
+                   show_normal=False)
+    plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final $w$", show_normal=False)
+    ax.ticklabel_format(useOffset=False)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=8, loc="lower left")
+    ax.set_title(f"k = {k}: zoom on (1, 1), gap 2^-{k}, γ* = {t['gamma'][i]:.2e}", fontsize=10)
+    ks = t["k"]
+    ax2.semilogy(ks, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2, label=r"bound $(R/\gamma^*)^2$")
+    ax2.semilogy(ks, t["mistakes"], "o-", ms=4, color=NEGATIVE, base=2, label="mistakes")
+    ax2.semilogy(ks, t["epochs"], "^-", ms=4, color=POSITIVE, base=2, label="epochs (rounds)")
+    ax2.semilogy(ks, 1 / t["gamma"], ":", color=_ORANGE, base=2, label=r"$1/\gamma^*$")
+    ax2.plot([k, k], [t["epochs"][i], t["bound"][i]], color="black", lw=0.8)
+    ax2.plot([k], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
+    ax2.set_xlabel("$k$ (the gap is $2^{-k}$)")
+    ax2.legend(fontsize=8, loc="upper left")
+    ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs ≤ bound {t['bound'][i]:.0f}",
+                  fontsize=10)
+    return fig
+
+
+BENCH_CASES = [
+    ("convergence-invariants", draw_invariants, {"gamma": 0.05, "R": 1.0}),
+    ("convergence-survey", draw_survey, {"gamma": 0.05, "n": 500}),
+    ("convergence-worst-case", draw_worst_case, {"n": 30}),
+    ("convergence-wedge", draw_wedge, {"k": 10}),
+]
