@@ -1,0 +1,543 @@
+"""Sliders that work everywhere: in a live kernel and in the published, static book.
+
+Every chapter uses one call::
+
+    from perceptron_core.interactive import explore
+
+    explore(draw, gamma=(0.05, 0.5, 0.05), seed=[0, 1, 2],
+            alt="Perceptron run with margin {gamma} on data set {seed}")
+
+``draw(**params)`` returns a :class:`matplotlib.figure.Figure`. What ``explore`` returns depends
+on where the notebook runs:
+
+* **live** (JupyterLab, Notebook 7, VS Code, Colab): ipywidgets sliders above an
+  :class:`ipywidgets.Image`. A slider move re-runs ``draw`` and swaps the PNG bytes of the image,
+  so the picture updates in place without flicker and no figures pile up.
+* **static** (``jupyter-book build``): every frame of the parameter grid is rendered at build time
+  and shipped inside one self-contained HTML snippet (native ``<input type="range">`` controls,
+  base64 ``data:`` images, a few lines of inline JavaScript). It needs no kernel, no server and no
+  network, so it also works from ``file://`` or from a zip of ``_build/html``.
+
+Static mode is chosen when the environment variable :data:`STATIC_ENV_VAR` is set to a true value
+(``perceptron_core.sphinxext`` sets it for the book build, and the kernels inherit it) or when
+``mode="static"`` is passed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import itertools
+import json
+import numbers
+import os
+import sys
+import time
+from decimal import Decimal
+from typing import Any, Callable, Union
+
+import numpy as np
+from matplotlib.figure import Figure
+
+__all__ = ["explore", "LiveExplorer", "StaticExplorer", "STATIC_ENV_VAR"]
+
+#: Environment variable that switches :func:`explore` to static output (set by the Sphinx extension).
+STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
+#: A single static control may never exceed this (a whole page must stay under 3 MB).
+MAX_CONTROL_BYTES = 3_000_000
+#: Redraws faster than this follow the mouse while dragging; slower ones wait for the release,
+#: so a slow figure never builds up a queue of stale redraws in the kernel.
+CONTINUOUS_UPDATE_BELOW_S = 0.1
+
+ParamSpec = Union[tuple, list]
+AltSpec = Union[str, Callable[..., str]]
+
+
+# --------------------------------------------------------------------------------------------
+# Parameter grids
+# --------------------------------------------------------------------------------------------
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def _decimals(x: float) -> int:
+    """Digits after the decimal point in the shortest repr of ``x`` (0.05 -> 2, 1e-7 -> 7)."""
+    exponent = Decimal(repr(float(x))).normalize().as_tuple().exponent
+    return max(0, -int(exponent)) if isinstance(exponent, int) else 0
+
+
+class _Param:
+    """One expanded parameter: its grid ``values``, their ``labels`` and the initial index."""
+
+    def __init__(self, name: str, values: list, labels: list[str], initial: int, kind: str,
+                 decimals: int = 0):
+        self.name, self.values, self.labels = name, values, labels
+        self.initial, self.kind, self.decimals = initial, kind, decimals
+
+    def nearest(self, value: Any) -> Any:
+        """Snap a value coming from a widget back onto the grid (FloatSlider values can drift)."""
+        if self.kind == "choice":
+            return value
+        return min(self.values, key=lambda v: abs(v - value))
+
+
+def _expand(name: str, spec: Any, max_frames: int = 10**6) -> _Param:
+    """Turn one ``explore`` keyword argument into a :class:`_Param`, or explain what is wrong."""
+    hint = (f"Pass {name}=(start, stop, step) or (start, stop, step, initial) for a numeric slider, "
+            f"or {name}=[value, value, ...] for a choice.")
+    if isinstance(spec, list):
+        if not spec:
+            raise ValueError(f"Parameter {name!r} is an empty list; give at least one value. {hint}")
+        labels = [str(v) for v in spec]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"Parameter {name!r} has repeated values {labels}; list each choice once.")
+        return _Param(name, list(spec), labels, 0, "choice")
+    if not isinstance(spec, tuple):
+        raise ValueError(f"Parameter {name!r} has unsupported form {spec!r} "
+                         f"({type(spec).__name__}). {hint}")
+    if len(spec) not in (3, 4) or not all(_is_number(v) for v in spec):
+        raise ValueError(f"Parameter {name!r}={spec!r} is not a tuple of 3 or 4 numbers. {hint}")
+    start, stop, step = spec[:3]
+    if not step > 0:
+        raise ValueError(f"Parameter {name!r} has step {step!r}; the step must be positive, "
+                         f"e.g. {name}=({start}, {stop}, 0.1).")
+    if stop < start:
+        raise ValueError(f"Parameter {name!r} has stop {stop!r} < start {start!r}; "
+                         f"write {name}=({stop}, {start}, {step}) instead.")
+    is_int = all(_is_int(v) for v in spec)
+    n_steps = round((stop - start) / step)
+    if n_steps + 1 > max_frames:  # before building a list of a billion values by mistake
+        raise ValueError(f"Parameter {name!r}={spec!r} has {n_steps + 1} values, over the frame "
+                         f"budget max_frames={max_frames}. Coarsen the grid (a bigger step) "
+                         "or raise max_frames.")
+    # A tolerance relative to the step absorbs float noise such as (0.05, 0.5, 0.05).
+    if abs(start + n_steps * step - stop) > 1e-6 * step:
+        raise ValueError(f"Parameter {name!r}: stop {stop!r} is not start {start!r} plus a whole "
+                         f"number of steps {step!r}; pick a stop on the grid, e.g. "
+                         f"{start + n_steps * step:g}.")
+    if is_int:
+        values = [int(start) + i * int(step) for i in range(n_steps + 1)]
+        decimals, labels = 0, [str(v) for v in values]
+    else:
+        # Rounding to the inputs' decimals gives 0.15, not 0.15000000000000002.
+        decimals = max(_decimals(start), _decimals(step))
+        values = [round(float(start) + i * float(step), decimals) for i in range(n_steps + 1)]
+        labels = [f"{v:.{decimals}f}" for v in values]
+    initial = 0
+    if len(spec) == 4:
+        target = spec[3]
+        matches = [i for i, v in enumerate(values) if abs(v - target) <= 1e-6 * step]
+        if not matches:
+            raise ValueError(f"Parameter {name!r}: initial value {target!r} is not on the grid "
+                             f"{labels}; pick one of those.")
+        initial = matches[0]
+    return _Param(name, values, labels, initial, "int" if is_int else "float", decimals)
+
+
+def _expand_all(params: dict[str, Any], max_frames: int) -> list[_Param]:
+    if not params:
+        raise ValueError("explore() needs at least one parameter, e.g. "
+                         "explore(draw, gamma=(0.05, 0.5, 0.05), alt='...').")
+    if len(params) > 3:
+        raise ValueError(f"explore() got {len(params)} parameters {list(params)}; use at most 3 "
+                         "(one or two read best).")
+    expanded = [_expand(name, spec, max_frames) for name, spec in params.items()]
+    n_frames = int(np.prod([len(p.values) for p in expanded]))
+    if n_frames > max_frames:
+        sizes = " x ".join(f"{len(p.values)} ({p.name})" for p in expanded)
+        raise ValueError(f"The grid has {sizes} = {n_frames} combinations, over the frame budget "
+                         f"max_frames={max_frames}. Coarsen the grid (bigger steps, fewer choices) "
+                         f"or raise max_frames (pages must stay under 3 MB).")
+    return expanded
+
+
+def _alt_text(alt: AltSpec, values: dict[str, Any]) -> str:
+    if callable(alt):
+        return str(alt(**values))
+    try:
+        return alt.format(**values)
+    except (KeyError, IndexError, ValueError) as err:
+        raise ValueError(f"alt={alt!r} could not be filled with the parameters "
+                         f"{sorted(values)}: {err!r}. Use fields such as {{{next(iter(values))}}}."
+                         ) from err
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------------
+
+
+def _close(fig: Figure) -> None:
+    """Close ``fig`` so it neither stacks up in pyplot nor gets auto-displayed at cell end."""
+    pyplot = sys.modules.get("matplotlib.pyplot")  # no pyplot imported -> no pyplot figures
+    if pyplot is not None:
+        pyplot.close(fig)
+
+
+def _call_draw(draw: Callable[..., Figure], values: dict[str, Any]) -> Figure:
+    fig = draw(**values)
+    if not isinstance(fig, Figure):
+        raise TypeError(f"draw(**{values!r}) returned {type(fig).__name__}, not a "
+                        "matplotlib.figure.Figure; end your draw function with `return fig`.")
+    return fig
+
+
+def _render_png(fig: Figure) -> bytes:
+    """Full-colour PNG bytes of ``fig`` (live mode), closing the figure.
+
+    Agg pixels + a fast zlib level take ~10 ms to encode, where ``fig.savefig`` takes ~40 ms
+    more; that is the difference between a slider that follows the mouse and one that lags.
+    """
+    from PIL import Image
+
+    rgba = _render_rgba(fig)
+    img = Image.fromarray(rgba, "RGBA")
+    if rgba[..., 3].min() == 255:
+        img = img.convert("RGB")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def _render_rgba(fig: Figure) -> np.ndarray:
+    """Raw RGBA pixels of ``fig``, closing the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    try:
+        # Works for pyplot and plain Figure() objects alike. No bbox_inches="tight": the picture
+        # must keep the same size from frame to frame.
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        return np.asarray(canvas.buffer_rgba()).copy()
+    finally:
+        _close(fig)
+
+
+def _compress_png(rgba: np.ndarray) -> bytes:
+    """A small PNG: 256-colour palette without dithering (flat plot colours stay crisp)."""
+    from PIL import Image
+
+    img = Image.fromarray(rgba, "RGBA")
+    if rgba[..., 3].min() == 255:
+        img = img.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                                          dither=Image.Dither.NONE)
+    else:  # only the octree quantizer keeps transparency
+        img = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# Live mode: ipywidgets
+# --------------------------------------------------------------------------------------------
+
+
+def _make_live_class():
+    """Build the widget class lazily so that importing this module does not need ipywidgets."""
+    import ipywidgets as widgets
+
+    class _Live(widgets.VBox):
+        """ipywidgets controls above an Image; see :func:`explore`."""
+
+        def __init__(self, draw, alt, params: list[_Param]):
+            self._draw, self._alt, self._params = draw, alt, params
+            self.values = {p.name: p.values[p.initial] for p in params}
+            start = time.perf_counter()
+            png = _render_png(_call_draw(draw, self.values))
+            continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S
+            self.image = widgets.Image(value=png, format="png")
+            self.controls = {p.name: self._control(p, continuous) for p in params}
+            self._set_alt()
+            for name, control in self.controls.items():
+                control.observe(lambda change, name=name: self._on_change(name, change["new"]),
+                                names="value")
+            super().__init__([*self.controls.values(), self.image])
+
+        @staticmethod
+        def _control(p: _Param, continuous: bool):
+            common = dict(description=p.name, continuous_update=continuous,
+                          style={"description_width": "initial"},
+                          layout=widgets.Layout(width="min(100%, 32rem)"))
+            if p.kind == "int":
+                return widgets.IntSlider(value=p.values[p.initial], min=p.values[0],
+                                         max=p.values[-1], step=p.values[1] - p.values[0]
+                                         if len(p.values) > 1 else 1, **common)
+            if p.kind == "float":
+                step = round(p.values[1] - p.values[0], p.decimals) if len(p.values) > 1 else 1.0
+                return widgets.FloatSlider(value=p.values[p.initial], min=p.values[0],
+                                           max=p.values[-1], step=step,
+                                           readout_format=f".{p.decimals}f", **common)
+            options = list(zip(p.labels, p.values))
+            # Numbers read naturally on a slider; words fit a dropdown.
+            if all(map(_is_number, p.values)):
+                return widgets.SelectionSlider(options=options, value=p.values[p.initial],
+                                               **common)
+            del common["continuous_update"]  # a dropdown has no dragging to throttle
+            return widgets.Dropdown(options=options, value=p.values[p.initial], **common)
+
+        def _on_change(self, name: str, new: Any) -> None:
+            param = next(p for p in self._params if p.name == name)
+            self.values = {**self.values, name: param.nearest(new)}
+            self.image.value = _render_png(_call_draw(self._draw, self.values))
+            self._set_alt()
+
+        def _set_alt(self) -> None:
+            # ipywidgets.Image has no alt attribute; the tooltip becomes the <img> title, which
+            # screen readers use as the image's name when there is no alt.
+            text = _alt_text(self._alt, self.values) if self._alt else ""
+            self.image.tooltip = text or None
+
+        def __repr__(self) -> str:
+            # Deterministic plain-text fallback (the default repr would dump the PNG bytes).
+            return f"LiveExplorer({', '.join(f'{k}={v!r}' for k, v in self.values.items())})"
+
+    _Live.__name__ = _Live.__qualname__ = "LiveExplorer"
+    return _Live
+
+
+_LIVE_CLASS = None
+
+
+def _live(draw, alt, params):
+    global _LIVE_CLASS
+    if _LIVE_CLASS is None:
+        _LIVE_CLASS = _make_live_class()
+    return _LIVE_CLASS(draw, alt, params)
+
+
+def __getattr__(name: str):
+    # ``LiveExplorer`` is importable (for isinstance checks) but ipywidgets loads only on use.
+    if name == "LiveExplorer":
+        global _LIVE_CLASS
+        if _LIVE_CLASS is None:
+            _LIVE_CLASS = _make_live_class()
+        return _LIVE_CLASS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Static mode: self-contained HTML + JS
+# --------------------------------------------------------------------------------------------
+
+# One small script, identical in every control. Each copy wires up all controls on the page that
+# are not yet marked ready, so including it many times is harmless and nothing leaks into globals.
+_SCRIPT = """(function () {
+  var roots = document.querySelectorAll("div.pc-explore:not([data-pc-ready])");
+  Array.prototype.forEach.call(roots, function (root) {
+    var data = JSON.parse(root.querySelector("script.pc-explore-data").textContent);
+    var img = root.querySelector("img.pc-explore-img");
+    var inputs = root.querySelectorAll("input.pc-explore-range");
+    var outs = root.querySelectorAll("output.pc-explore-value");
+    var srcs = data.frames.map(function (b64) {
+      return b64 ? "data:image/png;base64," + b64 : img.src;  /* null = the frame already shown */
+    });
+    function update() {
+      var flat = 0;
+      for (var k = 0; k < inputs.length; k++) {
+        var i = parseInt(inputs[k].value, 10);
+        flat = flat * data.labels[k].length + i;  /* row-major, as in Python */
+        outs[k].textContent = data.labels[k][i];
+        inputs[k].setAttribute("aria-valuetext", data.labels[k][i]);
+      }
+      var src = srcs[data.index[flat]];
+      if (img.src !== src) { img.src = src; }
+      img.alt = data.alts[flat];
+    }
+    for (var k = 0; k < inputs.length; k++) {
+      inputs[k].addEventListener("input", update);
+      inputs[k].addEventListener("change", update);
+    }
+    root.setAttribute("data-pc-ready", "1");
+    update();  /* the browser may have restored slider positions on back/forward */
+  });
+})();"""
+
+_STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items:center;"
+          "gap:.6em;margin:.2em 0;flex-wrap:wrap}.pc-explore-control label{min-width:5em;"
+          "font-family:monospace}.pc-explore-range{width:min(22rem,60vw)}"
+          ".pc-explore-value{font-family:monospace;min-width:4em}"
+          ".pc-explore-img{display:block;max-width:100%;height:auto}")
+
+_counter = itertools.count()
+
+
+class StaticExplorer:
+    """A self-contained HTML/JS slider control; what :func:`explore` returns in static mode.
+
+    Attributes
+    ----------
+    names : list of str
+        Parameter names, in call order (the order of the sliders).
+    labels : list of list of str
+        Displayed value of each grid point, per parameter.
+    grid : list of list
+        Grid values per parameter.
+    frames : list of bytes
+        The distinct PNG images (identical pictures are stored once).
+    frame_index : dict
+        Maps every grid combination (tuple of values, in ``names`` order) to an index into
+        ``frames``.
+    alts : dict
+        Alt text for every grid combination.
+    initial : tuple
+        Grid combination shown first.
+    """
+
+    def __init__(self, draw: Callable[..., Figure], alt: AltSpec, params: list[_Param]):
+        self.names = [p.name for p in params]
+        self.labels = [p.labels for p in params]
+        self.grid = [p.values for p in params]
+        self.initial = tuple(p.values[p.initial] for p in params)
+        self._initial_idx = [p.initial for p in params]
+        self.frames: list[bytes] = []
+        self.frame_index: dict[tuple, int] = {}
+        self.alts: dict[tuple, str] = {}
+        seen: dict[bytes, int] = {}  # pixel digest -> frame number
+        for combo in itertools.product(*self.grid):
+            kwargs = dict(zip(self.names, combo))
+            text = _alt_text(alt, kwargs).strip()
+            if not text:
+                raise ValueError(f"alt text is empty for {kwargs}; the published book needs a "
+                                 "description of every picture: pass alt='...' to explore().")
+            rgba = _render_rgba(_call_draw(draw, kwargs))
+            # Dedupe on raw pixels, before the (slower) palette compression.
+            key = hashlib.sha1(rgba.tobytes() + repr(rgba.shape).encode()).digest()
+            if key not in seen:
+                seen[key] = len(self.frames)
+                self.frames.append(_compress_png(rgba))
+            self.frame_index[combo] = seen[key]
+            self.alts[combo] = text
+        digest = hashlib.sha1(b"".join(self.frames) + repr(self.labels).encode()).hexdigest()
+        # Counter keeps ids unique if the same control appears twice on a page; deterministic
+        # for a given notebook run, unlike a random uuid.
+        self.id = f"pc-explore-{digest[:10]}-{next(_counter)}"
+        self.html = self._markup()
+        if len(self.html) > MAX_CONTROL_BYTES:
+            raise ValueError(f"This control weighs {len(self.html) / 1e6:.1f} MB, over the 3 MB "
+                             "page budget; coarsen the grid or make the figure smaller.")
+
+    def _markup(self) -> str:
+        combos = list(itertools.product(*self.grid))
+        first = self.frame_index[self.initial]
+        data = {
+            "labels": self.labels,
+            "index": [self.frame_index[c] for c in combos],
+            "alts": [self.alts[c] for c in combos],
+            # The first frame is already in <img src>; don't ship it twice.
+            "frames": [None if i == first else base64.b64encode(f).decode("ascii")
+                       for i, f in enumerate(self.frames)],
+        }
+        # A "</script>" or "<!--" in an alt text would break out of the <script>; "\u003c" is
+        # the same character to JSON.parse and harmless to the HTML parser.
+        payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+        rows = []
+        for k, (name, labels) in enumerate(zip(self.names, self.labels)):
+            idx = self._initial_idx[k]
+            input_id = f"{self.id}-{k}"
+            rows.append(
+                f'<div class="pc-explore-control">'
+                f'<label for="{input_id}">{html.escape(name)}</label>'
+                f'<input type="range" class="pc-explore-range" id="{input_id}" '
+                f'data-param="{html.escape(name)}" min="0" max="{len(labels) - 1}" step="1" '
+                f'value="{idx}" aria-valuetext="{html.escape(labels[idx])}">'
+                f'<output class="pc-explore-value" for="{input_id}" aria-live="polite">'
+                f"{html.escape(labels[idx])}</output></div>")
+        src = "data:image/png;base64," + base64.b64encode(self.frames[first]).decode("ascii")
+        return (f'<div class="pc-explore" id="{self.id}"><style>{_STYLE}</style>'
+                f'{"".join(rows)}'
+                f'<img class="pc-explore-img" src="{src}" alt="{html.escape(self.alts[self.initial])}">'
+                f'<script type="application/json" class="pc-explore-data">{payload}</script>'
+                f"<script>{_SCRIPT}</script></div>")
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        sizes = "x".join(str(len(v)) for v in self.grid)
+        return (f"StaticExplorer({', '.join(self.names)}: {sizes} grid, "
+                f"{len(self.frames)} distinct frames)")
+
+
+# --------------------------------------------------------------------------------------------
+# The public entry point
+# --------------------------------------------------------------------------------------------
+
+
+def static_mode_requested() -> bool:
+    """True when the book build asked for static controls via :data:`STATIC_ENV_VAR`."""
+    return os.environ.get(STATIC_ENV_VAR, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int = 60,
+            mode: str | None = None, **params: ParamSpec) -> Any:
+    """Show ``draw(**params)`` with one slider (or choice) per parameter.
+
+    Parameters
+    ----------
+    draw : callable
+        ``draw(**params) -> matplotlib.figure.Figure``. Build the figure with
+        ``matplotlib.figure.Figure(figsize=(6.4, 4), layout="constrained")`` (pyplot figures work
+        too). ``explore`` renders and closes every figure it gets, so nothing stacks up.
+    alt : str or callable
+        Alt text of the picture: a :meth:`str.format` template filled with the current
+        parameters (``"margin {gamma:.2f}"``) or ``alt(**params) -> str``. Required (non-empty)
+        for the published book.
+    max_frames : int
+        Budget for the number of grid combinations (each one is a picture in the static book).
+    mode : {None, "live", "static"}
+        ``None`` picks ``"static"`` when the environment variable ``PERCEPTRON_STATIC_WIDGETS``
+        is true (the book build sets it) and ``"live"`` otherwise.
+    **params : tuple or list
+        ``name=(start, stop, step)`` or ``(start, stop, step, initial)``: a numeric slider with
+        ``stop`` included; all-int tuples give int values, float values are rounded to the
+        decimals of ``start`` and ``step`` (no 0.15000000000000002). ``name=[a, b, ...]``: a
+        choice. Initial value: ``initial`` or the first grid value / list item. Use one or two
+        parameters (three at most).
+
+    Returns
+    -------
+    LiveExplorer or StaticExplorer
+        A displayable object: put ``explore(...)`` last in a cell. A trailing semicolon
+        (``explore(...);``) hides it.
+        Live: an :class:`ipywidgets.VBox` with ``.controls`` (name -> widget), ``.image`` and
+        ``.values``. Static: see :class:`StaticExplorer` (``.frames``, ``.frame_index``,
+        ``._repr_html_()``).
+
+    Raises
+    ------
+    ValueError
+        Malformed parameters, a grid over ``max_frames`` or an empty alt text in static mode.
+    TypeError
+        ``draw`` is not callable or does not return a Figure.
+
+    Examples
+    --------
+    >>> explore(draw, gamma=(0.05, 0.5, 0.05), seed=[0, 1, 2],
+    ...         alt="Perceptron run with margin {gamma} on data set {seed}")  # doctest: +SKIP
+    """
+    if not callable(draw):
+        raise TypeError(f"draw must be a function returning a Figure, got {type(draw).__name__}.")
+    if not (isinstance(alt, str) or callable(alt)):
+        raise ValueError(f"alt must be a str.format template or a function, got {alt!r}.")
+    if mode is None:
+        mode = "static" if static_mode_requested() else "live"
+    if mode not in ("live", "static"):
+        raise ValueError(f"mode must be None, 'live' or 'static', got {mode!r}.")
+    if not isinstance(max_frames, int) or max_frames < 1:
+        raise ValueError(f"max_frames must be a positive int, got {max_frames!r}.")
+    expanded = _expand_all(params, max_frames)
+    if mode == "static":
+        if isinstance(alt, str) and not alt.strip():
+            raise ValueError("The published book needs alt text for the picture: pass "
+                             "alt='What the figure shows, e.g. margin {gamma}' to explore().")
+        return StaticExplorer(draw, alt, expanded)
+    return _live(draw, alt, expanded)

@@ -1,0 +1,301 @@
+"""Unit tests of perceptron_core.interactive.explore, live and static."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless; must precede the pyplot import
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+from PIL import Image
+
+from perceptron_core import interactive
+from perceptron_core.interactive import STATIC_ENV_VAR, StaticExplorer, _expand, explore
+
+SIZE = (3.2, 2.0)  # small figures keep the tests fast
+
+
+def draw(gamma=0.1, seed=0):
+    """Picture depends on both parameters."""
+    fig = Figure(figsize=SIZE, dpi=50)
+    ax = fig.add_subplot()
+    rng = np.random.default_rng(seed)
+    ax.plot(rng.normal(size=5) + gamma * 10)
+    ax.set_title(f"{gamma} {seed}")
+    return fig
+
+
+def draw_ignoring_seed(gamma=0.1, seed=0):
+    fig = Figure(figsize=SIZE, dpi=50)
+    fig.add_subplot().axhline(gamma)
+    return fig
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_figures(monkeypatch):
+    monkeypatch.delenv(STATIC_ENV_VAR, raising=False)
+    plt.close("all")
+    yield
+    assert plt.get_fignums() == [], "explore left pyplot figures open"
+
+
+def _data(ctrl: StaticExplorer) -> dict:
+    m = re.search(r'<script type="application/json" class="pc-explore-data">(.*?)</script>',
+                  ctrl._repr_html_(), re.S)
+    return json.loads(m.group(1))
+
+
+# ----------------------------------------------------------------------------- grids
+
+
+def test_float_grid_has_no_drift_and_inclusive_stop():
+    p = _expand("gamma", (0.05, 0.5, 0.05))
+    assert p.values == [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+    assert p.labels[2] == "0.15" and p.values[2] == 0.15
+    assert _expand("x", (0, 1, 0.1)).values[-1] == 1.0
+    assert _expand("x", (0.0, 0.3, 0.1)).values == [0.0, 0.1, 0.2, 0.3]
+    assert all(isinstance(v, float) for v in _expand("x", (0, 1, 0.25)).values)
+
+
+def test_int_grid_stays_int():
+    p = _expand("n", (1, 10, 3))
+    assert p.values == [1, 4, 7, 10] and all(type(v) is int for v in p.values)
+    assert p.kind == "int"
+    assert _expand("n", (np.int64(0), np.int64(4), np.int64(2))).values == [0, 2, 4]
+
+
+def test_initial_values():
+    assert _expand("g", (0.05, 0.5, 0.05)).initial == 0
+    p = _expand("g", (0.05, 0.5, 0.05, 0.25))
+    assert p.values[p.initial] == 0.25
+    assert _expand("s", ["a", "b"]).initial == 0
+    live = explore(draw, gamma=(0.05, 0.5, 0.05, 0.3), seed=[2, 1], mode="live")
+    assert live.values == {"gamma": 0.3, "seed": 2}
+    static = explore(draw, gamma=(0.1, 0.3, 0.1, 0.2), seed=[2, 1], alt="a", mode="static")
+    assert static.initial == (0.2, 2)
+
+
+def test_single_point_grid():
+    assert _expand("g", (0.5, 0.5, 0.1)).values == [0.5]
+
+
+# ----------------------------------------------------------------------------- live mode
+
+
+def test_live_updates_image_in_place_without_new_figures():
+    import ipywidgets as widgets
+
+    ctrl = explore(draw, gamma=(0.1, 0.5, 0.1), seed=[0, 1, 2], alt="g {gamma} s {seed}",
+                   mode="live")
+    assert isinstance(ctrl, widgets.VBox)
+    assert isinstance(ctrl.controls["gamma"], widgets.FloatSlider)
+    assert isinstance(ctrl.controls["seed"], widgets.SelectionSlider)
+    assert ctrl.image in ctrl.children
+    first = bytes(ctrl.image.value)
+    assert first.startswith(b"\x89PNG")
+    assert ctrl.image.tooltip == "g 0.1 s 0"
+    n_children = len(ctrl.children)
+
+    ctrl.controls["gamma"].value = 0.30000000000000004  # float drift from a frontend
+    assert ctrl.values["gamma"] == 0.3
+    assert bytes(ctrl.image.value) != first
+    assert ctrl.image.tooltip == "g 0.3 s 0"
+    ctrl.controls["seed"].value = 2
+    assert ctrl.values == {"gamma": 0.3, "seed": 2}
+    assert len(ctrl.children) == n_children
+    assert plt.get_fignums() == []
+
+
+def test_live_handles_pyplot_figures():
+    def pyplot_draw(n):
+        fig, ax = plt.subplots(figsize=SIZE, dpi=50)
+        ax.plot(range(n))
+        return fig
+
+    ctrl = explore(pyplot_draw, n=(2, 6, 2), mode="live")
+    assert plt.get_fignums() == []
+    ctrl.controls["n"].value = 6
+    assert plt.get_fignums() == []
+    assert ctrl.values == {"n": 6}
+
+
+def test_live_widget_kinds_and_repr():
+    import ipywidgets as widgets
+
+    ctrl = explore(draw_ignoring_seed, gamma=(1, 3, 1), seed=["small", "large"], mode="live")
+    assert isinstance(ctrl.controls["gamma"], widgets.IntSlider)
+    assert isinstance(ctrl.controls["seed"], widgets.Dropdown)
+    # Plain-text repr is short and deterministic (nbval compares it).
+    assert repr(ctrl) == "LiveExplorer(gamma=1, seed='small')"
+    assert ctrl._repr_mimebundle_()["text/plain"] == repr(ctrl)
+
+
+# ----------------------------------------------------------------------------- static mode
+
+
+def test_static_has_one_frame_per_picture_and_every_combination():
+    ctrl = explore(draw, gamma=(0.1, 0.3, 0.1), seed=[0, 1], alt="g {gamma} s {seed}",
+                   mode="static")
+    assert set(ctrl.frame_index) == {(g, s) for g in (0.1, 0.2, 0.3) for s in (0, 1)}
+    assert len(ctrl.frames) == 6
+    assert sorted(set(ctrl.frame_index.values())) == list(range(6))
+    for png in ctrl.frames:
+        assert Image.open(io.BytesIO(png)).format == "PNG"
+    data = _data(ctrl)
+    assert data["labels"] == [["0.1", "0.2", "0.3"], ["0", "1"]]
+    assert len(data["index"]) == len(data["alts"]) == 6
+    assert data["alts"][3] == "g 0.2 s 1"  # row-major: (gamma index 1, seed index 1)
+    # The frame in <img src> is not shipped a second time.
+    assert data["frames"].count(None) == 1
+
+
+def test_static_dedupes_identical_pictures():
+    ctrl = explore(draw_ignoring_seed, gamma=(1, 3, 1), seed=[0, 1, 2], alt="g {gamma}",
+                   mode="static")
+    assert len(ctrl.frame_index) == 9
+    assert len(ctrl.frames) == 3
+    assert ctrl.frame_index[(2, 0)] == ctrl.frame_index[(2, 2)]
+
+
+def test_static_markup():
+    ctrl = explore(draw_ignoring_seed, gamma=(0.1, 0.2, 0.1), seed=["a<b", "c"], alt="margin {gamma} on {seed}",
+                   mode="static")
+    html = ctrl._repr_html_()
+    assert html.count('type="range"') == 2
+    assert html.count("<label for=") == 2
+    assert 'aria-live="polite"' in html
+    assert 'alt="margin 0.1 on a&lt;b"' in html
+    assert "data:image/png;base64," in html
+    assert "http://" not in html and "https://" not in html  # nothing to fetch
+    first = re.search(r'<img class="pc-explore-img" src="data:image/png;base64,([^"]+)"', html)
+    assert base64.b64decode(first.group(1)) == ctrl.frames[ctrl.frame_index[ctrl.initial]]
+    assert repr(ctrl).startswith("StaticExplorer(gamma, seed")
+
+
+def test_static_ids_are_unique():
+    a = explore(draw, gamma=(0.1, 0.2, 0.1), alt="x", mode="static")
+    b = explore(draw, gamma=(0.1, 0.2, 0.1), alt="x", mode="static")
+    assert a.id != b.id
+    assert f'id="{a.id}-0"' in a.html
+
+
+def test_static_callable_alt_and_pyplot_figures():
+    def pyplot_draw(n):
+        fig, ax = plt.subplots(figsize=SIZE, dpi=50)
+        ax.plot(range(n))
+        return fig
+
+    ctrl = explore(pyplot_draw, n=[2, 3], alt=lambda n: f"{n} points", mode="static")
+    assert ctrl.alts == {(2,): "2 points", (3,): "3 points"}
+    assert plt.get_fignums() == []
+
+
+def test_static_frames_are_small():
+    def book_sized(k):
+        fig = Figure(figsize=(6.4, 4), dpi=96, layout="constrained")
+        ax = fig.add_subplot()
+        rng = np.random.default_rng(k)
+        ax.scatter(*rng.normal(size=(2, 80)), c=rng.integers(0, 2, 80), cmap="coolwarm")
+        ax.set_title(f"k = {k}")
+        return fig
+
+    ctrl = explore(book_sized, k=[0, 1], alt="scatter {k}", mode="static")
+    assert max(len(f) for f in ctrl.frames) < 40_000
+
+
+def test_env_var_selects_static(monkeypatch):
+    assert not interactive.static_mode_requested()
+    monkeypatch.setenv(STATIC_ENV_VAR, "1")
+    assert interactive.static_mode_requested()
+    assert isinstance(explore(draw, gamma=[0.1], alt="g {gamma}"), StaticExplorer)
+    # An explicit mode wins over the environment.
+    assert not isinstance(explore(draw, gamma=[0.1], mode="live"), StaticExplorer)
+    monkeypatch.setenv(STATIC_ENV_VAR, "0")
+    assert not interactive.static_mode_requested()
+
+
+def test_sphinx_extension_sets_the_same_variable(monkeypatch):
+    from perceptron_core import sphinxext
+
+    monkeypatch.delenv(STATIC_ENV_VAR, raising=False)
+    assert sphinxext.STATIC_ENV_VAR == STATIC_ENV_VAR
+    sphinxext.setup(app=None)
+    assert interactive.static_mode_requested()
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("params, message", [
+    ({}, "at least one parameter"),
+    ({"g": (0.1, 0.5, 0)}, "step must be positive"),
+    ({"g": (0.1, 0.5, -0.1)}, "step must be positive"),
+    ({"g": (0.5, 0.1, 0.1)}, "stop 0.1 < start 0.5"),
+    ({"g": (0, 1, 0.3)}, "not start 0 plus a whole number of steps"),
+    ({"g": (0, 1)}, "not a tuple of 3 or 4 numbers"),
+    ({"g": (0, 1, "a")}, "not a tuple of 3 or 4 numbers"),
+    ({"g": 0.5}, "unsupported form"),
+    ({"g": {"a": 1}}, "unsupported form"),
+    ({"g": np.array([1, 2])}, "unsupported form"),
+    ({"g": []}, "empty list"),
+    ({"g": [1, 1]}, "repeated values"),
+    ({"g": (0, 1, 0.1, 0.55)}, "not on the grid"),
+    ({"a": [1], "b": [1], "c": [1], "d": [1]}, "at most 3"),
+    ({"g": (0, 100, 1)}, "Coarsen the grid"),
+    ({"g": (0, 1, 1e-12)}, "raise max_frames"),
+    ({"g": (0, 9, 1), "s": list(range(7))}, "raise max_frames"),
+])
+def test_bad_params_raise_helpful_value_errors(params, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        explore(draw, alt="x", mode="live", **params)
+
+
+def test_frame_budget_can_be_raised():
+    ctrl = explore(draw_ignoring_seed, gamma=(0, 69, 1), alt="x", max_frames=70, mode="live")
+    assert ctrl.values == {"gamma": 0}
+
+
+def test_static_needs_alt_text():
+    with pytest.raises(ValueError, match="pass alt="):
+        explore(draw, gamma=[0.1], mode="static")
+    with pytest.raises(ValueError, match="pass alt="):
+        explore(draw, gamma=[0.1], alt="   ", mode="static")
+    with pytest.raises(ValueError, match="alt text is empty"):
+        explore(draw, gamma=[0.1], alt=lambda gamma: "", mode="static")
+
+
+def test_alt_template_with_unknown_field():
+    with pytest.raises(ValueError, match="could not be filled"):
+        explore(draw, gamma=[0.1], alt="margin {margin}", mode="static")
+
+
+def test_bad_mode_and_max_frames():
+    with pytest.raises(ValueError, match="mode must be"):
+        explore(draw, gamma=[0.1], mode="html")
+    with pytest.raises(ValueError, match="max_frames"):
+        explore(draw, gamma=[0.1], max_frames=0)
+
+
+def test_draw_must_be_callable_and_return_a_figure():
+    with pytest.raises(TypeError, match="draw must be a function"):
+        explore("not a function", gamma=[0.1])
+    with pytest.raises(TypeError, match="return fig"):
+        explore(lambda gamma: None, gamma=[0.1], mode="live")
+    with pytest.raises(TypeError, match="return fig"):
+        explore(lambda gamma: plt.gca(), gamma=[0.1], alt="x", mode="static")
+    plt.close("all")
+
+
+def test_static_alt_text_cannot_break_out_of_the_script():
+    ctrl = explore(draw_ignoring_seed, gamma=[1, 2], alt="a </script><!-- {gamma}", mode="static")
+    html = ctrl._repr_html_()
+    assert html.count("</script>") == 2  # the data block and the code, nothing from the alt
+    assert _data(ctrl)["alts"] == ["a </script><!-- 1", "a </script><!-- 2"]
