@@ -165,7 +165,7 @@ def draw_turning_separator(angle: float) -> Figure:
     angles, curve = _curve()
     ax2.plot(angles, curve, color=BOUNDARY, lw=1.4, label="margin of $u_\\theta$")
     ax2.axhline(0.0, color="0.6", lw=0.8)
-    ax2.axhline(opt.gamma, color="tab:green", ls="--", lw=1.0, label=f"$\\gamma^* = {opt.gamma:.3f}$")
+    ax2.axhline(opt.gamma, color="tab:green", ls="--", lw=1.0, label=f"γ* = {opt.gamma:.3f}")
     ax2.plot(THETA_STAR, opt.gamma, marker="*", ms=15, color="tab:green", ls="none", zorder=4,
              label=f"reaches $\\gamma^*$ at θ = {THETA_STAR:g}°")
     ax2.axvline(angle, color="0.4", lw=0.8, ls=":")
@@ -210,7 +210,7 @@ def draw_hull_bounds(angle: float) -> Figure:
     ax.scatter(*Z[y > 0].T, s=30, c=POSITIVE, marker="o", zorder=3, label="$x_i$, $y_i=+1$")
     ax.scatter(*Z[y < 0].T, s=40, c=NEGATIVE, marker="x", zorder=3, label="$-x_i$, $y_i=-1$")
     ax.plot(*p_star, marker="*", ms=14, color="tab:green", ls="none", zorder=5,
-            label=f"nearest point $p^*$, $\\|p^*\\| = {np.linalg.norm(p_star):.3f}$")
+            label=f"nearest point p*, ‖p*‖ = {np.linalg.norm(p_star):.3f}")
     ax.scatter(*Z[closest_points(angle)].T, s=200, facecolors="none", edgecolors="black", linewidths=1.5, zorder=4)
     # The supporting line {z : z·u = m}: through m·u, perpendicular to u.
     plot_separator(ax, u, b=-m, label=f"$z\\cdot u = m(u)$", show_normal=False, color="tab:purple")

@@ -159,12 +159,14 @@ def draw_update(k: int) -> Figure:
         plot_separator(ax, w_k, label="$w_k\\cdot x = 0$")
         before, after = y[i] * (w_prev @ X[i]), y[i] * (w_k @ X[i])
         sign = "+1" if y[i] > 0 else "−1"
-        ax.set_title(f"update $k = {k}$ of {M}: point {i} ($y={sign}$), epoch {int(h.epochs[k - 1])}",
+        ax.set_title(f"update k = {k} of {M}: point {i} (y = {sign}), epoch {int(h.epochs[k - 1])}",
                      fontsize=12)
-        note = f"$y\\,w\\cdot x$ on point {i}: {before:+.3f} $\\to$ {after:+.3f}"
+        note = f"y w·x on point {i}: {before:+.3f} → {after:+.3f}"
     wrong = int(np.sum(y * (X @ w_k) <= 0))
-    status = (f"$w_k$ separates all {len(y)} points: the run stops"
-              if wrong == 0 else f"$w_k$ still gets {wrong} of {len(y)} points wrong")
+    status = (f"w_k separates all {len(y)} points: the run stops"
+              if wrong == 0 else f"w_k still gets {wrong} of {len(y)} points wrong")
+    # Text that changes every frame is plain Unicode, not $mathtext$: parsing mathtext costs
+    # ~10 ms a string and is only cached for strings seen before.
     # Below the panels rather than on them, so that the text never hides a point.
     fig.text(0.5, 0.015, f"{note}.   {status}.", ha="center", va="bottom", fontsize=11)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
@@ -193,7 +195,7 @@ def draw_update(k: int) -> Figure:
         _arrow(aw, (0, 0), w_k, BOUNDARY, lw=2.0)
         aw.plot([], [], color=step_color, lw=2, label="step $y_i x_i$")
     aw.plot(0, 0, "ko", ms=4)
-    aw.set_title(f"weight space: $w_{{{k}}} = ({w_k[0]:.2f}, {w_k[1]:.2f})$", fontsize=12)
+    aw.set_title(f"weight space: w_{k} = ({w_k[0]:.2f}, {w_k[1]:.2f})", fontsize=12)
     aw.set_xlabel("$w_1$")
     aw.set_ylabel("$w_2$")
     aw.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
@@ -246,7 +248,7 @@ def draw_tie(rule: str) -> Figure:
         ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(8, 8), textcoords="offset points", fontsize=9)
     label = {"mistake": "tie = mistake (UML, MIT)", "positive": "tie → predict +1 (CS229)"}[rule]
     word = "mistake" if run.mistakes == 1 else "mistakes"
-    ax.set_title(f"{label}\n{run.mistakes} {word}, final $w = ({run.w[0]:g}, {run.w[1]:g})$", fontsize=12)
+    ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
     ax.legend(loc="lower left", fontsize=8)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
