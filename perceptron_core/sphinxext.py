@@ -1,19 +1,65 @@
-"""Sphinx extension that tells notebooks they are being executed for the published book.
+"""Sphinx extension for the book build: static sliders, and math that renders offline.
 
-`jupyter-book build` loads this extension before it executes any notebook. It sets
-:data:`perceptron_core.interactive.STATIC_ENV_VAR` in the build process, and every kernel the
-build starts inherits it, so :func:`perceptron_core.interactive.explore` emits self-contained
-HTML/JS controls instead of ipywidgets (which would need a live kernel).
+`jupyter-book build` loads this extension (see ``_config.yml``) before it executes any notebook.
+
+* It sets :data:`perceptron_core.interactive.STATIC_ENV_VAR` in the build process. Every kernel
+  the build starts inherits it, so :func:`perceptron_core.explore` emits self-contained HTML/JS
+  controls instead of ipywidgets (which would need a live kernel).
+* It serves MathJax from the book's own ``_static`` folder instead of a CDN, using the copy of
+  MathJax 2.7 that the ``jupyter-server-mathjax`` package ships, so that the equations render
+  with no network: from ``file://``, from a zip, or on an offline machine. Without that package
+  Sphinx's default (a CDN) is left alone.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 from typing import Any
 
-STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
+from .interactive import STATIC_ENV_VAR
+
+# The web-font settings are those classic Jupyter used with this MathJax copy (it ships the
+# STIX-Web fonts only); the tex2jax settings confine MathJax to the math Sphinx marks up.
+MATHJAX2_CONFIG = {
+    "tex2jax": {
+        "inlineMath": [["\\(", "\\)"]],
+        "displayMath": [["\\[", "\\]"]],
+        "processEscapes": True,
+        "processEnvironments": True,
+        "processClass": "tex2jax_process|mathjax_process|math|output_area",
+        "ignoreClass": "document",
+    },
+    "HTML-CSS": {"availableFonts": [], "imageFont": None, "preferredFont": None, "webFont": "STIX-Web"},
+    "SVG": {"font": "STIX-Web"},
+}
+MATHJAX_DIR = "mathjax"
+
+
+def _bundled_mathjax() -> Path | None:
+    try:
+        import jupyter_server_mathjax
+    except ImportError:
+        return None
+    static = Path(jupyter_server_mathjax.__file__).parent / "static"
+    return static if (static / "MathJax.js").is_file() else None
+
+
+def _use_local_mathjax(app: Any, config: Any) -> None:
+    if _bundled_mathjax() is not None:
+        config.mathjax_path = f"{MATHJAX_DIR}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+        config.mathjax2_config = MATHJAX2_CONFIG
+
+
+def _copy_mathjax(app: Any, exception: Exception | None) -> None:
+    source = _bundled_mathjax()
+    if exception is None and source is not None and app.builder.format == "html":
+        shutil.copytree(source, Path(app.outdir) / "_static" / MATHJAX_DIR, dirs_exist_ok=True)
 
 
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
+    app.connect("config-inited", _use_local_mathjax)
+    app.connect("build-finished", _copy_mathjax)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
