@@ -17,7 +17,7 @@ example. The mistake bound holds for all three, since each updates only when ``y
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,6 +59,47 @@ def _is_mistake(scores: NDArray, y: NDArray, tie: Tie) -> NDArray:
     # At a tie the prediction is fixed, so only the label on the other side is a mistake.
     tied_side = y < 0 if tie == "positive" else y > 0
     return (scores < 0) | ((scores == 0) & tied_side)
+
+
+def _sweep(
+    Z: NDArray, theta: NDArray, max_epochs: int, short: Callable[[int, int, NDArray], NDArray]
+) -> tuple[int, bool, list[int], list[int]]:
+    """Cycle through the rows z_i of ``Z`` in order, adding z_i to ``theta`` (in place) whenever
+    ``short(start, stop, theta)`` flags it, until a sweep flags nothing or ``max_epochs`` pass.
+
+    ``short`` answers for the block of rows ``start:stop`` at once. Returns the number of
+    sweeps, whether the last was clean, and the index and sweep of every update.
+    """
+    n = Z.shape[0]
+    indices: list[int] = []
+    epochs: list[int] = []
+    epoch, converged = 0, False
+    while epoch < max_epochs and not converged:
+        epoch += 1
+        converged = True
+        start = 0
+        while start < n:
+            stop = min(start + _BLOCK, n)
+            hit = np.flatnonzero(short(start, stop, theta))
+            if hit.size == 0:
+                start = stop
+                continue
+            i = start + int(hit[0])
+            theta += Z[i]
+            indices.append(i)
+            epochs.append(epoch)
+            converged = False
+            start = i + 1
+    return epoch, converged, indices, epochs
+
+
+def _running_sums(start: NDArray, steps: NDArray) -> NDArray:
+    """``start`` followed by the running sums ``start + steps[0] + ... + steps[k]``.
+
+    ``np.cumsum`` adds in the same order as the loop did, so the rows are bit for bit the
+    weights the run held; nothing needs to be copied while it runs.
+    """
+    return np.cumsum(np.vstack([start, steps]), axis=0)
 
 
 @dataclass(frozen=True)
@@ -178,32 +219,9 @@ def perceptron(
         u = u / u_norm
         record = True
 
-    rec_idx: list[int] = []
-    rec_epoch: list[int] = []
-    rec_theta: list[NDArray] = []
-    mistakes = 0
-    converged = False
-    epoch = 0
-    while epoch < max_epochs and not converged:
-        epoch += 1
-        clean = True
-        start = 0
-        while start < n:
-            stop = min(start + _BLOCK, n)
-            hit = np.flatnonzero(_is_mistake(Z[start:stop] @ theta, y[start:stop], tie))
-            if hit.size == 0:
-                start = stop
-                continue
-            i = start + int(hit[0])
-            theta += Z[i]
-            mistakes += 1
-            clean = False
-            if record:
-                rec_idx.append(i)
-                rec_epoch.append(epoch)
-                rec_theta.append(theta.copy())
-            start = i + 1
-        converged = clean
+    epochs, converged, indices, update_epochs = _sweep(
+        Z, theta, max_epochs, lambda a, b, th: _is_mistake(Z[a:b] @ th, y[a:b], tie)
+    )
 
     if not converged:
         warnings.warn(
@@ -216,20 +234,20 @@ def perceptron(
 
     history = None
     if record:
-        thetas = np.array(rec_theta).reshape(len(rec_theta), Z.shape[1])
+        thetas = _running_sums(np.zeros(Z.shape[1]), Z[indices])[1:]
         history = History(
-            indices=_frozen(np.array(rec_idx, dtype=np.int64)),
-            epochs=_frozen(np.array(rec_epoch, dtype=np.int64)),
+            indices=_frozen(np.array(indices, dtype=np.int64)),
+            epochs=_frozen(np.array(update_epochs, dtype=np.int64)),
             weights=_frozen(thetas[:, :d].copy()),
-            offsets=_frozen(thetas[:, d].copy() if offset else np.zeros(len(rec_theta))),
+            offsets=_frozen(thetas[:, d].copy() if offset else np.zeros(len(indices))),
             progress=None if u is None else _frozen(thetas @ u),
             norms_sq=_frozen(np.einsum("ij,ij->i", thetas, thetas)),
         )
     return PerceptronResult(
         w=_frozen(theta[:d].copy()),
         b=float(theta[d]) if offset else 0.0,
-        mistakes=mistakes,
-        epochs=epoch,
+        mistakes=len(indices),
+        epochs=epochs,
         converged=converged,
         max_epochs=max_epochs,
         history=history,
@@ -374,36 +392,15 @@ def margin_perceptron(
     X, y = check_X_y(X, y)
     gamma = check_positive(gamma, "gamma")
     max_epochs = check_max_epochs(max_epochs)
-    n = X.shape[0]
     Z = y[:, None] * X
     w = Z[0].copy()
-    idx: list[int] = []
-    ws: list[NDArray] = [w.copy()]
-    updates = 0
-    converged = False
-    epoch = 0
-    while epoch < max_epochs and not converged:
-        epoch += 1
-        clean = True
-        start = 0
-        while start < n:
-            stop = min(start + _BLOCK, n)
-            norm = np.linalg.norm(w)
-            # With w = 0 no point has a margin yet, so every point is a margin mistake.
-            short = np.ones(stop - start, bool) if norm == 0 else (Z[start:stop] @ w) < (gamma / 2) * norm
-            hit = np.flatnonzero(short)
-            if hit.size == 0:
-                start = stop
-                continue
-            i = start + int(hit[0])
-            w += Z[i]
-            updates += 1
-            clean = False
-            if record:
-                idx.append(i)
-                ws.append(w.copy())
-            start = i + 1
-        converged = clean
+
+    def short(a: int, b: int, w: NDArray) -> NDArray:
+        norm = np.linalg.norm(w)
+        # With w = 0 no point has a margin yet, so every point is a margin mistake.
+        return np.ones(b - a, bool) if norm == 0 else (Z[a:b] @ w) < (gamma / 2) * norm
+
+    epochs, converged, indices, _ = _sweep(Z, w, max_epochs, short)
     if not converged:
         warnings.warn(
             f"margin_perceptron stopped at max_epochs={max_epochs} with margin mistakes in the last epoch; "
@@ -413,13 +410,13 @@ def margin_perceptron(
         )
     return MarginPerceptronResult(
         w=_frozen(w),
-        updates=updates,
-        epochs=epoch,
+        updates=len(indices),
+        epochs=epochs,
         converged=converged,
         gamma=gamma,
         max_epochs=max_epochs,
-        update_indices=_frozen(np.array(idx, dtype=np.int64)) if record else None,
-        weights=_frozen(np.array(ws)) if record else None,
+        update_indices=_frozen(np.array(indices, dtype=np.int64)) if record else None,
+        weights=_frozen(_running_sums(Z[0], Z[indices])) if record else None,
     )
 
 

@@ -222,13 +222,39 @@ def test_env_var_selects_static(monkeypatch):
     assert not interactive.static_mode_requested()
 
 
+class _FakeSphinx:
+    def __init__(self):
+        self.handlers = {}
+
+    def connect(self, event, handler):
+        self.handlers[event] = handler
+
+
 def test_sphinx_extension_sets_the_same_variable(monkeypatch):
     from perceptron_core import sphinxext
 
     monkeypatch.delenv(STATIC_ENV_VAR, raising=False)
     assert sphinxext.STATIC_ENV_VAR == STATIC_ENV_VAR
-    sphinxext.setup(app=None)
+    app = _FakeSphinx()
+    sphinxext.setup(app)
     assert interactive.static_mode_requested()
+    assert set(app.handlers) == {"config-inited", "build-finished"}
+
+
+def test_sphinx_extension_serves_mathjax_from_the_book(tmp_path):
+    from types import SimpleNamespace
+
+    from perceptron_core import sphinxext
+
+    assert sphinxext._bundled_mathjax() is not None, "jupyter-server-mathjax is in requirements.txt"
+    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax2_config=None)
+    sphinxext._use_local_mathjax(None, config)
+    assert config.mathjax_path.startswith("mathjax/MathJax.js?config=")
+    assert config.mathjax2_config["HTML-CSS"]["webFont"] == "STIX-Web"
+    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
+    sphinxext._copy_mathjax(app, None)
+    assert (tmp_path / "_static" / "mathjax" / "MathJax.js").is_file()
+    assert (tmp_path / "_static" / "mathjax" / "fonts" / "HTML-CSS" / "STIX-Web").is_dir()
 
 
 # ----------------------------------------------------------------------------- errors
