@@ -23,7 +23,7 @@ test-unit: $(STAMP)
 	$(BIN)/python -m pytest tests -m "not browser"
 
 test-notebooks: $(STAMP)
-	$(BIN)/python -m pytest --nbval-lax --nbval-sanitize-with book/_tools/nbval_sanitize.cfg book -p no:cacheprovider
+	$(BIN)/python -m pytest --nbval-lax --nbval-sanitize-with book/_tools/nbval_sanitize.cfg book
 
 test-browser: book
 	$(BIN)/python -m pytest tests -m browser
