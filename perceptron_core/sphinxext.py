@@ -32,7 +32,9 @@ MATHJAX2_CONFIG = {
         "ignoreClass": "document",
     },
     "HTML-CSS": {"availableFonts": [], "imageFont": None, "preferredFont": None, "webFont": "STIX-Web"},
-    "SVG": {"font": "STIX-Web"},
+    # Native MathML output would ask for TeX web fonts that this copy does not ship (console
+    # errors, and the STIX glyphs unused): render with HTML-CSS in every browser.
+    "MMLorHTML": {"prefer": "HTML"},
 }
 MATHJAX_DIR = "mathjax"
 

@@ -115,6 +115,14 @@ KNOWN_THEME_NOISE = (
 )
 
 
+def _is_mathjax_font_probe(text: str, where: str) -> bool:
+    """MathJax 2's HTML-CSS output, served from the book's _static/mathjax, probes fonts on
+    purpose: a blank font at about:blank that it uses for measuring, and TeX web fonts before it
+    settles on the STIX-Web fonts this copy ships. Chromium logs both as errors; the math renders
+    (test_math_renders_offline checks that)."""
+    return "/_static/mathjax/" in where or where == "about:blank" or "font at 'about:blank'" in text
+
+
 def _is_local(url: str) -> bool:
     return url.startswith(("http://127.0.0.1", "file://", "data:", "about:", "blob:"))
 
@@ -136,6 +144,8 @@ def _open(browser, url: str):
         if "net::ERR_" in msg.text and not _is_local(where):
             return
         if any(noise in msg.text for noise in KNOWN_THEME_NOISE):
+            return
+        if _is_mathjax_font_probe(msg.text, where):
             return
         errors.append(f"console error: {msg.text} at {where}")
 
@@ -262,3 +272,28 @@ def test_slider_works_from_file_url(browser):
         assert not errors, errors
     finally:
         page.close()
+
+
+def test_math_renders_offline(browser, base_url):
+    # MathJax is served from the book itself, and external requests are aborted: equations must
+    # still be typeset, on every page that has any.
+    for path in sorted(HTML_DIR.glob("book/*.html")):
+        html = path.read_text(encoding="utf-8")
+        if 'class="math' not in html:
+            continue
+        rel = path.relative_to(HTML_DIR).as_posix()
+        page, errors = _open(browser, base_url + rel)
+        try:
+            page.wait_for_function(
+                "() => window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0 "
+                "&& document.querySelectorAll('.MathJax').length > 0",
+                timeout=30_000,
+            )
+            raw = page.evaluate(
+                "() => Array.from(document.querySelectorAll('span.math.nohighlight')).filter("
+                "s => !s.querySelector('.MathJax') && !s.querySelector('script')).length"
+            )
+            assert raw == 0, f"{rel}: {raw} inline equations left as raw TeX"
+            assert not errors, f"{rel}: {errors}"
+        finally:
+            page.close()
