@@ -50,6 +50,8 @@ MAX_CONTROL_BYTES = 3_000_000
 #: Redraws faster than this follow the mouse while dragging; slower ones wait for the release,
 #: so a slow figure never builds up a queue of stale redraws in the kernel.
 CONTINUOUS_UPDATE_BELOW_S = 0.1
+#: Live mode keeps this many rendered frames per control, so revisiting a value is instant.
+LIVE_CACHE_FRAMES = 64
 
 ParamSpec = Union[tuple, list]
 AltSpec = Union[str, Callable[..., str]]
@@ -250,9 +252,12 @@ def _make_live_class():
 
         def __init__(self, draw, alt, params: list[_Param]):
             self._draw, self._alt, self._params = draw, alt, params
+            # Rendered frames by grid point: moving back to a value costs nothing. Bounded, so
+            # a long session of dragging keeps at most a few MB.
+            self._frames: dict[tuple, bytes] = {}
             self.values = {p.name: p.values[p.initial] for p in params}
             start = time.perf_counter()
-            png = _render_png(_call_draw(draw, self.values))
+            png = self._frame()
             continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S
             self.image = widgets.Image(value=png, format="png")
             self.controls = {p.name: self._control(p, continuous) for p in params}
@@ -284,10 +289,18 @@ def _make_live_class():
             del common["continuous_update"]  # a dropdown has no dragging to throttle
             return widgets.Dropdown(options=options, value=p.values[p.initial], **common)
 
+        def _frame(self) -> bytes:
+            key = tuple(self.values.values())
+            if key not in self._frames:
+                if len(self._frames) >= LIVE_CACHE_FRAMES:
+                    self._frames.pop(next(iter(self._frames)))  # oldest first
+                self._frames[key] = _render_png(_call_draw(self._draw, self.values))
+            return self._frames[key]
+
         def _on_change(self, name: str, new: Any) -> None:
             param = next(p for p in self._params if p.name == name)
             self.values = {**self.values, name: param.nearest(new)}
-            self.image.value = _render_png(_call_draw(self._draw, self.values))
+            self.image.value = self._frame()
             self._set_alt()
 
         def _set_alt(self) -> None:

@@ -114,6 +114,26 @@ def test_live_updates_image_in_place_without_new_figures():
     assert plt.get_fignums() == []
 
 
+def test_live_reuses_rendered_frames_and_bounds_the_cache(monkeypatch):
+    calls = []
+
+    def counting_draw(n):
+        calls.append(n)
+        return draw(gamma=0.1 * n, seed=0)
+
+    monkeypatch.setattr(interactive, "LIVE_CACHE_FRAMES", 3)
+    ctrl = explore(counting_draw, n=(1, 5, 1), alt="n={n}", mode="live")
+    first = bytes(ctrl.image.value)
+    ctrl.controls["n"].value = 2
+    ctrl.controls["n"].value = 1  # back to a frame already drawn: no new draw
+    assert calls == [1, 2] and bytes(ctrl.image.value) == first
+    for n in (3, 4, 5):
+        ctrl.controls["n"].value = n
+    assert len(ctrl._frames) == 3 and calls == [1, 2, 3, 4, 5]
+    ctrl.controls["n"].value = 1  # evicted as the oldest: drawn again
+    assert calls[-1] == 1 and bytes(ctrl.image.value) == first
+
+
 def test_live_handles_pyplot_figures():
     def pyplot_draw(n):
         fig, ax = plt.subplots(figsize=SIZE, dpi=50)
