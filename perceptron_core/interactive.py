@@ -209,14 +209,24 @@ def _render_png(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+_MATHTEXT_PARSER = None
+
+
 def _render_rgba(fig: Figure) -> np.ndarray:
     """Raw RGBA pixels of ``fig``, closing the figure."""
+    global _MATHTEXT_PARSER
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     try:
         # Works for pyplot and plain Figure() objects alike. No bbox_inches="tight": the picture
         # must keep the same size from frame to frame.
         canvas = FigureCanvasAgg(fig)
+        # Every Agg renderer brings a new mathtext parser with an empty cache, so each frame
+        # re-parsed every $...$ label (several ms each). One parser for all frames keeps its cache.
+        renderer = canvas.get_renderer()
+        if _MATHTEXT_PARSER is None:
+            _MATHTEXT_PARSER = renderer.mathtext_parser
+        renderer.mathtext_parser = _MATHTEXT_PARSER
         canvas.draw()
         return np.asarray(canvas.buffer_rgba()).copy()
     finally:
