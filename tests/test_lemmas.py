@@ -1,0 +1,88 @@
+"""The smaller facts the chapters prove, each checked on random cases."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import perceptron_core as pc
+
+from conftest import planted_data, small_labelled_data
+
+finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
+
+
+def vectors(d):
+    return arrays(np.float64, d, elements=finite)
+
+
+@given(st.integers(1, 6).flatmap(lambda d: st.tuples(vectors(d), vectors(d))), st.sampled_from([-1.0, 1.0]))
+def test_update_moves_the_score_by_the_squared_norm(wx, y):
+    # The perceptron chapter's lemma: y (w + y x)·x = y w·x + ‖x‖².
+    w, x = wx
+    assert np.isclose(y * (w + y * x) @ x, y * (w @ x) + x @ x, rtol=1e-12, atol=1e-9)
+
+
+@given(planted_data(), st.floats(0.01, 100.0), st.floats(-1.0, 1.0))
+def test_geometric_margin_is_scale_invariant(data, c, b):
+    X, y, u, _, _ = data
+    m = pc.margins(X, y, u, b)
+    assert np.allclose(pc.margins(X, y, c * u, c * b), m, rtol=1e-9, atol=1e-12)
+    assert np.allclose(pc.margins(X, y, -c * u, -c * b), -m, rtol=1e-9, atol=1e-12)
+
+
+@given(planted_data(max_n=25, max_d=4), st.floats(0.01, 100.0))
+def test_scaling_the_data_scales_R_and_gamma_star_alike(data, c):
+    X, y, _, _, R = data
+    mm, mm_c = pc.max_margin(X, y), pc.max_margin(c * X, y)
+    assert np.isclose(pc.radius(c * X), c * R, rtol=1e-12)
+    assert np.isclose(mm_c.gamma, c * mm.gamma, rtol=1e-9)
+    assert np.isclose(pc.novikoff_bound(c * R, mm_c.gamma), pc.novikoff_bound(R, mm.gamma), rtol=1e-8)
+    # ...and the perceptron's run is the same run, scaled.
+    run, run_c = pc.perceptron(X, y), pc.perceptron(c * X, y)
+    assert run.mistakes == run_c.mistakes and np.allclose(run_c.w, c * run.w, rtol=1e-9, atol=1e-12)
+
+
+@given(planted_data(max_n=25, max_d=4), st.integers(0, 10**6))
+def test_weak_duality_any_unit_w_below_any_hull_point(data, seed):
+    # The margin chapter's lemma: min_i y_i w·x_i <= ‖Σ λ_i y_i x_i‖ for unit w and convex λ.
+    X, y, _, _, _ = data
+    rng = np.random.default_rng(seed)
+    Z = y[:, None] * X
+    w = rng.standard_normal(X.shape[1])
+    w /= np.linalg.norm(w)
+    lam = rng.dirichlet(np.ones(len(y)))
+    assert np.min(Z @ w) <= np.linalg.norm(lam @ Z) + 1e-12
+
+
+@given(small_labelled_data(), st.integers(0, 10**6))
+def test_gordan_witness_and_certificate_exclude_each_other(data, seed):
+    # If w separates, no convex combination of the y_i x_i can vanish: (Σ λ_i z_i)·w > 0.
+    X, y = data
+    verdict = pc.separability(X, y)
+    Z = y[:, None] * X
+    lam = np.random.default_rng(seed).dirichlet(np.ones(len(y)))
+    if verdict.separable:
+        assert (lam @ Z) @ verdict.w > 0
+    else:
+        # The certificate rules out every candidate w at once: Σ λ_i z_i·w = 0 for all w, so
+        # some z_i·w <= 0. Check it on a random w.
+        w = np.random.default_rng(seed).standard_normal(X.shape[1])
+        assert np.isclose(verdict.certificate @ (Z @ w), 0, atol=1e-9)
+        assert np.min(Z @ w) <= 1e-9
+
+
+@given(small_labelled_data(), st.floats(0.25, 4.0), st.integers(1, 8))
+def test_offset_trick_is_the_perceptron_on_augmented_points(data, c, T):
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        with_offset = pc.perceptron(X, y, offset=True, max_epochs=T)
+        augmented = pc.perceptron(pc.augment(X, 1.0), y, max_epochs=T)
+    assert np.array_equal(augmented.w, np.r_[with_offset.w, with_offset.b])
+    # Separability with an offset is separability through the origin one dimension up, for any c.
+    assert pc.separability(pc.augment(X, c), y).separable == pc.separability(X, y, offset=True).separable
