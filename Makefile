@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book test test-unit test-notebooks test-browser serve clean outputs bench
+.PHONY: book exercises test test-unit test-notebooks test-browser serve clean outputs bench
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -18,6 +18,11 @@ $(STAMP): requirements.txt pyproject.toml
 book: $(STAMP)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@test -f _build/html/index.html && echo "Book built: _build/html/index.html"
+
+# The same book without the exercises' solutions, for instructors to hand out.
+exercises: $(STAMP)
+	PERCEPTRON_HIDE_SOLUTIONS=1 $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/exercises
+	@echo "Book without solutions: _build/exercises/_build/html/index.html"
 
 test-unit: $(STAMP)
 	$(BIN)/python -m pytest tests -m "not browser"

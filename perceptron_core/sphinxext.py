@@ -9,6 +9,8 @@
   MathJax 2.7 that the ``jupyter-server-mathjax`` package ships, so that the equations render
   with no network: from ``file://``, from a zip, or on an offline machine. Without that package
   Sphinx's default (a CDN) is left alone.
+* With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the book without the
+  exercises' solutions, for instructors to hand out.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ MATHJAX2_CONFIG = {
     "MMLorHTML": {"prefer": "HTML"},
 }
 MATHJAX_DIR = "mathjax"
+HIDE_SOLUTIONS_ENV_VAR = "PERCEPTRON_HIDE_SOLUTIONS"
 
 
 def _bundled_mathjax() -> Path | None:
@@ -54,6 +57,24 @@ def _use_local_mathjax(app: Any, config: Any) -> None:
         config.mathjax2_config = MATHJAX2_CONFIG
 
 
+def _hiding_solutions() -> bool:
+    return os.environ.get(HIDE_SOLUTIONS_ENV_VAR, "").lower() in {"1", "true", "yes", "on"}
+
+
+def _drop_solutions(app: Any, doctree: Any) -> None:
+    """Remove every solution, once sphinx-exercise has merged the gated ones into one node.
+
+    sphinx-exercise's own ``hide_solutions`` drops only the directive: the code cells of a gated
+    solution (between ``solution-start`` and ``solution-end``) would stay, and the leftover end
+    marker crashes the HTML writer. Removing the merged nodes removes all of it.
+    """
+    from sphinx_exercise.nodes import solution_node
+
+    if _hiding_solutions():
+        for node in list(doctree.findall(solution_node)):
+            node.parent.remove(node)
+
+
 def _copy_mathjax(app: Any, exception: Exception | None) -> None:
     source = _bundled_mathjax()
     if exception is None and source is not None and app.builder.format == "html":
@@ -63,5 +84,6 @@ def _copy_mathjax(app: Any, exception: Exception | None) -> None:
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
     app.connect("config-inited", _use_local_mathjax)
+    app.connect("doctree-read", _drop_solutions)
     app.connect("build-finished", _copy_mathjax)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
