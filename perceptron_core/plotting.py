@@ -7,6 +7,8 @@ and discards them.
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -86,8 +88,6 @@ def frame_data(ax: Axes, X: ArrayLike, *, pad: float = 0.15, include_origin: boo
 
 def figure_png(fig: Figure, *, dpi: float = 96) -> bytes:
     """Render a figure to PNG bytes."""
-    import io
-
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()

@@ -155,7 +155,6 @@ def draw_turning_separator(angle: float) -> Figure:
     plot_points(ax, X, y)
     ax.scatter(*X[closest_points(angle)].T, s=216, facecolors="none", edgecolors="black",
                linewidths=1.5, zorder=4)
-    # After plot_points (which asks for "datalim" aspect) so that these limits stick.
     frame_data(ax, X, pad=0.12)
     # Only a separator has a margin band: for m ≤ 0 the "band" would be drawn inside out.
     plot_separator(ax, u, margin=m if m > 0 else None, label=None)

@@ -136,14 +136,12 @@ def draw_update(k: int) -> Figure:
     M = run.mistakes
     w_k = weights_after(k)
     fig, (ax, aw) = new_figure(2, width=8.8, height=4.6)
-    # A fixed layout instead of the constrained one: the panels then stay put from frame to frame
-    # as the titles change, and each frame renders several times faster.
-    fig.set_layout_engine("none")
+    # Room below the panels for the caption and legend.
     ax.set_position((0.08, 0.25, 0.41, 0.67))
     aw.set_position((0.58, 0.25, 0.41, 0.67))
 
     # ---- data space ------------------------------------------------------------------------
-    # plot_points first: frame_data then fixes equal-aspect limits that the boundaries span.
+    # frame_data before the boundaries: plot_separator spans the limits it sets.
     plot_points(ax, X, y, highlight=None if k == 0 else int(h.indices[k - 1]))
     frame_data(ax, X)
     if k == 0:
