@@ -154,6 +154,11 @@ def _open(browser, url: str):
             else errors.append(f"page error: {exc}"))
     page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda route: route.abort())
     page.goto(url, wait_until="load")
+    # MathJax typesets after "load" and moves everything below each equation; wait for it, so
+    # that the positions the test clicks at are the positions the controls stay at.
+    page.evaluate(
+        "() => new Promise(done => (window.MathJax && MathJax.Hub) ? MathJax.Hub.Queue(done) : done())"
+    )
     return page, errors
 
 
@@ -212,7 +217,10 @@ def _exercise_control(page, control) -> None:
         _check_consistent(after, seen)
         srcs.add(after["src"])
 
-        # Mouse: drag the thumb back across the track.
+        # Mouse: drag the thumb back across the track (measured again: nothing may have moved,
+        # but a stale box would make a failure here look like a broken control).
+        box = slider.bounding_box()
+        y = box["y"] + box["height"] / 2
         x_from = box["x"] + frac * box["width"]
         page.mouse.move(x_from, y)
         page.mouse.down()
