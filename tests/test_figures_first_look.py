@@ -1,9 +1,45 @@
+"""Tests for perceptron_core.figures.first_look and the claims of book/first_look.ipynb."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 import perceptron_core as pc
+from perceptron_core.figures import first_look
 from perceptron_core.figures.first_look import draw_trained, trained
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "first_look.ipynb"
+
+
+def _exact_mistakes(X, y, max_epochs=1000):
+    """Independent reference: the cyclic perceptron (ties are mistakes) in exact rationals."""
+    Xf = [[Fraction(float(v)) for v in row] for row in X]
+    w = [Fraction(0)] * X.shape[1]
+    count = 0
+    for _ in range(max_epochs):
+        clean = True
+        for x, label in zip(Xf, (int(v) for v in y)):
+            if label * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + label * b for a, b in zip(w, x)]
+                count += 1
+                clean = False
+        if clean:
+            return count
+    raise AssertionError("no convergence")
+
+
+def _display_edge_distance(value: float, decimals: int) -> float:
+    scaled = value * 10**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
 
 
 @pytest.mark.parametrize("gamma", [0.05, 0.5])
@@ -15,3 +51,99 @@ def test_draw_trained_shows_the_run(gamma, seed):
     assert f"{res.mistakes} mistakes" in fig.axes[0].get_title()
     assert res.converged and res.mistakes <= bound
     assert np.isclose(pc.dataset_margin(X, y, u), gamma)
+
+
+def test_slider_values_are_the_ones_explore_offers():
+    lo, hi, step = first_look.GAMMAS
+    expected = [round(lo + i * step, 6) for i in range(int(round((hi - lo) / step)) + 1)]
+    assert first_look.slider_gammas() == expected
+    assert expected[0] == 0.05 and expected[-1] == 0.5 and len(expected) == 10
+
+
+def test_slider_summary_and_the_claim_it_supports():
+    """'A smaller margin raises the bound steeply, but the mistake count moves much less.'"""
+    summary = first_look.slider_summary()
+    runs = [trained(g, s) for g in first_look.slider_gammas() for s in first_look.SEEDS]
+    assert summary["cases"] == len(runs) == 30
+    assert summary["bound_min"] == min(r[4] for r in runs)
+    assert summary["mistakes_max"] == max(r[3].mistakes for r in runs)
+    for X, y, u, res, bound in runs:
+        assert res.converged and res.mistakes <= bound
+    spread_bound = summary["bound_max"] - summary["bound_min"]
+    spread_mistakes = summary["mistakes_max"] - summary["mistakes_min"]
+    assert spread_bound > 10 * spread_mistakes
+    for key in ("bound_min", "bound_max"):
+        assert _display_edge_distance(summary[key], 1) > 1e-6  # shown with one decimal
+
+
+def test_the_opening_run_does_not_hinge_on_rounding():
+    X, y, u = pc.planted(40, 2, gamma=0.1, R=1.0, seed=0)
+    res = pc.perceptron(X, y)
+    assert res.converged and res.mistakes == _exact_mistakes(X, y)
+    gamma_star = pc.max_margin(X, y).gamma
+    bound = pc.novikoff_bound(pc.radius(X), gamma_star)
+    assert _display_edge_distance(gamma_star, 4) > 1e-6
+    assert _display_edge_distance(bound, 1) > 1e-6
+    assert res.mistakes <= bound
+
+
+@given(st.floats(0.05, 0.5), st.integers(0, 10_000))
+def test_exercise_scale_by_two_is_the_same_run(gamma, seed):
+    """fl-ex-scale: doubling every point doubles w exactly, keeps the mistakes and the bound."""
+    X, y, u = pc.planted(20, 3, gamma=gamma, R=1.0, seed=seed)
+    run, run2 = pc.perceptron(X, y), pc.perceptron(2 * X, y)
+    assert run2.mistakes == run.mistakes and run2.epochs == run.epochs
+    np.testing.assert_array_equal(run2.w, 2 * run.w)
+    b1 = pc.novikoff_bound(pc.radius(X), pc.max_margin(X, y).gamma)
+    b2 = pc.novikoff_bound(pc.radius(2 * X), pc.max_margin(2 * X, y).gamma)
+    assert b2 == pytest.approx(b1, rel=1e-6)
+
+
+def test_exercise_dimension():
+    """fl-ex-dimension: every run within its bound, every bound at most (1/0.1)² = 100."""
+    bounds = []
+    for d in (2, 10, 100):
+        Xd, yd, _ = pc.planted(40, d, gamma=0.1, R=1.0, seed=0)
+        run_d = pc.perceptron(Xd, yd)
+        bound_d = pc.novikoff_bound(pc.radius(Xd), pc.max_margin(Xd, yd).gamma)
+        assert run_d.converged and run_d.mistakes <= bound_d <= 100 * (1 + 1e-9)
+        bounds.append(bound_d)
+    # "the bounds need not even move in the same direction as d"
+    assert not (bounds[0] <= bounds[1] <= bounds[2] or bounds[0] >= bounds[1] >= bounds[2])
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def test_chapter_has_exercises_with_solutions_and_code():
+    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    exercises = text.count("```{exercise}")
+    assert exercises >= 2
+    assert text.count("{solution-start}") == exercises == text.count("{solution-end}")
+    assert text.count(":class: dropdown") >= exercises
+    assert "## Exercises" in text
+    # At least one solution runs code: a code cell between a solution-start and its end.
+    inside, code_in_solution = False, 0
+    for c in _cells():
+        src = "".join(c["source"])
+        if c["cell_type"] == "markdown":
+            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split(
+                "{solution-start}")[-1]
+        elif inside:
+            code_in_solution += 1
+    assert code_in_solution >= 1
+
+
+def test_visible_code_fits_the_column_and_has_no_plumbing_marks():
+    for cell in _cells():
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        tags = cell.get("metadata", {}).get("tags", [])
+        assert "NBVAL_CHECK_OUTPUT" not in src
+        assert not cell["outputs"] and cell["execution_count"] is None
+        if "glue(" in src or "glue_numbers(" in src:
+            assert "remove-input" in tags, src
+        else:
+            assert max(map(len, src.split("\n"))) <= 88, src

@@ -6,6 +6,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from sklearn.svm import SVC
 
@@ -17,9 +19,9 @@ from perceptron_core import (
     novikoff_bound,
     orthonormal_worst_case,
     perceptron,
+    planted,
     radius,
-    uml_bound,
-    unnormalized_bound,
+    separability,
 )
 from perceptron_core.figures import margin as fig
 
@@ -188,18 +190,6 @@ def test_mirroring_only_costs_the_offset():
             dataset_margin(X, y, w) - abs(b) / np.linalg.norm(w), abs=1e-12)
 
 
-def test_the_conventions_give_the_same_bound():
-    X, y = fig.margin_data()
-    opt, R = max_margin(X, y), radius(X)
-    w_star = 3.0 * opt.w
-    eps = np.min(y * (X @ w_star))
-    assert eps == pytest.approx(3 * opt.gamma)
-    assert np.min(np.abs(X @ opt.w)) == pytest.approx(opt.gamma, rel=1e-12)
-    target = novikoff_bound(R, opt.gamma)
-    assert uml_bound(R, opt.B) == pytest.approx(target, rel=1e-12)
-    assert unnormalized_bound(R, w_star, eps) == pytest.approx(target, rel=1e-12)
-
-
 # --- claims in the exercises' solutions ---------------------------------------------------------
 
 
@@ -226,7 +216,206 @@ def test_exercise_translation():
     up = max_margin(X + np.array([-0.1, 0.1]), y).gamma
     down = max_margin(X + np.array([0.2, 0.2]), y).gamma
     assert up > g > down > 0
-    with pytest.raises(ValueError):
-        max_margin(X + np.array([0.5, 0.5]), y)
+    # "a large enough shift (0.5, 0.5) puts 0 into the hull": decided, and certified by Gordan
+    far = separability(X + np.array([0.5, 0.5]), y)
+    assert far.separable is False and far.verify(X + np.array([0.5, 0.5]), y)
+    for t in ([-0.1, 0.1], [0.2, 0.2]):
+        assert separability(X + np.array(t), y).separable is True
     for t in ([-0.1, 0.1], [0.2, 0.2], [0.5, 0.5]):
         assert max_margin(X + np.array(t), y, offset=True).gamma == pytest.approx(g_b, rel=1e-9)
+
+
+def test_exercise_orthonormal_depends_on_the_tie_rule_only_through_the_labels():
+    # The solution: n mistakes when a tie counts as a mistake; the negatives (CS229's rule, +1 at
+    # a tie) or the positives (Balcan's rule, -1 at a tie) otherwise. Counted independently.
+    for n in range(1, 13):
+        for seed in range(4):
+            X, y = orthonormal_worst_case(n, seed=seed)
+            assert perceptron(X, y, tie="mistake").mistakes == n
+            assert perceptron(X, y, tie="positive").mistakes == int(np.sum(y < 0))
+            assert perceptron(X, y, tie="negative").mistakes == int(np.sum(y > 0))
+
+
+# --- the shape of the peak ----------------------------------------------------------------------
+
+
+def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
+    """The margin curve min_i z_i . u_theta, computed directly (independent of the package)."""
+    a = np.radians(theta_deg)
+    return np.min(Z @ np.stack([np.cos(a), np.sin(a)]), axis=0)
+
+
+def test_chapter_peak_is_a_corner_of_two_positive_points():
+    # prose: "On this chapter's data the peak is a corner", 2 closest points, both positive
+    X, y = fig.margin_data()
+    top = fig.peak(X, y)
+    assert top.kind == "corner"
+    np.testing.assert_array_equal(top.active, max_margin(X, y).support)
+    assert len(top.active) == 2 and np.all(y[top.active] > 0)
+    assert top.theta == pytest.approx(fig.THETA_STAR, abs=1e-9)
+    # the glued slopes are the curve's one-sided derivatives (finite differences, h = 1e-6 rad)
+    Z, h = y[:, None] * X, 1e-6
+    t = np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)])
+    c = _curve(Z, t)
+    assert (c[1] - c[0]) / h == pytest.approx(top.left_slope, abs=1e-5)
+    assert (c[2] - c[1]) / h == pytest.approx(top.right_slope, abs=1e-5)
+
+
+def test_smooth_peak_example_of_the_exercise():
+    X, y = np.array([[1.0, 0.0], [2.0, 1.0], [2.0, -1.0]]), np.ones(3)
+    top = fig.peak(X, y)
+    assert top.kind == "smooth" and top.active.tolist() == [0]
+    assert top.theta == pytest.approx(0.0, abs=1e-9) and top.gamma == pytest.approx(1.0)
+    # near the top the curve is cos(theta): second order, no kink
+    h = 1e-4
+    c = _curve(X, np.degrees(np.array([-h, 0.0, h])))
+    assert abs(c[0] - c[1]) < h * 1e-3 and abs(c[2] - c[1]) < h * 1e-3
+
+
+def test_peak_rejects_data_outside_the_plane():
+    with pytest.raises(ValueError, match="plane"):
+        fig.peak(np.eye(3), np.ones(3))
+
+
+@settings(max_examples=150)
+@given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
+def test_peak_shape_matches_finite_differences(n, ratio, seed):
+    # Theorem of the section "Turning a separator": at theta* the curve is a smooth maximum when
+    # one point alone is closest (then u* points at it and gamma* = |z|), and a corner when the
+    # closest points lie on both sides of u*. Checked against finite differences of the curve.
+    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
+    top = fig.peak(X, y)
+    Z = y[:, None] * X
+    h = 1e-5
+    c = _curve(Z, np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)]))
+    left, right = (c[1] - c[0]) / h, (c[2] - c[1]) / h
+    # theta* is a maximum of the curve: it does not rise on either side
+    assert left >= -1e-4 and right <= 1e-4
+    assert left == pytest.approx(top.left_slope, abs=1e-4)
+    assert right == pytest.approx(top.right_slope, abs=1e-4)
+    if top.kind == "smooth":
+        assert len(top.active) == 1
+        assert top.gamma == pytest.approx(np.linalg.norm(Z[top.active[0]]), rel=1e-9)
+    elif top.kind == "corner":
+        assert len(top.active) >= 2 and left > 0 > right
+        side = Z[top.active] @ np.array([-np.sin(np.radians(top.theta)),
+                                         np.cos(np.radians(top.theta))])
+        assert side.max() > 0 > side.min()
+
+
+@settings(max_examples=100)
+@given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
+def test_separator_arc_is_where_the_margin_is_positive(n, ratio, seed):
+    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
+    lo, hi = fig.separator_arc(X, y)
+    assert 0 < hi - lo <= 180 + 1e-9
+    Z = y[:, None] * X
+    # sample away from the ends, where the sign of the margin is decided by rounding
+    theta = np.linspace(lo - 360, hi + 360, 4001)
+    def gap(a: np.ndarray, b: float) -> np.ndarray:   # distance on the circle, in degrees
+        r = (a - b) % 360
+        return np.minimum(r, 360 - r)
+
+    theta = theta[np.minimum(gap(theta, lo), gap(theta, hi)) > 1e-6]
+    inside = ((theta - lo) % 360) < (hi - lo)
+    np.testing.assert_array_equal(_curve(Z, theta) > 0, inside)
+
+
+def test_chapter_separator_arc():
+    X, y = fig.margin_data()
+    lo, hi = fig.separator_arc(X, y)
+    assert lo < fig.THETA_STAR < hi
+    # the glued ends are shown rounded to whole degrees: not on a rounding boundary
+    for end in (lo, hi, hi - lo):
+        assert abs(end - round(end) - 0.5) > 0.01 and abs(end - round(end) + 0.5) > 0.01
+
+
+# --- the perceptron with an offset ----------------------------------------------------------------
+
+
+def test_offset_counterexample_beats_the_naive_bound():
+    # prose: x = 11 (+1), x = 9 (-1): 202 mistakes against (R / gamma*_b)^2 = 121
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    run = perceptron(X, y, offset=True)
+    opt = max_margin(X, y, offset=True)
+    assert run.converged and run.mistakes == 202
+    assert opt.gamma == pytest.approx(1.0) and opt.b == pytest.approx(-10.0)
+    assert (radius(X) / opt.gamma) ** 2 == pytest.approx(121.0)
+    assert run.mistakes > (radius(X) / opt.gamma) ** 2
+    assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.1, 0.9),
+       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
+def test_offset_perceptron_obeys_the_lifted_bound(n, d, ratio, shift, seed):
+    # M <= (R^2 + 1)(1 + b*^2) / gamma^2 for a planted unit w* with offset b*: the data are
+    # planted through the origin and then shifted, so b* = -u.t is known without any solver.
+    X0, y, u = planted(n, d, ratio, 1.0, seed=seed)
+    t = np.full(d, shift)
+    X = X0 + t
+    b_star = -float(u @ t)
+    gamma = float(np.min(y * (X @ u + b_star)))
+    assert gamma == pytest.approx(float(np.min(y * (X0 @ u))), abs=1e-9)
+    run = perceptron(X, y, offset=True, max_epochs=100_000)
+    assert run.converged
+    assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + b_star**2) / gamma**2 * (1 + 1e-9)
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.05, 0.9),
+       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
+def test_support_points_with_an_offset_come_from_both_classes(n, d, ratio, shift, seed):
+    # prose (section on the SVM): with an offset and both labels present, the support points of
+    # the maximum-margin separator always include both classes. Reference: the margins of the
+    # returned (w, b) recomputed here, and the closest point of each class.
+    X0, y, _ = planted(n, d, ratio, 1.0, seed=seed)
+    if len(set(y)) < 2:
+        return
+    X = X0 + shift
+    opt = max_margin(X, y, offset=True)
+    m = y * (X @ opt.w + opt.b) / np.linalg.norm(opt.w)
+    closest_pos, closest_neg = m[y > 0].min(), m[y < 0].min()
+    # both classes reach the minimum: the line sits halfway between the two class hulls
+    assert closest_pos == pytest.approx(closest_neg, rel=1e-6, abs=1e-9)
+    assert set(y[opt.support]) == {-1.0, 1.0}
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 20), d=st.integers(2, 4), ratio=st.floats(0.05, 0.9),
+       seed=st.integers(0, 2**31 - 1), wb=st.lists(st.floats(-3, 3), min_size=5, max_size=5))
+def test_mirroring_costs_exactly_the_offset(n, d, ratio, seed, wb):
+    # Proposition mgn-prop-mirror on random data and a random (w, b), computed directly.
+    X, y, _ = planted(n, d, ratio, 1.0, seed=seed)
+    w, b = np.array(wb[:d]), wb[4]
+    if np.linalg.norm(w) < 1e-3:
+        return
+    X2, y2 = np.vstack([X, -X]), np.r_[y, -y]
+    mirrored = np.min(y2 * (X2 @ w + b)) / np.linalg.norm(w)
+    assert mirrored == pytest.approx(np.min(y * (X @ w)) / np.linalg.norm(w)
+                                     - abs(b) / np.linalg.norm(w), abs=1e-9)
+
+
+@settings(max_examples=60)
+@given(n=st.integers(2, 20), ratio=st.floats(0.1, 0.9), seed=st.integers(0, 2**31 - 1),
+       point=st.lists(st.floats(-1, 1), min_size=2, max_size=2))
+def test_adding_a_point_keeps_or_lowers_gamma_star(n, ratio, seed, point):
+    # exercise mgn-ex-add: gamma* stays iff y u*.x >= gamma*, else it strictly decreases.
+    # Reference for the new gamma*: a linear SVM on the mirrored data (independent solver).
+    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
+    opt = max_margin(X, y)
+    x = np.array(point)
+    proj = float(opt.w @ x)
+    # too close to the band's edge, or to the origin, for a floating-point solver to tell
+    if abs(proj - opt.gamma) < 1e-3 or np.linalg.norm(x) < 0.1:
+        return
+    X1, y1 = np.vstack([X, x]), np.r_[y, 1.0]
+    if separability(X1, y1).separable is not True:
+        assert proj < opt.gamma
+        return
+    svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X1, -X1]), np.r_[y1, -y1])
+    g_new = 1 / np.linalg.norm(svm.coef_)
+    if proj >= opt.gamma:
+        assert g_new == pytest.approx(opt.gamma, rel=1e-4)
+    else:
+        assert g_new < opt.gamma * (1 - 1e-6)

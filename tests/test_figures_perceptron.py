@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
+import math
 import warnings
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 from perceptron_core import (
@@ -23,6 +29,10 @@ from perceptron_core import (
 )
 from perceptron_core.figures import perceptron as figs
 
+from conftest import planted_data, small_labelled_data
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "perceptron.ipynb"
+
 
 def _texts(fig: Figure) -> str:
     """All text drawn in a figure: titles, figure text, annotations, legend entries."""
@@ -33,6 +43,57 @@ def _texts(fig: Figure) -> str:
         if legend is not None:
             parts += [t.get_text() for t in legend.get_texts()]
     return "\n".join(parts)
+
+
+def _exact_is_mistake(s: Fraction, label: int, tie: str) -> bool:
+    # s = y (w·x) in exact arithmetic; at s = 0 the tie rule decides.
+    if s != 0:
+        return s < 0
+    return tie == "mistake" or (tie == "positive" and label < 0) or (
+        tie == "negative" and label > 0)
+
+
+def _exact_cyclic(X, y, tie="mistake", max_epochs=1000):
+    """An independent reference: the cyclic perceptron in exact rational arithmetic.
+
+    Every float is a rational, so ``Fraction(x)`` is exact and no score is ever rounded.
+    Returns the indices of the mistakes, the final w (Fractions) and the number of epochs.
+    """
+    Xf = [[Fraction(float(v)) for v in row] for row in np.asarray(X)]
+    yf = [int(v) for v in np.asarray(y)]
+    w = [Fraction(0)] * len(Xf[0])
+    hits = []
+    for epoch in range(1, max_epochs + 1):
+        clean = True
+        for i, (x, label) in enumerate(zip(Xf, yf)):
+            s = label * sum(a * b for a, b in zip(w, x))
+            if _exact_is_mistake(s, label, tie):
+                w = [a + label * b for a, b in zip(w, x)]
+                hits.append(i)
+                clean = False
+        if clean:
+            return hits, w, epoch
+    return hits, w, max_epochs
+
+
+def _exact_online(stream, tie="mistake"):
+    """The online perceptron in exact rational arithmetic: the rounds with a mistake."""
+    w = None
+    hits = []
+    for t, (x, label) in enumerate(stream, start=1):
+        x = [Fraction(float(v)) for v in x]
+        label = int(label)
+        w = [Fraction(0)] * len(x) if w is None else w
+        if _exact_is_mistake(label * sum(a * b for a, b in zip(w, x)), label, tie):
+            w = [a + label * b for a, b in zip(w, x)]
+            hits.append(t)
+    return hits
+
+
+def _display_edge_distance(value: float, decimals: int) -> float:
+    """How far ``value`` is from the nearest point where its display with ``decimals`` flips."""
+    scaled = value * 10**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
 
 
 # ---- the running example and its figure -------------------------------------------------------
@@ -86,18 +147,63 @@ def test_weights_after_range():
 
 
 def test_watching_a_run_claims():
-    """'Only 5 points cause updates, 3 after epoch 1; the error count rises once; w turns to u*.'"""
+    """The facts the chapter glues about the running example, recomputed independently."""
     X, y = figs.running_data()
     run = figs.running_run()
     h = run.history
-    assert len(set(h.indices.tolist())) == 5
-    assert len(set(h.indices[h.epochs > 1].tolist())) == 3
+    facts = figs.running_facts()
+    assert all(type(v) in (int, float) for v in facts.values())  # plain values for glue
+    assert facts["n"] == 16 and facts["M"] == 15 and facts["epochs"] == 7
+    assert facts["n_updated"] == len(set(h.indices.tolist())) == 5
+    assert facts["n_late"] == len(set(h.indices[h.epochs > 1].tolist())) == 3
     wrong = [int(np.sum(y * (X @ figs.weights_after(k)) <= 0)) for k in range(run.mistakes + 1)]
-    assert int(np.sum(np.diff(wrong) > 0)) == 1
-    u = max_margin(X, y).w
-    cos = [figs.weights_after(k) @ u / np.linalg.norm(figs.weights_after(k)) for k in range(1, run.mistakes + 1)]
+    step = np.diff(wrong)
+    assert (facts["n_better"], facts["n_same"], facts["n_worse"]) == (7, 7, 1)
+    assert facts["n_better"] == int(np.sum(step < 0)) and facts["n_worse"] == int(np.sum(step > 0))
+    assert facts["n_better"] + facts["n_same"] + facts["n_worse"] == run.mistakes
+    # An independent maximum-margin direction (scikit-learn's hard-margin SVM, no intercept):
+    # "all late points are among the late_rank points nearest the max-margin line".
+    from sklearn.svm import LinearSVC
+
+    svm = LinearSVC(C=1e6, fit_intercept=False, loss="hinge", dual=True, max_iter=1_000_000,
+                    tol=1e-12).fit(X, y)
+    u = svm.coef_[0] / np.linalg.norm(svm.coef_[0])
+    assert np.isclose(np.min(y * (X @ u)), facts["gamma_star"], rtol=1e-3)
+    nearest = set(np.argsort(y * (X @ u))[: facts["late_rank"]].tolist())
+    assert set(h.indices[h.epochs > 1].tolist()) <= nearest
+    assert facts["late_rank"] == 4
+    cos = [figs.weights_after(k) @ u / np.linalg.norm(figs.weights_after(k))
+           for k in range(1, run.mistakes + 1)]
+    assert np.isclose(cos[0], facts["cos_first"], atol=1e-3)
+    assert np.isclose(cos[-1], facts["cos_last"], atol=1e-3)
     assert cos[-1] > 0.99 > 0.2 > cos[0]
-    assert not np.all(np.diff(cos) >= 0)  # "though not monotonically"
+    assert facts["n_cos_down"] == int(np.sum(np.diff(cos) < 0)) == 7  # "though it falls at 7"
+    assert facts["bound"] == pytest.approx(novikoff_bound(1.0, facts["gamma_star"]))
+    assert facts["R"] == pytest.approx(radius(X)) and facts["R"] <= 1.0 + 1e-12
+
+
+def test_running_run_agrees_with_exact_arithmetic():
+    """The mistake count and order cannot hinge on the rounding of one dot product."""
+    X, y = figs.running_data()
+    run = figs.running_run()
+    hits, w, epochs = _exact_cyclic(X, y)
+    assert hits == run.history.indices.tolist() and epochs == run.epochs
+    np.testing.assert_allclose([float(v) for v in w], run.w, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, value, decimals", [
+    ("gamma_star", "gamma_star", 4), ("bound", "bound", 1), ("cos_first", "cos_first", 3),
+    ("cos_last", "cos_last", 4)])
+def test_glued_floats_are_far_from_a_display_edge(name, value, decimals):
+    # The prose shows these with a fixed number of decimals; a last-bit change must not flip one.
+    assert _display_edge_distance(figs.running_facts()[value], decimals) > 1e-6
+
+
+def test_tie_numbers_are_far_from_a_display_edge():
+    X, y = figs.tie_data()
+    gamma = max_margin(X, y).gamma
+    assert _display_edge_distance(gamma, 4) > 1e-6
+    assert _display_edge_distance(novikoff_bound(radius(X), gamma), 0) > 1e-6
 
 
 # ---- the update lemma ----------------------------------------------------------------------------
@@ -152,6 +258,8 @@ def test_online_stream_numbers_and_bound():
     steps = list(itertools.islice(online_perceptron(figs.margin_stream(0.1, seed=0)), 5000))
     hits = [s.t for s in steps if s.mistake]
     assert hits == [1, 7, 3265, 3297]
+    # The same rounds in exact arithmetic: the count does not hinge on rounding.
+    assert _exact_online(itertools.islice(figs.margin_stream(0.1, seed=0), 5000)) == hits
     for seed in range(5):
         steps = list(itertools.islice(online_perceptron(figs.margin_stream(0.2, seed=seed)), 3000))
         assert steps[-1].mistakes <= novikoff_bound(1.0, 0.2)
@@ -228,6 +336,85 @@ def test_balcan_on_tie_example():
     assert margins(X, y, w_b)[1] == 0  # the boundary passes through x_2
 
 
+@given(planted_data(max_n=15, max_d=4), st.sampled_from(["mistake", "positive", "negative"]),
+       st.lists(st.integers(0, 10_000), min_size=1, max_size=300))
+def test_mistake_bound_online_any_order_any_repetition(data, tie, picks):
+    """per-thm-bound: any order, any repetitions, any tie rule, against the planted (u, γ)."""
+    X, y, u, gamma, R = data
+    assert np.all(y * (X @ u) >= gamma * (1 - 1e-9))  # the planted margin, independent of the LP
+    order = [p % len(y) for p in picks]
+    steps = list(online_perceptron(((X[i], y[i]) for i in order), tie=tie))
+    assert steps[-1].mistakes <= (R / gamma) ** 2 * (1 + 1e-9)
+
+
+@given(small_labelled_data(), st.sampled_from(["mistake", "positive", "negative"]))
+def test_tie_rules_match_an_exact_reference(data, tie):
+    """Integer data make ties frequent; the package's rules match exact arithmetic."""
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        run = perceptron(X, y, tie=tie, max_epochs=20, record=True)
+    hits, w, epochs = _exact_cyclic(X, y, tie, max_epochs=20)
+    assert run.history.indices.tolist() == hits and run.epochs == epochs
+    np.testing.assert_array_equal(run.w, [float(v) for v in w])
+
+
+@given(small_labelled_data())
+def test_balcan_is_cs229_on_flipped_labels_negated(data):
+    """Exercise per-ex-balcan, on any data (separable or not), bit for bit."""
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        balcan = perceptron(X, y, tie="negative", max_epochs=20, record=True)
+        mirror = perceptron(X, -y, tie="positive", max_epochs=20, record=True)
+    assert balcan.history.indices.tolist() == mirror.history.indices.tolist()
+    np.testing.assert_array_equal(balcan.w, 0 - mirror.w)
+
+
+def test_balcan_exercise_in_the_package():
+    X, y = figs.tie_data()
+    balcan = perceptron(X, y, tie="negative", record=True)
+    w_b, m_b = _balcan(X, y)
+    assert balcan.mistakes == m_b == 1 and balcan.history.indices.tolist() == [0]
+    np.testing.assert_array_equal(balcan.w, w_b)
+    np.testing.assert_array_equal(balcan.w, [1.0, 0.0])
+
+
+# ---- the chapter's text ----------------------------------------------------------------------
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def test_visible_code_fits_the_column_and_has_no_plumbing_marks():
+    for cell in _cells():
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        assert "NBVAL_CHECK_OUTPUT" not in src
+        assert not cell["outputs"] and cell["execution_count"] is None
+        tags = cell.get("metadata", {}).get("tags", [])
+        if ("glue(" in src or "glue_numbers(" in src) and "remove-input" not in tags:
+            raise AssertionError(f"a cell that glues is visible:\n{src}")
+        if "remove-input" not in tags:
+            assert max(map(len, src.split("\n"))) <= 88, src
+
+
+def test_text_names_sources_and_states_the_fixed_claims():
+    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    for bad in ("3-case", "three-case", "seeds", "notes 004", "but not this rule",
+                "Nothing is lost"):
+        assert bad not in text, bad
+    assert "## The mistake bound" in text  # the main theorem has its own section
+    bound_section = text.split("## The mistake bound")[1].split("\n## ")[0]
+    assert ":label: per-thm-bound" in bound_section
+    ties = text.split("## What a tie is")[1].split("\n## ")[0]
+    assert "prf:theorem" not in ties
+    assert "within these rounds" in text  # the last mistake within 5000 rounds, not the last
+    assert "(R^2 + 1)(1 + b^{*2})/\\gamma^2" in text  # the offset bound, stated correctly
+
+
 # ---- scikit-learn -------------------------------------------------------------------------------
 
 
@@ -260,7 +447,10 @@ def test_flipped_data_is_not_separable():
     X, y = figs.running_data()
     yf = flip_labels(y, 0.125, seed=0)
     assert int(np.sum(yf != y)) == 2
-    assert not separability(X, yf, offset=True).separable
+    assert separability(X, yf, offset=True).separable is False
+    # "Iris setosa against versicolor on the petal measurements (separable)"
+    Xi, yi = iris_pair("setosa", "versicolor", features=(2, 3))
+    assert separability(Xi, yi, offset=True).separable is True
 
 
 # ---- exercises ----------------------------------------------------------------------------------
@@ -294,6 +484,13 @@ def test_exercise_step_size_scales_weights():
                     mistakes.append(i)
         assert mistakes == figs.running_run().history.indices.tolist()
         np.testing.assert_allclose(w, eta * figs.running_run().w, rtol=1e-12)
+    # "for eta a power of two the runs agree exactly"
+    w = np.zeros(2)
+    for _ in range(figs.running_run().epochs):
+        for x, label in zip(X, y):
+            if label * (w @ x) <= 0:
+                w = w + 0.5 * label * x
+    np.testing.assert_array_equal(w, 0.5 * figs.running_run().w)
 
 
 def test_exercise_order_runs_stay_within_bound():

@@ -7,7 +7,10 @@ page makes about its data (gates, Iris, clouds) holds.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,6 +23,8 @@ from perceptron_core import (
     logic_gate,
     max_margin,
     min_norm_point,
+    perceptron,
+    radius,
     separability,
 )
 from perceptron_core.figures import separability as figs
@@ -149,13 +154,31 @@ def test_origin_point_defeats_every_hyperplane_through_origin():
         assert Separability(False, None, None, lam, False).verify(X, y)
 
 
-def test_and_certificate_avoids_origin():
-    # "the certificate the package returns puts equal weight on the three other inputs"
+def _exact_combination(X, y, lam) -> list[Fraction]:
+    """Σ λᵢ yᵢ xᵢ in exact rational arithmetic (independent of the package)."""
+    return [sum(Fraction(l) * int(yi) * Fraction(float(x[k])) for l, yi, x in zip(lam, y, X))
+            for k in range(X.shape[1])]
+
+
+def test_and_certificates_are_the_segment_one_minus_3t_t_t_t():
+    # prose: every certificate for AND through the origin is (1 - 3t, t, t, t), 0 <= t <= 1/3;
+    # both ends are certificates (checked exactly), and the package returns one of them.
     X, y = logic_gate("and")
-    lam = separability(X, y).certificate
-    np.testing.assert_allclose(lam, [0, 1 / 3, 1 / 3, 1 / 3], atol=1e-9)
+    np.testing.assert_array_equal(X, [[0, 0], [0, 1], [1, 0], [1, 1]])
+    for t in (Fraction(0), Fraction(1, 5), Fraction(1, 3)):
+        lam = [1 - 3 * t, t, t, t]
+        assert sum(lam) == 1 and min(lam) >= 0
+        assert _exact_combination(X, y, lam) == [0, 0]
+    # a weight vector off the segment is not a certificate
+    assert _exact_combination(X, y, [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4), 0]) != [0, 0]
+    s = separability(X, y)
+    assert s.separable is False and s.verify(X, y)
+    lam = np.asarray(s.certificate, dtype=float)
+    t = lam[3]
+    np.testing.assert_allclose(lam, [1 - 3 * t, t, t, t], atol=1e-9)
+    assert -1e-12 <= t <= 1 / 3 + 1e-12
     # and AND without the input (0, 0) is still not separable through the origin
-    assert not separability(X[1:], y[1:]).separable
+    assert separability(X[1:], y[1:]).separable is False
 
 
 def test_and_line_x1_plus_x2_three_halves():
@@ -174,10 +197,13 @@ def test_xor_quarter_certificate_and_lifted_xor():
 def test_iris_setosa_versicolor_petal_witness():
     X, y = iris_pair("setosa", "versicolor", features=(2, 3))
     s = separability(X, y, offset=True)
-    assert s.separable and s.verify(X, y)
-    # prose: "setosa exactly when petal length + petal width < b" (w = (-1, -1))
-    np.testing.assert_allclose(s.w, [-1.0, -1.0])
-    assert np.all((X.sum(axis=1) < s.b) == (y > 0))
+    assert s.separable is True and s.verify(X, y)
+    # prose: "setosa exactly when w1·length + w2·width + b > 0": checked in exact arithmetic
+    w = [Fraction(float(v)) for v in s.w]
+    b = Fraction(float(s.b))
+    for x, yi in zip(X, y):
+        value = w[0] * Fraction(float(x[0])) + w[1] * Fraction(float(x[1])) + b
+        assert (value > 0) == (yi > 0) and value != 0
 
 
 def test_iris_versicolor_virginica_certificate():
@@ -191,15 +217,18 @@ def test_iris_versicolor_virginica_certificate():
 
 
 def test_iris_setosa_versicolor_petal_not_separable_through_origin():
-    # exercise sep-ex-origin: two setosa flowers and one versicolor flower, on a common ray
+    # exercise sep-ex-origin: the certificate uses flowers of both species (counts are glued),
+    # and a = Σ₊ λᵢxᵢ = Σ₋ λᵢxᵢ is a non-zero point (all measurements are positive)
     X, y = iris_pair("setosa", "versicolor", features=(2, 3))
+    assert np.all(X > 0)
     s = separability(X, y)
-    assert not s.separable and s.verify(X, y)
+    assert s.separable is False and s.verify(X, y)
     used = figs.support(s)
-    assert sorted(y[used].tolist()) == [-1.0, 1.0, 1.0]
+    assert np.any(y[used] > 0) and np.any(y[used] < 0)
     a = figs.common_point(X, y, s)
     b = s.certificate[y < 0] @ X[y < 0]
     np.testing.assert_allclose(a, b, atol=1e-9)
+    assert np.all(a > 0)
 
 
 def test_iris_duplicate_flower_two_point_certificate():
@@ -255,8 +284,93 @@ def test_certificate_blames_a_flipped_label_where_clean_data_separate():
             assert set(flipped) & set(figs.support(figs.cloud_verdict(d, noise)))
 
 
-def test_certificate_may_avoid_flipped_points_when_clouds_overlap():
-    # prose: "where the clean clouds already overlap, the certificate may use no flipped point"
+def test_certificate_need_not_use_flipped_points_when_clouds_overlap():
+    # prose: "where the clean clouds already overlap, a certificate need not use any flipped
+    # point: the unflipped points are inseparable by themselves, and their certificate (weight 0
+    # on the flipped points) is a certificate for the noisy data too"
     d = figs.cloud_grid()[0]
-    _, _, flipped = figs.cloud_data(d, figs.NOISE_RATES[1])
-    assert not set(flipped) & set(figs.support(figs.cloud_verdict(d, figs.NOISE_RATES[1])))
+    for noise in figs.NOISE_RATES[1:]:
+        X, y, flipped = figs.cloud_data(d, noise)
+        keep = np.setdiff1d(np.arange(len(y)), flipped)
+        own = separability(X[keep], y[keep], offset=True)
+        assert own.separable is False and own.verify(X[keep], y[keep])
+        lam = np.zeros(len(y))
+        lam[keep] = own.certificate
+        padded = dataclasses.replace(own, certificate=lam)
+        if hasattr(own, "certificate_exact") and own.certificate_exact is not None:
+            exact = [Fraction(0)] * len(y)
+            for i, v in zip(keep, own.certificate_exact):
+                exact[i] = Fraction(v)
+            padded = dataclasses.replace(padded, certificate_exact=exact)
+        assert padded.verify(X, y)
+        assert not set(flipped) & set(figs.support(padded))
+
+
+def test_perceptron_on_the_clouds_stays_far_below_its_bound():
+    # prose: measured mistakes of the perceptron with an offset, far below the lifted bound
+    grid = figs.cloud_grid()
+    rng = np.random.default_rng(0)
+    for d in grid:
+        m, bound = figs.cloud_mistakes(d, 0.0), figs.cloud_lifted_bound(d, 0.0)
+        if figs.cloud_verdict(d, 0.0).separable is not True:
+            assert m is None and bound is None
+            continue
+        X, y, _ = figs.cloud_data(d, 0.0)
+        assert m == perceptron(X, y, offset=True, max_epochs=100_000).mistakes
+        opt = max_margin(X, y, offset=True)
+        assert bound == pytest.approx((radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2)
+        assert 10 * m < bound
+        # the glued count does not hinge on the last bit of a dot product
+        for _ in range(5):
+            noisy = X + 1e-10 * rng.standard_normal(X.shape)
+            assert perceptron(noisy, y, offset=True, max_epochs=100_000).mistakes == m
+
+
+def _undecided(sep: Separability) -> Separability:
+    """The same verdict turned into "undecided", whatever fields the dataclass has."""
+    names = {f.name for f in dataclasses.fields(sep)}
+    cleared = {k: None for k in ("w", "b", "certificate", "certificate_exact") if k in names}
+    return dataclasses.replace(sep, separable=None, **cleared)
+
+
+def test_figures_show_an_undecided_verdict_without_evidence():
+    X, y = logic_gate("xor")
+    sep = _undecided(separability(X, y, offset=True))
+    text = figs.verdict_text(X, y, sep)
+    assert text.startswith("UNDECIDED")
+    fig = Figure()
+    ax = fig.add_subplot()
+    n_before = len(ax.get_children())
+    figs.draw_evidence(ax, X, y, sep)
+    assert len(ax.get_children()) == n_before
+    assert len(figs.support(sep)) == 0
+    with pytest.raises(ValueError, match="undecided"):
+        figs.common_point(X, y, sep)
+    with pytest.raises(ValueError, match="undecided"):
+        figs.unit_witness(sep)
+
+
+def test_exact_weights_are_preferred_when_the_package_gives_them():
+    lam = [Fraction(0), Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]
+    sep = SimpleNamespace(certificate=np.array([1e-13, 1 / 3, 1 / 3, 1 / 3]),
+                          certificate_exact=lam)
+    assert figs.exact_weights(sep) == lam
+    assert figs.support(sep).tolist() == [1, 2, 3]
+    assert figs.weights_text(sep) == "(0, 1/3, 1/3, 1/3)"
+    plain = SimpleNamespace(certificate=np.array([0.5, 0.0, 0.5]))
+    assert figs.exact_weights(plain) is None
+    assert figs.support(plain).tolist() == [0, 2]
+    assert figs.weights_text(plain) == "(0.50, 0.00, 0.50)"
+
+
+def test_versicolor_virginica_certificate_checks_exactly_when_exact():
+    X, y = iris_pair("versicolor", "virginica", features=(2, 3))
+    s = separability(X, y, offset=True)
+    exact = figs.exact_weights(s)
+    if exact is None:
+        lam = np.asarray(s.certificate, dtype=float)
+        assert lam.sum() == pytest.approx(1.0) and lam @ y == pytest.approx(0, abs=1e-9)
+        return
+    assert min(exact) >= 0 and sum(exact) == 1
+    assert sum(l * int(yi) for l, yi in zip(exact, y)) == 0
+    assert _exact_combination(X, y, exact) == [0, 0]

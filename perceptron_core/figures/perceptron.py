@@ -37,6 +37,7 @@ __all__ = [
     "tie_run",
     "draw_tie",
     "margin_stream",
+    "running_facts",
     "BENCH_CASES",
 ]
 
@@ -200,6 +201,50 @@ def draw_update(k: int) -> Figure:
     return fig
 
 
+def running_facts() -> dict[str, int | float]:
+    """The numbers the chapter states about :func:`running_run`, as plain ``int``/``float``.
+
+    Keys: ``n`` points, ``M`` mistakes, ``epochs``; ``gamma_planted``, ``gamma_star``, ``R`` and
+    ``bound`` = (R/γ*)²; ``n_updated`` points that ever cause an update, ``n_late`` of them after
+    the first epoch, and ``late_rank``: all the late ones are among the ``late_rank`` points
+    nearest the maximum-margin line. ``n_better``, ``n_same``, ``n_worse``: updates after which
+    the number of points ``w_k`` gets wrong falls, stays, rises. ``cos_first``, ``cos_last``:
+    the cosine of ``w_k`` with the max-margin direction ``u*`` for ``k = 1`` and ``k = M``, and
+    ``n_cos_down`` updates at which that cosine falls.
+    """
+    X, y = running_data()
+    run = running_run()
+    h = run.history
+    assert h is not None
+    mm = max_margin(X, y)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    W = [weights_after(k) for k in range(run.mistakes + 1)]
+    wrong = np.array([int(np.sum(y * (X @ w) <= 0)) for w in W])
+    cos = np.array([w @ mm.w / np.linalg.norm(w) for w in W[1:]])
+    late = sorted(set(h.indices[h.epochs > 1].tolist()))
+    # Rank of each point by its margin with respect to u* (0 = nearest the line).
+    rank = np.argsort(np.argsort(margins(X, y, mm.w)))
+    step = np.diff(wrong)
+    return {
+        "n": len(y),
+        "M": run.mistakes,
+        "epochs": run.epochs,
+        "gamma_planted": RUN_GAMMA,
+        "gamma_star": float(mm.gamma),
+        "R": R,
+        "bound": float((R / mm.gamma) ** 2),
+        "n_updated": len(set(h.indices.tolist())),
+        "n_late": len(late),
+        "late_rank": int(max(rank[late])) + 1,
+        "n_better": int(np.sum(step < 0)),
+        "n_same": int(np.sum(step == 0)),
+        "n_worse": int(np.sum(step > 0)),
+        "cos_first": float(cos[0]),
+        "cos_last": float(cos[-1]),
+        "n_cos_down": int(np.sum(np.diff(cos) < 0)),
+    }
+
+
 # ---- the tie example ---------------------------------------------------------------------------
 
 
@@ -224,7 +269,7 @@ def draw_tie(rule: str) -> Figure:
 
     Parameters
     ----------
-    rule : "mistake" (a score of 0 is a mistake: UML, MIT) or "positive" (predict +1 at 0: CS229).
+    rule : "mistake" (a score of 0 is a mistake: UML, MIT 6.036) or "positive" (predict +1 at 0: CS229).
     """
     X, y = tie_data()
     run = tie_run(rule)
@@ -244,7 +289,8 @@ def draw_tie(rule: str) -> Figure:
     for j, (pt, mj) in enumerate(zip(X, m)):
         where = "on the boundary" if mj == 0 else f"margin {mj:.3f}"
         ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(8, 8), textcoords="offset points", fontsize=9)
-    label = {"mistake": "tie = mistake (UML, MIT)", "positive": "tie → predict +1 (CS229)"}[rule]
+    label = {"mistake": "tie = mistake (UML, MIT 6.036)",
+             "positive": "tie → predict +1 (CS229)"}[rule]
     word = "mistake" if run.mistakes == 1 else "mistakes"
     ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
     ax.legend(loc="lower left", fontsize=8)

@@ -6,7 +6,12 @@ evidence, drawn in the data's own plane:
 * a **witness**: the separating line ``w·x + b = 0`` the linear program found;
 * a **certificate**: Gordan's weights λ. The points with λᵢ > 0 are ringed and joined to one
   *common point* that the certificate places on both sides of every candidate line at once
-  (see :func:`common_point`), which is why no line can exist.
+  (see :func:`common_point`), which is why no line can exist;
+* or, when the package could not certify either answer exactly (``separable is None``), the
+  word UNDECIDED and nothing drawn: a figure never shows evidence the package did not certify.
+
+Where the package provides exact certificate weights (``certificate_exact``, a list of
+``fractions.Fraction``), figures print those and :func:`support` reads the support from them.
 
 The static book cannot run code, so every number a reader needs (the verdict, the witness,
 the size of the certificate, whether its check passed) is written into the figure itself.
@@ -14,6 +19,7 @@ the size of the certificate, whether its check passed) is written into the figur
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -21,8 +27,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
+from ..algorithms import perceptron
 from ..data import flip_labels, gaussian_clouds, iris_pair, logic_gate
-from ..geometry import Separability, dataset_margin, max_margin, separability
+from ..geometry import Separability, dataset_margin, max_margin, radius, separability
 from ..plotting import frame_data, new_figure, plot_points, plot_separator
 
 __all__ = [
@@ -38,6 +45,10 @@ __all__ = [
     "cloud_data",
     "cloud_verdict",
     "cloud_max_margin",
+    "cloud_mistakes",
+    "cloud_lifted_bound",
+    "exact_weights",
+    "weights_text",
     "gate_verdict",
     "iris_data",
     "iris_verdict",
@@ -111,10 +122,39 @@ def cloud_verdict(distance: float, noise: float) -> Separability:
 @lru_cache(maxsize=None)
 def cloud_max_margin(distance: float, noise: float) -> float | None:
     """The maximum margin γ* (with an offset) of :func:`cloud_data`, or None if not separable."""
-    if not cloud_verdict(distance, noise).separable:
+    if cloud_verdict(distance, noise).separable is not True:
         return None
     X, y, _ = cloud_data(distance, noise)
     return max_margin(X, y, offset=True).gamma
+
+
+@lru_cache(maxsize=None)
+def cloud_mistakes(distance: float, noise: float) -> int | None:
+    """Mistakes of the perceptron with an offset on :func:`cloud_data`; None if not separable.
+
+    What the run actually does, next to what the bound permits (:func:`cloud_lifted_bound`).
+    """
+    if cloud_verdict(distance, noise).separable is not True:
+        return None
+    X, y, _ = cloud_data(distance, noise)
+    run = perceptron(X, y, offset=True, max_epochs=100_000)
+    if not run.converged:  # cannot happen on separable data within the bound; say so if it does
+        raise RuntimeError(f"the perceptron did not converge on the clouds at {distance}.")
+    return run.mistakes
+
+
+@lru_cache(maxsize=None)
+def cloud_lifted_bound(distance: float, noise: float) -> float | None:
+    """The mistake bound ``(R² + 1)(1 + b*²)/γ*²`` of the perceptron with an offset.
+
+    The run with an offset is the run through the origin on ``(x, 1)``, of radius √(R² + 1),
+    where the maximum-margin ``(w*, b*)`` (unit ``w*``) has margin ``γ*/√(1 + b*²)``.
+    """
+    if cloud_verdict(distance, noise).separable is not True:
+        return None
+    X, y, _ = cloud_data(distance, noise)
+    opt = max_margin(X, y, offset=True)
+    return (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
 
 
 @lru_cache(maxsize=None)
@@ -143,11 +183,31 @@ def iris_verdict(pair: str) -> Separability:
 # ------------------------------------------------------------------------------------------
 
 
+def exact_weights(sep: Separability) -> list[Fraction] | None:
+    """The certificate's exact weights (``sep.certificate_exact``) if the package gives them."""
+    exact = getattr(sep, "certificate_exact", None)
+    return None if exact is None else [Fraction(v) for v in exact]
+
+
 def support(sep: Separability) -> NDArray[np.int64]:
-    """Indices of the points the certificate uses (λᵢ > 0); empty for a witness."""
+    """Indices of the points the certificate uses (λᵢ > 0); empty for a witness.
+
+    Read from the exact weights when there are some; otherwise λᵢ above a rounding tolerance.
+    """
+    exact = exact_weights(sep)
+    if exact is not None:
+        return np.array([i for i, v in enumerate(exact) if v > 0], dtype=np.int64)
     if sep.certificate is None:
         return np.array([], dtype=np.int64)
-    return np.flatnonzero(sep.certificate > _LAMBDA_TOL)
+    return np.flatnonzero(np.asarray(sep.certificate) > _LAMBDA_TOL)
+
+
+def weights_text(sep: Separability) -> str:
+    """The certificate's weights for a title: exact fractions if available, else 2 decimals."""
+    exact = exact_weights(sep)
+    if exact is not None:
+        return "(" + ", ".join(str(v) for v in exact) + ")"
+    return _vec(np.asarray(sep.certificate, dtype=float))
 
 
 def common_point(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> NDArray[np.float64]:
@@ -167,8 +227,9 @@ def common_point(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separabili
         If ``sep`` is a witness, not a certificate.
     """
     if sep.certificate is None:
-        raise ValueError("this verdict is 'separable': it carries a witness (w, b), not a certificate.")
-    lam = sep.certificate
+        raise ValueError("this verdict carries no certificate (it is 'separable' or undecided); "
+                         "common_point needs a verdict with separable=False.")
+    lam = np.asarray(sep.certificate, dtype=float)
     a = (lam * (y > 0)) @ np.asarray(X, dtype=float)
     return 2 * a if sep.offset else a
 
@@ -176,7 +237,8 @@ def common_point(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separabili
 def unit_witness(sep: Separability) -> tuple[NDArray[np.float64], float]:
     """The witness ``(w, b)`` rescaled to ``‖w‖ = 1`` (the LP's scale is an artefact of its box)."""
     if sep.w is None:
-        raise ValueError("this verdict is 'not separable': it carries a certificate, not a witness.")
+        raise ValueError("this verdict carries no witness (it is 'not separable' or undecided); "
+                         "unit_witness needs a verdict with separable=True.")
     norm = float(np.linalg.norm(sep.w))
     return sep.w / norm, float(sep.b) / norm
 
@@ -188,6 +250,8 @@ def _vec(v: NDArray[np.float64]) -> str:
 
 def verdict_text(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> str:
     """The one-line verdict and evidence a figure prints (the static page cannot compute it)."""
+    if sep.separable is None:
+        return "UNDECIDED: the package could not certify either answer exactly"
     if sep.separable:
         w, b = unit_witness(sep)
         return (f"SEPARABLE: witness w = {_vec(w)}, b = {b + 0.0:.2f}, "
@@ -203,7 +267,10 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
     """Draw the witness line, or the certificate's support points joined to their common point.
 
     Call after the axes limits are set (:func:`plot_separator` spans the current view).
+    An undecided verdict draws nothing.
     """
+    if sep.separable is None:
+        return
     if sep.separable:
         w, b = unit_witness(sep)
         plot_separator(ax, w, b, label="witness $w\\cdot x+b=0$")
@@ -266,12 +333,13 @@ def _gate_panel(ax: Axes, gate: str, offset: bool) -> None:
     ax.axvline(0, color="0.85", lw=0.8, zorder=0)
     draw_evidence(ax, X, y, sep)
     where = "with an offset" if offset else "through the origin"
-    verdict = "separable" if sep.separable else "NOT separable"
-    if sep.separable:
+    if sep.separable is None:
+        verdict, detail = "UNDECIDED", "no exact evidence either way"
+    elif sep.separable:
         w, b = sep.w, sep.b
-        detail = f"w = {_vec(w)}, b = {b + 0.0:.2f}"
+        verdict, detail = "separable", f"w = {_vec(w)}, b = {b + 0.0:.2f}"
     else:
-        detail = "λ = " + _vec(sep.certificate)
+        verdict, detail = "NOT separable", "λ = " + weights_text(sep)
     ax.set_title(f"{where}: {verdict}\n{detail}", fontsize=9)
     ax.set_xticks([0, 1])
     ax.set_yticks([0, 1])
