@@ -11,7 +11,14 @@ from importlib import resources
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_nonnegative, check_positive, check_X, check_y
+from ._validation import (
+    check_nonnegative,
+    check_positive,
+    check_real,
+    check_X,
+    check_y,
+    safe_limit,
+)
 
 __all__ = [
     "planted",
@@ -24,16 +31,41 @@ __all__ = [
     "iris",
     "iris_pair",
     "augment",
+    "hypercube_small_margin",
 ]
 
 IRIS_SPECIES = ("setosa", "versicolor", "virginica")
 IRIS_FEATURES = ("sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)")
 
 
-def _check_count(n: int, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}.")
+# A generator refuses to build more entries than this (800 MB of floats) instead of failing
+# inside numpy with a MemoryError.
+_MAX_ENTRIES = 10**8
+
+
+def _check_count(n: int, name: str, minimum: int = 1) -> int:
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {n!r}; e.g. {name}={max(minimum, 2)}.")
     return int(n)
+
+
+def _check_entries(count: int, what: str) -> None:
+    if count > _MAX_ENTRIES:
+        raise ValueError(
+            f"{what} would hold {count:.3g} numbers, over the limit of {_MAX_ENTRIES:.0e} "
+            "(800 MB); ask for fewer points or dimensions."
+        )
+
+
+def _check_seed(seed: object) -> object:
+    if isinstance(seed, (bool, np.bool_)) or not (
+        seed is None or isinstance(seed, (int, np.integer, np.random.Generator, np.random.SeedSequence))
+    ):
+        raise TypeError(f"seed must be an int (or None, or a numpy Generator), got {seed!r}.")
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}.")
+    return seed
 
 
 def planted(
@@ -58,7 +90,14 @@ def planted(
     X : array (n, d); y : labels ±1, both classes once n ≥ 2; u : the planted unit vector.
     """
     n, d = _check_count(n, "n"), _check_count(d, "d")
+    _check_entries(n * d, f"planted({n}, {d}, ...)")
     gamma, R = check_positive(gamma, "gamma"), check_positive(R, "R")
+    seed = _check_seed(seed)
+    if R > safe_limit(n * d):
+        raise ValueError(
+            f"R={R!r} is so large that squared norms of the {n}x{d} data would overflow; use R <= "
+            f"{safe_limit(n * d):.3g} (rescaling R and gamma together gives the same geometry)."
+        )
     if gamma > R:
         raise ValueError(f"gamma={gamma} exceeds R={R}: no point of norm <= R can have margin > R. Use gamma <= R.")
     if d == 1 and n == 1 and gamma != R:
@@ -122,7 +161,8 @@ def orthonormal_worst_case(n: int, *, seed: int = 0) -> tuple[NDArray[np.float64
     point costs one mistake, and the bound (R/γ*)² = n is met with equality.
     """
     n = _check_count(n, "n")
-    y = np.random.default_rng(seed).choice([-1.0, 1.0], size=n)
+    _check_entries(n * n, f"orthonormal_worst_case({n}), an n x n matrix,")
+    y = np.random.default_rng(_check_seed(seed)).choice([-1.0, 1.0], size=n)
     return np.diag(y), y
 
 
@@ -133,7 +173,10 @@ def narrow_wedge(k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     2⁻ᵏ: halving the gap roughly doubles the perceptron's mistakes. It shows that a margin
     exponentially small in the size of the input makes the run exponentially long.
     """
-    k = int(check_nonnegative(k, "k"))
+    k = _check_count(k, "k", minimum=0)
+    if k > 52:
+        # 1 − 2⁻ᵏ rounds to 1 beyond the 52 bits of a float's mantissa: the two points coincide.
+        raise ValueError(f"k must be at most 52, got {k}: beyond that 1 - 2**-k rounds to 1 in floating point.")
     return np.array([[1.0, 1.0], [1.0 - 2.0**-k, 1.0]]), np.array([1.0, -1.0])
 
 
@@ -147,8 +190,16 @@ def gaussian_clouds(
     symmetrically about the origin, so a separator through the origin is the natural one.
     """
     n, d = _check_count(n, "n"), _check_count(d, "d")
+    _check_entries(2 * n * d, f"gaussian_clouds({n}, ..., d={d})")
     distance, spread = check_nonnegative(distance, "distance"), check_nonnegative(spread, "spread")
-    rng = np.random.default_rng(seed)
+    # Points lie within distance/2 + 40·spread of the origin (a normal draw beyond 40 sd has
+    # probability below 1e-300), so this keeps every squared norm finite.
+    if distance / 2 + 40 * spread > safe_limit(2 * n * d):
+        raise ValueError(
+            f"distance={distance!r} and spread={spread!r} are so large that squared norms would overflow; "
+            f"keep distance/2 + 40*spread below {safe_limit(2 * n * d):.3g} (rescale both together)."
+        )
+    rng = np.random.default_rng(_check_seed(seed))
     centre = np.zeros(d)
     centre[0] = distance / 2
     X = np.vstack([centre + spread * rng.standard_normal((n, d)), -centre + spread * rng.standard_normal((n, d))])
@@ -163,7 +214,7 @@ def flip_labels(y: ArrayLike, rate: float, *, seed: int = 0) -> NDArray[np.float
     if rate > 1:
         raise ValueError(f"rate is a fraction of labels and must be in [0, 1], got {rate}.")
     flipped = y.copy()
-    idx = np.random.default_rng(seed).choice(len(y), size=int(round(rate * len(y))), replace=False)
+    idx = np.random.default_rng(_check_seed(seed)).choice(len(y), size=int(round(rate * len(y))), replace=False)
     flipped[idx] *= -1
     return flipped
 
@@ -189,14 +240,16 @@ def iris_pair(
     setosa/versicolor is separable; versicolor/virginica is not, even with an offset.
     """
     for s in (positive, negative):
-        if s not in IRIS_SPECIES:
+        if not isinstance(s, str) or s not in IRIS_SPECIES:
             raise ValueError(f"unknown species {s!r}; choose from {IRIS_SPECIES}.")
     if positive == negative:
         raise ValueError("positive and negative must be two different species.")
     X, species = iris()
     keep = (species == positive) | (species == negative)
+    if isinstance(features, (str, bytes)) or not (features is None or np.iterable(features)):
+        raise ValueError(f"features must be a tuple of column indices in 0..3, e.g. (2, 3), got {features!r}.")
     cols = list(range(4)) if features is None else list(features)
-    if not cols or any(c not in range(4) for c in cols):
+    if not cols or any(isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or c not in range(4) for c in cols):
         raise ValueError(f"features must be column indices in 0..3, got {features!r}.")
     return X[keep][:, cols], np.where(species[keep] == positive, 1.0, -1.0)
 
@@ -208,7 +261,61 @@ def augment(X: ArrayLike, c: float = 1.0) -> NDArray[np.float64]:
     augmented data, so an algorithm without an offset learns one.
     """
     X = check_X(X)
-    c = float(c)
-    if not np.isfinite(c) or c == 0:
-        raise ValueError(f"c must be a finite non-zero constant, got {c!r}.")
+    c = check_real(c, "c")
+    if c == 0:
+        raise ValueError(f"c must be a finite non-zero constant, got {c!r}; the usual choice is c = 1.")
+    if abs(c) > safe_limit(X.size + X.shape[0]):
+        raise ValueError(f"c={c!r} is so large that squared norms would overflow; pick c of the size of X, e.g. c = 1.")
     return np.hstack([X, np.full((X.shape[0], 1), c)])
+
+
+def hypercube_small_margin(n: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""n points of {0,1}ⁿ, separable through the origin, with maximum margin about φ⁻ⁿ.
+
+    Point k (k = 1, …, n; row k − 1) is ``x_k = e_k + e_{k−1} + e_{k−3} + e_{k−5} + …``: a 1 in
+    coordinate k and in every earlier coordinate of the other parity. Its label is ``(−1)ᵏ``.
+    The entries are the floats 0.0 and 1.0, and no offset is needed: ``w*_k = (−1)ᵏ F_{k+1}``
+    (Fibonacci numbers, F₁ = F₂ = 1) gives every point the functional margin exactly 1. With
+    φ = (1 + √5)/2, the maximum margin through the origin and the radius are
+
+    .. math:: \gamma^* = \frac{1}{\|w^*\|} = \frac{1}{\sqrt{F_{n+1}F_{n+2} - 1}}
+              \le \frac{1}{F_{n+1}} \le \varphi^{-(n-1)} = 2^{-0.694\ldots(n-1)},
+              \qquad R = \sqrt{1 + \lfloor n/2 \rfloor}.
+
+    This is Balcan's remark that γ can be exponentially small in the dimension n of data in
+    {0,1}ⁿ, with only n points.
+
+    Proof. *Upper bound.* Let w satisfy ``y_k w·x_k ≥ 1`` for all k and put ``a_k = (−1)ᵏ w_k``.
+    For j of the other parity than k, ``(−1)ᵏ w_j = −a_j``, so constraint k reads
+    ``a_k ≥ 1 + a_{k−1} + a_{k−3} + …``. By induction ``a_k ≥ F_{k+1}``, since
+    ``F_k + F_{k−2} + … = F_{k+1} − 1`` (every other Fibonacci number, down to F₂ or F₃). So
+    ``‖w‖ ≥ |w_n| ≥ F_{n+1}`` and γ* = 1/min‖w‖ ≤ 1/F_{n+1}.
+    *Exact value.* ``w* = Σ μ_k y_k x_k`` with the positive weights ``μ_{n−m} = F_{m+1}F_{n+1}``
+    (m even) and ``F_m F_{n+2}`` (m odd), by d'Ocagne's identity
+    ``F_{n+1}F_{m+1} − F_{n+2}F_m = (−1)ᵐ F_{n+1−m}``. For any w with all ``y_k w·x_k ≥ 1``:
+    ``‖w*‖² = Σ μ_k y_k w*·x_k = Σ μ_k ≤ Σ μ_k y_k w·x_k = w*·w ≤ ‖w*‖‖w‖``, so w* has the least
+    norm, and ``‖w*‖² = Σ F_{k+1}² = F_{n+1}F_{n+2} − 1``.
+
+    The first argument also bounds the perceptron from below, not only from above: started at
+    w = 0 with ties counted as mistakes, its weights stay integer, so when it stops every
+    ``y_k w·x_k ≥ 1`` and ``|w_n| ≥ F_{n+1}``. Only point n has a 1 in coordinate n, so it alone
+    is misclassified at least F_{n+1} times.
+
+    Parameters
+    ----------
+    n : the dimension and the number of points, n ≥ 1.
+
+    Returns
+    -------
+    X : array (n, n) with entries 0.0 and 1.0; y : labels ±1, ``y_k = (−1)ᵏ``.
+    """
+    n = _check_count(n, "n")
+    X = np.zeros((n, n))
+    for k in range(1, n + 1):
+        # Coordinates k, k-1, k-3, ... (1-based): the point's own and the earlier ones of the
+        # other parity, whose weights have the other sign and so all push the same way.
+        X[k - 1, k - 1] = 1.0
+        if k >= 2:
+            X[k - 1, k - 2 :: -2] = 1.0
+    y = np.array([(-1.0) ** k for k in range(1, n + 1)])
+    return X, y

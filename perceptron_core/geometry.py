@@ -8,12 +8,20 @@ Two facts organize this module. With ``zᵢ = yᵢxᵢ``:
   two meet. :func:`max_margin` returns both, a certified interval around γ*.
 * Gordan's alternative: either some w has zᵢ·w > 0 for all i (separable), or some λ ≥ 0 with
   Σλᵢ = 1 has Σλᵢzᵢ = 0 (a certificate that no separator exists). Never both.
+
+Verdicts are certified in exact arithmetic: every float is a rational number, and
+``fractions.Fraction(x)`` is exactly it. Floats find the evidence; fractions check it. When
+floats cannot find evidence that checks out (margins far below the rounding of the data), the
+search is finished in rational arithmetic, and when even that fails the verdict says
+"undecided" rather than guess.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import math
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -140,21 +148,188 @@ def min_norm_point(P: ArrayLike, *, max_iter: int | None = None) -> tuple[NDArra
     return point, weights
 
 
+
+
+# ------------------------------------------------------------------------------------------
+# Exact arithmetic. A float is a rational number, and fractions.Fraction(x) is exactly it, so
+# every verdict below is checked with rationals: no rounding can make it wrong.
+# ------------------------------------------------------------------------------------------
+
+_EPS = float(np.finfo(float).eps)
+_TINY = float(np.finfo(float).tiny)
+
+Exact = tuple  # a vector of fractions.Fraction (type alias, for readability)
+
+
+def _dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
+    return sum((p * q for p, q in zip(a, b) if p and q), Fraction(0))
+
+
+def _exact_row(row: NDArray[np.float64]) -> Exact:
+    return tuple(Fraction(float(v)) for v in row)
+
+
+def _to_float_direction(x: Sequence[Fraction]) -> NDArray[np.float64]:
+    """``x`` times a power of two (exact, so the direction is unchanged) as floats in [-1, 1]."""
+    top = max((abs(v) for v in x), default=Fraction(0))
+    if top == 0:
+        return np.zeros(len(x))
+    shift = top.denominator.bit_length() - top.numerator.bit_length()
+    scale = Fraction(2) ** shift
+    return np.array([float(v * scale) for v in x])
+
+
+def _exact_argmin(Z: NDArray[np.float64], x: Sequence[Fraction]) -> tuple[int, Fraction]:
+    """The row i minimizing ``Z[i]·x``, and that value, both exact.
+
+    Floats pick the candidates: a float dot product of d terms is within ``(d+1)·eps·Σ|zⱼxⱼ|`` of
+    the exact one (plus underflow), so only rows whose float value is that close to the smallest
+    can be the minimum; those few are evaluated with fractions.
+    """
+    xs = _to_float_direction(x)
+    s = Z @ xs
+    a = np.abs(Z) @ np.abs(xs)
+    # Rounding of the products and sums, of x to floats, and underflow of tiny entries.
+    err = 2.0 * (Z.shape[1] + 4) * _EPS * a + (np.abs(Z).sum(axis=1) + Z.shape[1]) * 4 * _TINY
+    cand = np.flatnonzero(s - err <= np.min(s + err))
+    best = min(((_dot(_exact_row(Z[i]), x), int(i)) for i in cand))
+    return best[1], best[0]
+
+
+def _solve_exact(A: list[list[Fraction]], rhs: list[Fraction], free: Sequence[Fraction] | None = None):
+    """Solve ``A u = rhs`` over the rationals by Gauss–Jordan elimination.
+
+    Returns None when the system is inconsistent. Unknowns left free (a singular system) take
+    the values ``free`` (default 0), so that a caller can keep them near a float estimate.
+    """
+    m, n = len(A), (len(A[0]) if A else 0)
+    M = [list(row) + [r] for row, r in zip(A, rhs)]
+    pivots: list[int] = []
+    r = 0
+    for c in range(n):
+        p = next((i for i in range(r, m) if M[i][c] != 0), None)
+        if p is None:
+            continue
+        M[r], M[p] = M[p], M[r]
+        inv = 1 / M[r][c]
+        M[r] = [v * inv for v in M[r]]
+        for i in range(m):
+            if i != r and M[i][c] != 0:
+                f = M[i][c]
+                M[i] = [vi - f * vr for vi, vr in zip(M[i], M[r])]
+        pivots.append(c)
+        r += 1
+        if r == m:
+            break
+    if any(M[i][n] != 0 for i in range(r, m)):
+        return None
+    u = [Fraction(0)] * n if free is None else [Fraction(v) for v in free]
+    for i, c in enumerate(pivots):
+        u[c] = M[i][n] - sum((M[i][j] * u[j] for j in range(n) if j not in pivots and M[i][j]), Fraction(0))
+    return u
+
+
+def _affine_minimizer(V: list[Exact]) -> list[Fraction] | None:
+    """Weights α, Σα = 1, of the point of the affine hull of the vertices ``V`` nearest 0."""
+    m = len(V)
+    A = [[_dot(V[i], V[j]) for j in range(m)] + [Fraction(1)] for i in range(m)]
+    A.append([Fraction(1)] * m + [Fraction(0)])
+    sol = _solve_exact(A, [Fraction(0)] * m + [Fraction(1)])
+    return None if sol is None else sol[:m]
+
+
+@dataclass
+class _ExactNearest:
+    """Result of :func:`_exact_wolfe`: the exact nearest point of a hull to the origin."""
+
+    point: Exact
+    weights: dict[Hashable, Fraction]
+
+
+def _exact_wolfe(
+    lmo: Callable[[Sequence[Fraction]], tuple[Hashable, Fraction]],
+    vertex: Callable[[Hashable], Exact],
+    start: dict[Hashable, float],
+    *,
+    max_iter: int,
+) -> _ExactNearest | None:
+    """Wolfe's algorithm in rational arithmetic, warm-started from a float run's corral.
+
+    ``lmo(x)`` returns the key of a vertex minimizing ``v·x`` and that value, exactly. The loop
+    stops at a point x of the hull with ``minᵥ v·x ≥ x·x``, which is the exact optimality
+    condition: then x is *the* nearest point (x = 0 means the origin is in the hull). Returns
+    None if ``max_iter`` major cycles do not reach it.
+    """
+    lam = {k: Fraction(float(v)) for k, v in start.items() if v > 0}
+    if not lam:
+        return None
+    total = sum(lam.values())
+    lam = {k: v / total for k, v in lam.items()}
+    verts = {k: vertex(k) for k in lam}
+    d = len(next(iter(verts.values())))
+    for _ in range(max_iter):
+        while True:  # minor cycle: the affine minimizer of the corral, pulled back into its hull
+            keys = list(lam)
+            alpha = _affine_minimizer([verts[k] for k in keys])
+            if alpha is None:  # pragma: no cover - the KKT system of a projection is consistent
+                return None
+            if all(a > 0 for a in alpha):
+                lam = dict(zip(keys, alpha))
+                break
+            steps = [lam[k] / (lam[k] - a) for k, a in zip(keys, alpha) if a <= 0 and lam[k] - a > 0]
+            theta = min(steps, default=Fraction(0))
+            moved = {k: (1 - theta) * lam[k] + theta * a for k, a in zip(keys, alpha)}
+            lam = {k: v for k, v in moved.items() if v > 0}
+        x = tuple(sum((lam[k] * verts[k][j] for k in lam), Fraction(0)) for j in range(d))
+        xx = _dot(x, x)
+        if xx == 0:
+            return _ExactNearest(x, lam)
+        key, value = lmo(x)
+        if value >= xx:
+            return _ExactNearest(x, lam)
+        if key in lam:  # pragma: no cover - impossible in exact arithmetic
+            return None
+        verts[key] = vertex(key)
+        lam[key] = Fraction(0)
+    return None
+
+
+def _sqrt_up(q: Fraction) -> float:
+    """The smallest float s found with s² ≥ q: an upper bound on √q, certified exactly."""
+    s = math.sqrt(float(q))
+    while Fraction(s) ** 2 < q:
+        s = math.nextafter(s, math.inf)
+    return s
+
+
+def _float_down(q: Fraction) -> float:
+    """A float ≤ q (the nearest one below or at q)."""
+    f = float(q)
+    if Fraction(f) > q:
+        f = math.nextafter(f, -math.inf)
+    return f
+
+
+
 @dataclass(frozen=True)
 class MaxMargin:
     """The maximum margin γ* of a data set, with a certified interval around it.
 
     Attributes
     ----------
-    gamma : best estimate of γ* (the certified lower bound: the margin ``w, b`` achieve).
-    gamma_low, gamma_high : ``gamma_low ≤ γ* ≤ gamma_high`` (up to rounding, which can make them
-        swap by an ulp when they meet). The lower end is the margin of the
-        returned separator; the upper end is the norm of a point of the convex hull of {yᵢxᵢ}
-        (half the distance between the two class hulls with an offset).
-    w : unit normal of the maximum-margin separator.
+    gamma : best estimate of γ*: the certified lower bound ``gamma_low``.
+    gamma_low, gamma_high : ``gamma_low ≤ γ* ≤ gamma_high``, certified in exact arithmetic.
+        ``gamma_low`` is a lower bound on the margin ``minᵢ yᵢ(w·xᵢ + b)/‖w‖`` of the returned
+        float ``(w, b)``: the functional margins are computed with fractions and divided by an
+        upper bound on ‖w‖. ``gamma_high`` is an upper bound on the norm of a point of the
+        convex hull of {yᵢxᵢ} whose weights are known exactly (half the distance between two
+        points of the class hulls, with an offset), so γ* cannot exceed it.
+    w : unit normal of the maximum-margin separator (floats).
     b : its offset (0 without an offset).
     support : indices of the points whose margin is within 1e-9 relative of γ*.
     offset : whether an offset was allowed.
+    gamma_sq_exact : γ*² as a fraction, when the nearest point was found in exact arithmetic
+        (on data whose margin floats cannot pin down); else None.
     """
 
     gamma: float
@@ -164,53 +339,76 @@ class MaxMargin:
     b: float
     support: NDArray[np.int64]
     offset: bool
+    gamma_sq_exact: Fraction | None = None
 
     @property
     def B(self) -> float:
-        """UML's B = min{‖w‖ : yᵢ w·xᵢ ≥ 1 for all i}, which equals 1/γ*."""
+        """UML's B = min{‖w‖ : yᵢ w·xᵢ ≥ 1 for all i}, which equals 1/γ* (here 1/gamma_low)."""
         return 1.0 / self.gamma
 
     @property
     def w_B(self) -> NDArray[np.float64]:
-        """The vector attaining B: ``w / γ*``, so that ``minᵢ yᵢ w_B·xᵢ = 1``."""
+        """``w / gamma_low``: its functional margins are all at least 1 (up to rounding)."""
         return self.w / self.gamma
+
+
+def _certified_margin(Z: NDArray[np.float64], theta: NDArray[np.float64], d: int) -> Fraction:
+    """A rational lower bound on ``minᵢ zᵢ·θ / ‖θ[:d]‖`` (exact numerator, norm rounded up)."""
+    exact = _exact_row(theta)
+    _, low = _exact_argmin(Z, exact)
+    norm_sq = _dot(exact[:d], exact[:d])
+    if norm_sq == 0:
+        return Fraction(-1)
+    return low / Fraction(_sqrt_up(norm_sq)) if low > 0 else low
 
 
 def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: int | None = None) -> MaxMargin:
     """The maximum geometric margin γ* over all separators, with a certified interval.
 
-    Without an offset, γ* = max over unit w of minᵢ yᵢ w·xᵢ. With an offset, the maximum is also
-    over b, and γ* is half the distance between the convex hulls of the two classes.
+    Without an offset, γ* = max over unit w of minᵢ yᵢ w·xᵢ: the distance from the origin to the
+    convex hull of the yᵢxᵢ. With an offset, the maximum is also over b, and γ* is half the
+    distance between the convex hulls of the two classes.
+
+    What is certified: ``gamma_low ≤ γ* ≤ gamma_high`` holds exactly, not up to rounding. The
+    lower end is checked in rational arithmetic as a margin of the returned float ``(w, b)``
+    (so that separator is a proof that γ* ≥ gamma_low), the upper end as the norm of a point of
+    the hull whose convex weights are exact rationals. Wolfe's algorithm in floats finds the
+    nearest point; when its interval is wider than 1e-9 relative (tiny margins, where floats
+    cannot resolve the nearest point), the run is finished in exact arithmetic, and
+    ``gamma_sq_exact`` then holds γ*² exactly.
 
     Parameters
     ----------
     X : array of shape (n, d)
     y : array of shape (n,) with entries ±1
     offset : allow a separator ``w·x + b = 0`` that misses the origin.
-    max_iter : cap on Wolfe's major cycles.
+    max_iter : cap on Wolfe's major cycles (in floats, and again in exact arithmetic).
 
     Raises
     ------
     ValueError
-        If the data are not linearly separable (in that sense), or if ``offset=True`` and only
-        one class is present (the margin is then unbounded).
+        If the data are not linearly separable in that sense (proved exactly: the origin is in
+        the hull); if ``offset=True`` and only one class is present (the margin is then
+        unbounded); or if no float separator can be certified (a margin below what floats
+        resolve, or an exact run cut off by ``max_iter``): then the message says that the
+        question is undecided here, not that the data are inseparable.
     """
     X, y = check_X_y(X, y)
-    n = X.shape[0]
+    n, d = X.shape
     scale = max(radius(X), np.finfo(float).tiny)
-    cap = max_iter or 10 * n + 100
+    cap = 10 * n + 100 if max_iter is None else max_iter
     if not offset:
         Z = y[:, None] * X
-        p, _ = min_norm_point(Z, max_iter=cap)
-        high = float(np.linalg.norm(p))
-        if high <= 1e-12 * scale:
-            raise ValueError(
-                "the data are not linearly separable through the origin (the convex hull of y_i x_i contains 0); "
-                "call perceptron_core.separability(X, y) for the certificate, or try offset=True."
-            )
-        w = p / high
-        s = Z @ w
-        low, b = float(np.min(s)), 0.0
+        p, lam_f = min_norm_point(Z, max_iter=cap)
+        corral = {int(i): float(v) for i, v in enumerate(lam_f) if v > 0}
+
+        def vertex(key: Hashable) -> Exact:
+            return _exact_row(Z[key])
+
+        def lmo(x: Sequence[Fraction]) -> tuple[Hashable, Fraction]:
+            return _exact_argmin(Z, x)
+
+        half = Fraction(1)
     else:
         pos, neg = X[y > 0], X[y < 0]
         if len(pos) == 0 or len(neg) == 0:
@@ -220,28 +418,78 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
 
         # Vertices of conv(pos) - conv(neg) are differences p_i - n_j; the best one in a
         # direction x pairs the lowest positive with the highest negative, so none are listed.
-        def lmo(x: NDArray) -> tuple[tuple[int, int], NDArray]:
+        def lmo_f(x: NDArray) -> tuple[tuple[int, int], NDArray]:
             i, j = int(np.argmin(pos @ x)), int(np.argmax(neg @ x))
             return (i, j), pos[i] - neg[j]
 
-        start = lmo(pos.mean(0) - neg.mean(0))
-        p, _ = _wolfe(lmo, start, scale=2 * scale, max_iter=cap)
-        dist = float(np.linalg.norm(p))
-        if dist <= 1e-12 * scale:
-            raise ValueError(
-                "the data are not linearly separable even with an offset (the two class hulls meet); "
-                "call perceptron_core.separability(X, y, offset=True) for the certificate."
-            )
-        w = p / dist
-        top_neg, low_pos = float(np.max(neg @ w)), float(np.min(pos @ w))
-        b = -(low_pos + top_neg) / 2
-        high = dist / 2
-        s = y * (X @ w + b)
-        low = float(np.min(s))
-    if low <= 0:
-        raise ValueError("the data are not linearly separable; call perceptron_core.separability for the certificate.")
-    support = np.flatnonzero(s <= low + 1e-9 * high)
-    return MaxMargin(low, low, high, w, b, support, offset)
+        start = lmo_f(pos.mean(0) - neg.mean(0))
+        p, corral = _wolfe(lmo_f, start, scale=2 * scale, max_iter=cap)
+
+        def vertex(key: Hashable) -> Exact:
+            i, j = key  # type: ignore[misc]
+            return tuple(a - b for a, b in zip(_exact_row(pos[i]), _exact_row(neg[j])))
+
+        def lmo(x: Sequence[Fraction]) -> tuple[Hashable, Fraction]:
+            i, lo = _exact_argmin(pos, x)
+            j, hi = _exact_argmin(-neg, x)
+            return (i, j), lo + hi
+
+        half = Fraction(1, 2)
+    Zt = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
+
+    def finish(w: NDArray[np.float64]) -> tuple[NDArray[np.float64], float, Fraction]:
+        """Unit w, the offset centred between the classes, and the certified margin."""
+        w = w / np.linalg.norm(w)
+        b = 0.0
+        if offset:
+            b = -(float(np.min(pos @ w)) + float(np.max(neg @ w))) / 2
+        return w, b, _certified_margin(Zt, np.r_[w, b] if offset else w, d)
+
+    # The float run: its point's exact weights give the upper end, its direction the lower end.
+    exact_sq, low = None, Fraction(-1)
+    q = _combination({k: Fraction(v) for k, v in corral.items() if v > 0}, vertex)
+    high_sq = _dot(q, q) * half * half
+    w = b = None
+    if np.all(np.isfinite(p)) and np.any(p):
+        w, b, low = finish(p)
+    if low <= 0 or float(high_sq) > 0 and _sqrt_up(high_sq) - float(low) > 1e-9 * _sqrt_up(high_sq):
+        # Floats could not pin γ* down: finish Wolfe's algorithm in rational arithmetic.
+        nearest = _exact_wolfe(lmo, vertex, corral, max_iter=cap)
+        if nearest is not None:
+            exact_sq = _dot(nearest.point, nearest.point) * half * half
+            if exact_sq == 0:
+                raise ValueError(
+                    "the data are not linearly separable "
+                    + ("even with an offset (the two class hulls meet, proved exactly); "
+                       "call perceptron_core.separability(X, y, offset=True) for the certificate."
+                       if offset else
+                       "through the origin (the convex hull of y_i x_i contains 0, proved exactly); "
+                       "call perceptron_core.separability(X, y) for the certificate, or try offset=True.")
+                )
+            high_sq = exact_sq
+            w2, b2, low2 = finish(_to_float_direction(nearest.point))
+            if low2 > low:
+                w, b, low = w2, b2, low2
+    if low <= 0 or w is None:
+        bound = f"γ* ≤ {_sqrt_up(high_sq):.3g}" if high_sq > 0 else "no bound on γ*"
+        raise ValueError(
+            f"cannot certify a separator in floating point ({bound}): undecided here, which does not "
+            "mean inseparable. The margin may be below what floats resolve for these data; "
+            f"call perceptron_core.separability(X, y{', offset=True' if offset else ''}) for an exact verdict."
+        )
+    high = _sqrt_up(high_sq)
+    low_f = _float_down(low)
+    s = Zt @ (np.r_[w, b] if offset else w)
+    support = np.flatnonzero(s <= float(np.min(s)) + 1e-9 * high)
+    return MaxMargin(low_f, low_f, high, w, float(b), support, offset, exact_sq)
+
+
+def _combination(lam: dict[Hashable, Fraction], vertex: Callable[[Hashable], Exact]) -> Exact:
+    """The exact point Σ λₖ vₖ / Σ λₖ."""
+    total = sum(lam.values(), Fraction(0))
+    pts = [(v / total, vertex(k)) for k, v in lam.items()]
+    dim = len(pts[0][1])
+    return tuple(sum((c * p[j] for c, p in pts), Fraction(0)) for j in range(dim))
 
 
 @dataclass(frozen=True)
@@ -250,49 +498,159 @@ class Separability:
 
     Attributes
     ----------
-    separable : whether a separator exists.
+    separable : True (a witness was checked exactly), False (a certificate was checked
+        exactly), or None: undecided, see ``reason``. Never a guess.
     w, b : a separating hyperplane (``yᵢ (w·xᵢ + b) > 0`` for all i) when separable, else None.
+        These are floats; they satisfy the strict inequalities exactly unless the margin is
+        below what floats resolve, and then ``w_exact`` still does.
     certificate : when not separable, weights λ ≥ 0 with Σλ = 1 and Σ λᵢyᵢxᵢ = 0 (and, with an
-        offset, Σ λᵢyᵢ = 0): Gordan's alternative, which rules out every separator. Else None.
+        offset, Σ λᵢyᵢ = 0): Gordan's alternative, which rules out every separator. As floats,
+        the nearest ones to ``certificate_exact``. Else None.
     offset : whether an offset was allowed.
-    residual : for a certificate, max |Σ λᵢ yᵢ (xᵢ, 1)|; for a witness, 0.
+    residual : for a certificate, max |Σ λᵢ yᵢ (xᵢ, 1)| of the float λ; for a witness, 0.
+    w_exact, b_exact : the witness as fractions (``fractions.Fraction``); the strict
+        inequalities hold for them in exact arithmetic.
+    certificate_exact : the certificate as fractions; λ ≥ 0, Σλ = 1 and Σ λᵢyᵢxᵢ = 0 (and
+        Σ λᵢyᵢ = 0 with an offset) hold exactly.
+    reason : why the verdict is None (empty otherwise).
     """
 
-    separable: bool
+    separable: bool | None
     w: NDArray[np.float64] | None
     b: float | None
     certificate: NDArray[np.float64] | None
     offset: bool
     residual: float = field(default=0.0)
+    w_exact: tuple[Fraction, ...] | None = None
+    b_exact: Fraction | None = None
+    certificate_exact: tuple[Fraction, ...] | None = None
+    reason: str = ""
 
-    def verify(self, X: ArrayLike, y: ArrayLike, *, tol: float = 1e-9) -> bool:
-        """Check the evidence numerically against the data it came from."""
+    def verify(self, X: ArrayLike, y: ArrayLike) -> bool:
+        """Check the evidence against the data in exact rational arithmetic.
+
+        A witness passes if ``yᵢ (w·xᵢ + b) > 0`` for every i, a certificate if λ ≥ 0, Σλ = 1
+        and Σ λᵢ yᵢ xᵢ = 0 (and Σ λᵢ yᵢ = 0 with an offset), all exactly. The exact fields are
+        used when present, else the floats themselves (every float is a rational), so a
+        certificate built by hand, like λ = (½, ½), can be checked too. An undecided verdict
+        has nothing to verify and returns False.
+        """
         X, y = check_X_y(X, y)
+        n, d = X.shape
+        Zt = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if self.offset else X)
         if self.separable:
-            return bool(np.all(y * (X @ self.w + self.b) > 0))
-        lam = self.certificate
-        Zt = y[:, None] * (np.hstack([X, np.ones((len(y), 1))]) if self.offset else X)
-        scale = max(radius(X), 1.0)
-        return bool(
-            lam.shape == y.shape
-            and np.all(lam >= -tol)
-            and abs(lam.sum() - 1) <= tol
-            and np.max(np.abs(lam @ Zt)) <= tol * scale
-        )
+            if self.w_exact is not None:
+                theta = tuple(self.w_exact) + ((Fraction(self.b_exact or 0),) if self.offset else ())
+            elif self.w is not None:
+                w = np.asarray(self.w, dtype=float).ravel()
+                theta = _exact_row(np.r_[w, float(self.b or 0.0)] if self.offset else w)
+            else:
+                return False
+            if len(theta) != Zt.shape[1]:
+                return False
+            if not self.offset and self.b:
+                return False  # a verdict without an offset must not carry one
+            return _exact_argmin(Zt, theta)[1] > 0
+        if self.separable is None:
+            return False
+        if self.certificate_exact is not None:
+            lam = [Fraction(v) for v in self.certificate_exact]
+        elif self.certificate is not None:
+            lam = [Fraction(float(v)) for v in np.asarray(self.certificate, dtype=float).ravel()]
+        else:
+            return False
+        if len(lam) != n or any(v < 0 for v in lam) or sum(lam, Fraction(0)) != 1:
+            return False
+        used = [i for i, v in enumerate(lam) if v]
+        rows = {i: _exact_row(Zt[i]) for i in used}
+        return all(sum((lam[i] * rows[i][j] for i in used), Fraction(0)) == 0 for j in range(Zt.shape[1]))
 
 
-def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False) -> Separability:
-    """Decide whether the data are linearly separable, by linear programming (HiGHS).
+def _scaled(Z: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Z with columns scaled to max 1, then rows to norm 1; and the column scales.
 
-    First it maximizes t subject to ``yᵢ (w·xᵢ + b) ≥ t`` with ``w`` in a box: t > 0 means a
-    separator exists, and the optimal ``(w, b)`` is returned as the witness. Otherwise a second
-    LP finds Gordan's certificate: λ ≥ 0, Σλ = 1, Σ λᵢyᵢxᵢ = 0 (and Σ λᵢyᵢ = 0 with an offset).
+    Positive scalings change neither which θ separate (up to the column scales) nor the support
+    of a certificate, but they bring the LP's numbers to one size, so its tolerances mean the
+    same in every direction.
+    """
+    col = np.max(np.abs(Z), axis=0)
+    col[col == 0] = 1.0
+    Zc = Z / col
+    rows = np.linalg.norm(Zc, axis=1)
+    rows[rows == 0] = 1.0
+    return Zc / rows[:, None], col
+
+
+def _witness_lp(Z: NDArray[np.float64], box: list[tuple[float, float]]) -> NDArray[np.float64] | None:
+    n, k = Z.shape
+    lp = linprog(
+        c=np.r_[np.zeros(k), -1.0],
+        A_ub=np.hstack([-Z, np.ones((n, 1))]),
+        b_ub=np.zeros(n),
+        bounds=box + [(None, 1.0)],
+        method="highs",
+    )
+    if lp.status != 0 or not -lp.fun > 0:
+        return None
+    return lp.x[:k]
+
+
+def _certificate_lp(Z: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    n, k = Z.shape
+    cert = linprog(
+        c=np.zeros(n),
+        A_eq=np.vstack([Z.T, np.ones((1, n))]),
+        b_eq=np.r_[np.zeros(k), 1.0],
+        bounds=[(0, None)] * n,
+        method="highs",
+    )
+    return np.clip(cert.x, 0.0, None) if cert.status == 0 else None
+
+
+def _exact_certificate(Z: NDArray[np.float64], lam: NDArray[np.float64]) -> tuple[Fraction, ...] | None:
+    """An exact certificate on the support of an approximate one, or None.
+
+    On the support S, solve Σ_{i∈S} μᵢ zᵢ = 0, Σ μᵢ = 1 in rationals (free unknowns keep their
+    float values) and accept μ if it is ≥ 0.
+    """
+    if lam is None or not np.any(lam > 0):
+        return None
+    for cut in (1e-12, 1e-9, 1e-6):
+        S = np.flatnonzero(lam > cut * np.max(lam))
+        rows = [_exact_row(Z[i]) for i in S]
+        A = [[rows[s][j] for s in range(len(S))] for j in range(Z.shape[1])] + [[Fraction(1)] * len(S)]
+        mu = _solve_exact(A, [Fraction(0)] * Z.shape[1] + [Fraction(1)], free=[Fraction(float(lam[i])) for i in S])
+        if mu is not None and all(v >= 0 for v in mu):
+            full = [Fraction(0)] * Z.shape[0]
+            for i, v in zip(S, mu):
+                full[i] = v
+            return tuple(full)
+    return None
+
+
+def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: int | None = None) -> Separability:
+    """Decide whether the data are linearly separable, with evidence checked exactly.
+
+    Write zᵢ = yᵢxᵢ (or yᵢ(xᵢ, 1) with an offset). Gordan's alternative: either some θ has
+    zᵢ·θ > 0 for all i, or some λ ≥ 0 with Σλ = 1 has Σλᵢzᵢ = 0. The steps, each of whose
+    results is checked in rational arithmetic before it is believed:
+
+    1. A linear program (HiGHS) maximizes t subject to ``zᵢ·θ ≥ t`` with θ in a box. If the
+       optimal θ satisfies ``zᵢ·θ > 0`` exactly, it is the witness.
+    2. Otherwise a second LP finds an approximate certificate λ; on its support the equations
+       Σ λᵢzᵢ = 0, Σλᵢ = 1 are solved in rationals, and a solution with λ ≥ 0 is the certificate.
+    3. Steps 1–2 again on rescaled data (unit rows), which helps the LP's tolerances.
+    4. Wolfe's nearest-point algorithm, finished in exact arithmetic: its exact nearest point
+       p of conv{zᵢ} is either 0 (its weights are a certificate) or a witness (zᵢ·p ≥ ‖p‖² > 0).
+
+    If none of them produces exact evidence, the verdict is ``separable=None`` with a reason.
 
     Parameters
     ----------
     X : array of shape (n, d)
     y : array of shape (n,) with entries ±1
     offset : allow an offset ``b`` (then the certificate says the class hulls intersect).
+    max_iter : cap on the major cycles of step 4 (default ``10 n + 100``).
 
     Returns
     -------
@@ -303,30 +661,58 @@ def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False) -> Separab
     Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
     k = Z.shape[1]
     scale = max(radius(X), 1.0)
-    # Variables (theta, t): minimize -t subject to t - z_i·theta <= 0, theta in a box, t <= 1.
-    # A separator with |w_j| <= 1 never needs |b| > ‖w‖R <= sqrt(d) R, so this box loses nothing.
+
+    def witness(theta: NDArray[np.float64] | None) -> Separability | None:
+        if theta is None or not np.all(np.isfinite(theta)) or _exact_argmin(Z, _exact_row(theta))[1] <= 0:
+            return None
+        ex = _exact_row(theta)
+        return Separability(True, theta[:d].copy(), float(theta[d]) if offset else 0.0, None, offset,
+                            w_exact=ex[:d], b_exact=ex[d] if offset else Fraction(0))
+
+    def certificate(lam_exact: tuple[Fraction, ...] | None) -> Separability | None:
+        if lam_exact is None:
+            return None
+        lam = np.array([float(v) for v in lam_exact])
+        return Separability(False, None, None, lam, offset, float(np.max(np.abs(lam @ Z))),
+                            certificate_exact=lam_exact)
+
+    # 1–2: the LPs on the data as given. A separator with |w_j| <= 1 never needs
+    # |b| > ‖w‖R <= sqrt(d) R, so this box loses nothing.
     b_max = (np.sqrt(d) + 1.0) * scale
     box = [(-1.0, 1.0)] * d + ([(-b_max, b_max)] if offset else [])
-    lp = linprog(
-        c=np.r_[np.zeros(k), -1.0],
-        A_ub=np.hstack([-Z, np.ones((n, 1))]),
-        b_ub=np.zeros(n),
-        bounds=box + [(None, 1.0)],
-        method="highs",
+    found = witness(_witness_lp(Z, box)) or certificate(_exact_certificate(Z, _certificate_lp(Z)))
+    if found:
+        return found
+    # 3: rescaled data. θ' separates Z D exactly when θ = D θ' separates Z.
+    Zs, col = _scaled(Z)
+    theta = _witness_lp(Zs, [(-1.0, 1.0)] * k)
+    found = witness(None if theta is None else theta / col) or certificate(_exact_certificate(Z, _certificate_lp(Zs)))
+    if found:
+        return found
+    # 4: the nearest point of conv{z_i} to the origin, found exactly.
+    _, lam_f = min_norm_point(Zs)
+    nearest = _exact_wolfe(
+        lambda x: _exact_argmin(Z, x),
+        lambda i: _exact_row(Z[i]),
+        {int(i): float(v) for i, v in enumerate(lam_f) if v > 0},
+        max_iter=10 * n + 100 if max_iter is None else max_iter,
     )
-    if lp.status == 0 and -lp.fun > 1e-10 * scale:
-        theta = lp.x[:k]
-        if np.all(Z @ theta > 0):
-            return Separability(True, theta[:d].copy(), float(theta[d]) if offset else 0.0, None, offset)
-    cert = linprog(
-        c=np.zeros(n),
-        A_eq=np.vstack([Z.T, np.ones((1, n))]),
-        b_eq=np.r_[np.zeros(k), 1.0],
-        bounds=[(0, None)] * n,
-        method="highs",
+    if nearest is not None:
+        if all(v == 0 for v in nearest.point):
+            lam_exact = tuple(nearest.weights.get(i, Fraction(0)) for i in range(n))
+            return certificate(lam_exact)  # type: ignore[return-value]
+        p = nearest.point
+        theta = _to_float_direction(p)
+        found = witness(theta)
+        if found:
+            return found
+        # The margin is below float resolution: the float θ is only approximate, the rational
+        # p is the exact witness (z_i·p >= ‖p‖² > 0 by Wolfe's stopping rule, checked exactly).
+        return Separability(True, theta[:d], float(theta[d]) if offset else 0.0, None, offset,
+                            w_exact=tuple(p[:d]), b_exact=p[d] if offset else Fraction(0))
+    return Separability(
+        None, None, None, None, offset,
+        reason=("undecided: neither the linear programs nor the exact nearest-point search "
+                f"(capped at {10 * n + 100 if max_iter is None else max_iter} cycles) produced "
+                "evidence that checks out in exact arithmetic; raise max_iter or rescale the data."),
     )
-    if cert.status != 0:  # pragma: no cover - one of the two LPs must succeed (Gordan)
-        raise RuntimeError(f"neither LP succeeded ({lp.message}; {cert.message}); the data may be badly scaled.")
-    lam = np.clip(cert.x, 0.0, None)
-    lam = lam / lam.sum()
-    return Separability(False, None, None, lam, offset, float(np.max(np.abs(lam @ Z))))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -85,3 +87,82 @@ def test_orthonormal_worst_case_geometry():
 def test_narrow_wedge_margin_halves_with_k():
     gammas = [pc.max_margin(*pc.narrow_wedge(k)).gamma for k in range(2, 8)]
     assert np.allclose(np.array(gammas[:-1]) / np.array(gammas[1:]), 2.0, rtol=0.05)
+
+
+def _fib(m):
+    a, b = 1, 1  # F_1, F_2
+    for _ in range(m - 1):
+        a, b = b, a + b
+    return a
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 12, 20])
+def test_hypercube_small_margin_layout_and_exact_witness(n):
+    X, y = pc.hypercube_small_margin(n)
+    assert X.shape == (n, n) and X.dtype == np.float64 and set(np.unique(X)) <= {0.0, 1.0}
+    assert np.array_equal(y, [(-1.0) ** k for k in range(1, n + 1)])
+    # The docstring's separator w_k = (−1)^k F_{k+1} gives every point functional margin exactly
+    # 1, in integer arithmetic: an exact witness that the data are separable through the origin.
+    w = [(-1) ** k * _fib(k + 1) for k in range(1, n + 1)]
+    Xi = X.astype(int)
+    assert all(int(yk) * sum(int(a) * b for a, b in zip(row, w)) == 1 for row, yk in zip(Xi, y))
+    verdict = pc.separability(X, y)
+    assert verdict.separable is True and verdict.verify(X, y)
+    assert np.isclose(pc.radius(X), np.sqrt(1 + n // 2))
+
+
+@pytest.mark.parametrize("n", range(1, 21))
+def test_hypercube_small_margin_is_exponentially_small(n):
+    X, y = pc.hypercube_small_margin(n)
+    mm = pc.max_margin(X, y)
+    phi = (1 + 5**0.5) / 2
+    # The docstring's theorem: γ*² = 1/(F_{n+1}F_{n+2} − 1) exactly, and γ* <= 1/F_{n+1} <= φ^−(n−1).
+    exact_sq = Fraction(1, _fib(n + 1) * _fib(n + 2) - 1)
+    assert Fraction(mm.gamma_low) ** 2 <= exact_sq <= Fraction(mm.gamma_high) ** 2
+    assert mm.gamma_high <= np.sqrt(float(exact_sq)) * (1 + 1e-9)  # the interval is tight
+    assert mm.gamma_high <= 1 / _fib(n + 1) * (1 + 1e-12)
+    assert mm.gamma_high <= phi ** -(n - 1) * (1 + 1e-12)
+    if mm.gamma_sq_exact is not None:
+        assert mm.gamma_sq_exact == exact_sq
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 11, 20, 31])
+def test_hypercube_small_margin_optimality_certificate(n):
+    # The docstring's proof, checked in integers: w* = Σ μ_k y_k x_k with μ > 0, and every
+    # constraint y_k w*·x_k = 1 is tight, so w* is the least-norm w with all y_k w·x_k >= 1.
+    X, y = pc.hypercube_small_margin(n)
+    Xi, yi = X.astype(int), y.astype(int)
+    w_star = [(-1) ** k * _fib(k + 1) for k in range(1, n + 1)]
+    mu = []
+    for k in range(1, n + 1):
+        m = n - k
+        mu.append(_fib(m + 1) * _fib(n + 1) if m % 2 == 0 else _fib(m) * _fib(n + 2))
+    assert all(v > 0 for v in mu)
+    assert [sum(mu[k] * yi[k] * Xi[k, j] for k in range(n)) for j in range(n)] == w_star
+    assert all(yi[k] * sum(Xi[k, j] * w_star[j] for j in range(n)) == 1 for k in range(n))
+    assert sum(v * v for v in w_star) == _fib(n + 1) * _fib(n + 2) - 1
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_perceptron_on_the_hypercube_family_is_exponentially_slow(n):
+    X, y = pc.hypercube_small_margin(n)
+    res = pc.perceptron(X, y, max_epochs=10**6)
+    mm = pc.max_margin(X, y)
+    assert res.converged
+    # Lower bound from the docstring: integer weights, |w_n| >= F_{n+1}, one unit per update.
+    assert res.mistakes >= _fib(n + 1)
+    assert res.mistakes <= pc.novikoff_bound(pc.radius(X), mm.gamma_low) * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_hypercube_small_margin_matches_an_independent_svc(n):
+    # Hard-margin SVC on the mirrored data (x, y), (−x, −y): offset 0, margin 1/‖w‖ = γ*.
+    from sklearn.svm import SVC
+
+    X, y = pc.hypercube_small_margin(n)
+    svc = SVC(kernel="linear", C=1e10, tol=1e-12).fit(np.vstack([X, -X]), np.r_[y, -y])
+    w = svc.coef_[0]
+    gamma_svc = np.min(y * (X @ w)) / np.linalg.norm(w)  # the margin the SVC's w achieves
+    mm = pc.max_margin(X, y)
+    assert gamma_svc <= mm.gamma_high * (1 + 1e-12)
+    assert np.isclose(gamma_svc, mm.gamma_low, rtol=1e-5)

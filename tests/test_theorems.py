@@ -6,7 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given
+from scipy.optimize import nnls
+from sklearn.svm import SVC
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import perceptron_core as pc
@@ -50,16 +52,26 @@ def test_invariants_with_offset_on_augmented_vectors(data):
     assert res.mistakes <= pc.novikoff_bound(np.sqrt(R**2 + 1), gamma) * (1 + REL)
 
 
-@given(planted_data())
+@settings(max_examples=60)
+@given(planted_data(max_n=30, max_d=4))
 def test_three_forms_of_the_bound_agree(data):
     X, y, u, gamma, R = data
     mm = pc.max_margin(X, y)
-    # UML's B is 1/gamma*, and its minimizer w_B has functional margin exactly 1.
-    assert np.isclose(np.min(y * (X @ mm.w_B)), 1.0, rtol=1e-9)
-    assert np.isclose(np.linalg.norm(mm.w_B), mm.B, rtol=1e-12)
+    # UML's B = min{‖w‖ : yᵢ w·xᵢ >= 1}, computed independently: a hard-margin SVC on the
+    # mirrored data (x, y) and (−x, −y), whose optimal offset is 0. Its w, rescaled so that its
+    # smallest functional margin is exactly 1, is feasible, so B <= B_svc; the SVC is accurate
+    # to about 1e-6, so B >= B_svc (1 − 1e-5).
+    svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X, -X]), np.r_[y, -y])
+    w_svc = svc.coef_[0]
+    B_svc = np.linalg.norm(w_svc) / np.min(y * (X @ w_svc))
+    assert mm.B <= B_svc * (1 + 1e-9)  # the package's w_B is no worse than the SVC's...
+    assert mm.B >= B_svc * (1 - 1e-5)  # ...and not better than the optimum allows
+    assert 1 / mm.gamma_high <= B_svc * (1 + 1e-12)  # B_svc >= B = 1/γ* >= 1/gamma_high
+    # w_B is feasible for UML's problem (functional margins >= 1, up to rounding).
+    assert np.min(y * (X @ mm.w_B)) >= 1 - 1e-9
     novikoff = pc.novikoff_bound(R, mm.gamma)
-    assert np.isclose(pc.uml_bound(R, mm.B), novikoff, rtol=1e-12)
-    assert np.isclose(pc.unnormalized_bound(R, mm.w_B, 1.0), novikoff, rtol=1e-12)
+    assert np.isclose(pc.uml_bound(R, B_svc), novikoff, rtol=1e-4)
+    assert np.isclose(pc.unnormalized_bound(R, w_svc, np.min(y * (X @ w_svc))), novikoff, rtol=1e-4)
     # Any rescaling c·u with its functional margin c·gamma gives (R/gamma)² back.
     c = 3.7
     eps = np.min(y * (X @ (c * u)))
@@ -130,11 +142,20 @@ def test_max_margin_interval_is_certified_and_tight(data, offset):
 
 @given(planted_data(max_n=25, max_d=4))
 def test_min_norm_point_is_the_distance_to_the_hull(data):
-    X, y, _, _, _ = data
-    point, lam = pc.min_norm_point(y[:, None] * X)
+    X, y, _, _, R = data
+    Z = y[:, None] * X
+    point, lam = pc.min_norm_point(Z)
     assert np.all(lam >= 0) and np.isclose(lam.sum(), 1.0)
-    assert np.allclose(lam @ (y[:, None] * X), point)
-    assert np.isclose(np.linalg.norm(point), pc.max_margin(X, y).gamma_high, rtol=1e-12)
+    assert np.allclose(lam @ Z, point)
+    # Independent reference: min ‖Zᵀλ‖ over the simplex as a non-negative least-squares problem,
+    # with Σλ = 1 imposed by a heavily weighted extra row.
+    M = 1e4 * R
+    ref, _ = nnls(np.vstack([Z.T, M * np.ones(len(y))]), np.r_[np.zeros(Z.shape[1]), M], maxiter=10_000)
+    ref_norm = np.linalg.norm((ref / ref.sum()) @ Z)
+    assert np.isclose(np.linalg.norm(point), ref_norm, rtol=1e-6)
+    # And the certified interval of max_margin contains that independent distance.
+    mm = pc.max_margin(X, y)
+    assert mm.gamma_low * (1 - 1e-6) <= ref_norm <= mm.gamma_high * (1 + 1e-6)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13, 50])
@@ -145,6 +166,20 @@ def test_orthonormal_worst_case_meets_the_bound(n):
     assert res.mistakes == n
     assert np.isclose(mm.gamma, 1 / np.sqrt(n), rtol=1e-12)
     assert round(pc.novikoff_bound(pc.radius(X), mm.gamma)) == n == res.mistakes
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13, 50])
+@pytest.mark.parametrize("tie", ["mistake", "positive", "negative"])
+def test_orthonormal_worst_case_mistakes_depend_on_the_tie_rule(n, tie):
+    # Every score starts at 0 and stays 0 until that point's own update (the points are
+    # orthogonal). A tie counted as a mistake costs every point one mistake; predicting +1 at a
+    # tie costs only the negative points, predicting −1 only the positive ones.
+    X, y = pc.orthonormal_worst_case(n, seed=n)
+    res = pc.perceptron(X, y, tie=tie)
+    expected = {"mistake": n, "positive": int(np.sum(y < 0)), "negative": int(np.sum(y > 0))}[tie]
+    assert res.converged and res.mistakes == expected
+    if 0 < np.sum(y > 0) < n:
+        assert tie == "mistake" or res.mistakes < n  # only the "mistake" rule meets the bound n
 
 
 @pytest.mark.parametrize("k", range(1, 9))

@@ -1,0 +1,212 @@
+"""Verdicts on tiny margins are exact: witnesses, certificates and margin intervals.
+
+Every check here is done by the test itself in rational arithmetic (``Fraction`` of a float is
+exact), not by asking the package whether its own evidence is good.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import perceptron_core as pc
+from perceptron_core.geometry import Separability
+
+from conftest import small_labelled_data
+
+
+def exact_rows(X, y, offset=False):
+    """The vectors zᵢ = yᵢ xᵢ (or yᵢ (xᵢ, 1)) as tuples of fractions."""
+    rows = []
+    for x, label in zip(np.asarray(X, float), np.asarray(y, float)):
+        z = [Fraction(float(v)) * int(label) for v in x]
+        rows.append(tuple(z + ([Fraction(int(label))] if offset else [])))
+    return rows
+
+
+def exact_witness_holds(X, y, verdict):
+    theta = list(verdict.w_exact) + ([verdict.b_exact] if verdict.offset else [])
+    return all(sum(a * b for a, b in zip(z, theta)) > 0 for z in exact_rows(X, y, verdict.offset))
+
+
+def exact_certificate_holds(X, y, verdict):
+    lam = verdict.certificate_exact
+    rows = exact_rows(X, y, verdict.offset)
+    return (
+        len(lam) == len(rows)
+        and all(isinstance(v, Fraction) and v >= 0 for v in lam)
+        and sum(lam) == 1
+        and all(sum(l * z[j] for l, z in zip(lam, rows)) == 0 for j in range(len(rows[0])))
+    )
+
+
+def exact_margin_lower_bound_holds(X, y, mm):
+    """mm.gamma_low <= the margin of (mm.w, mm.b), checked as gamma_low² ‖w‖² <= m² with m > 0."""
+    theta = [Fraction(float(v)) for v in mm.w] + ([Fraction(mm.b)] if mm.offset else [])
+    m = min(sum(a * b for a, b in zip(z, theta)) for z in exact_rows(X, y, mm.offset))
+    norm_sq = sum(v * v for v in theta[: len(mm.w)])
+    low = Fraction(mm.gamma_low)
+    return m > 0 and low > 0 and low * low * norm_sq <= m * m
+
+
+def wedge_gamma_sq(k):
+    """γ*² of narrow_wedge(k), independently: the nearest point of the segment [z₁, z₂] to 0."""
+    z1 = (Fraction(1), Fraction(1))
+    z2 = (-(1 - Fraction(1, 2**k)), Fraction(-1))
+    dz = (z1[0] - z2[0], z1[1] - z2[1])
+    t = -(z2[0] * dz[0] + z2[1] * dz[1]) / (dz[0] ** 2 + dz[1] ** 2)
+    t = min(max(t, Fraction(0)), Fraction(1))
+    p = (z2[0] + t * dz[0], z2[1] + t * dz[1])
+    return p[0] ** 2 + p[1] ** 2
+
+
+# --- the narrow wedge: a margin of order 2^-k -----------------------------------------------
+
+
+@pytest.mark.parametrize("k", [1, 10, 20, 29, 30, 31, 35, 40, 45, 48, 50, 51, 52])
+def test_narrow_wedge_is_certified_separable(k):
+    X, y = pc.narrow_wedge(k)
+    verdict = pc.separability(X, y)
+    assert verdict.separable is True
+    assert exact_witness_holds(X, y, verdict)
+    assert verdict.verify(X, y)
+
+
+@pytest.mark.parametrize("k", [1, 10, 20, 29, 30, 31, 35, 40, 45, 48, 50])
+def test_narrow_wedge_max_margin_interval_is_certified(k):
+    X, y = pc.narrow_wedge(k)
+    mm = pc.max_margin(X, y)
+    g2 = wedge_gamma_sq(k)
+    assert exact_margin_lower_bound_holds(X, y, mm)
+    assert Fraction(mm.gamma_low) ** 2 <= g2 <= Fraction(mm.gamma_high) ** 2
+    # The interval is not just valid but informative: within a factor 2 even at k = 50.
+    assert mm.gamma_high <= 2 * mm.gamma_low
+    if mm.gamma_sq_exact is not None:
+        assert mm.gamma_sq_exact == g2
+
+
+@pytest.mark.parametrize("k", [51, 52])
+def test_narrow_wedge_beyond_float_resolution_is_never_called_inseparable(k):
+    X, y = pc.narrow_wedge(k)
+    try:
+        mm = pc.max_margin(X, y)
+    except ValueError as err:
+        assert "not linearly separable" not in str(err) and "undecided" in str(err)
+    else:
+        assert exact_margin_lower_bound_holds(X, y, mm)
+        assert Fraction(mm.gamma_high) ** 2 >= wedge_gamma_sq(k)
+
+
+def test_a_wrong_certificate_is_rejected():
+    # The old verdict on narrow_wedge(30): λ = (½, ½). Σλᵢyᵢxᵢ = (2⁻³¹, 0) ≠ 0, so it proves nothing.
+    X, y = pc.narrow_wedge(30)
+    assert not Separability(False, None, None, np.array([0.5, 0.5]), False).verify(X, y)
+
+
+# --- planted data pinned to a tiny margin ----------------------------------------------------
+
+
+def pinned(n, d, gamma, seed):
+    """planted data plus the mirror image of its point at margin γ: then γ* = γ exactly (in reals)."""
+    X, y, u = pc.planted(n, d, gamma, seed=seed)
+    # x₀ has u·x₀ = γ; its mirror x₀ − 2γu, labelled −1, has the same margin, and the midpoint of
+    # y₀x₀ and −(x₀ − 2γu) is γu: a point of the hull of norm γ, so no direction does better.
+    return np.vstack([X, X[0] - 2 * gamma * u]), np.r_[y, -1.0], u
+
+
+@settings(max_examples=25)
+@given(st.integers(3, 30), st.integers(2, 5), st.sampled_from([1e-6, 1e-9]), st.integers(0, 10**6))
+def test_tiny_planted_margin_is_certified(n, d, gamma, seed):
+    X, y, u = pinned(n, d, gamma, seed)
+    verdict = pc.separability(X, y)
+    assert verdict.separable is True
+    assert exact_witness_holds(X, y, verdict)
+    mm = pc.max_margin(X, y)
+    assert exact_margin_lower_bound_holds(X, y, mm)
+    # Independent upper bound: the exact midpoint of the pinned pair lies in the hull of {yᵢxᵢ}.
+    z = exact_rows(X[[0, -1]], y[[0, -1]])
+    mid_sq = sum(((a + b) / 2) ** 2 for a, b in zip(*z))
+    assert Fraction(mm.gamma_low) ** 2 <= mid_sq
+    assert mm.gamma_low >= gamma * (1 - 1e-6)  # u itself has margin γ, up to the data's rounding
+    assert mm.gamma_high <= gamma * (1 + 1e-6)
+
+
+# --- inseparable data whose certificate needs exact arithmetic -----------------------------
+
+
+def thin_triangle(e):
+    """z₁ = 3(1, 2⁻ᵉ), z₂ = 6(1, −2⁻ᵉ), z₃ = −2(2, 0): (⅓, ⅙, ½) is the only certificate."""
+    X = np.array([[3.0, 3 * 2.0**-e], [6.0, -6 * 2.0**-e], [4.0, 0.0]])
+    return X, np.array([1.0, 1.0, -1.0])
+
+
+@pytest.mark.parametrize("e", [0, 20, 40, 60])
+def test_certificate_with_thirds_is_exact(e):
+    X, y = thin_triangle(e)
+    verdict = pc.separability(X, y)
+    assert verdict.separable is False
+    assert exact_certificate_holds(X, y, verdict)
+    assert verdict.certificate_exact == (Fraction(1, 3), Fraction(1, 6), Fraction(1, 2))
+    assert verdict.verify(X, y)
+    # The float weights are not a certificate: 1/3 is not a float, and verify is exact.
+    assert not Separability(False, None, None, np.array([1 / 3, 1 / 6, 1 / 2]), False).verify(X, y)
+    with pytest.raises(ValueError, match="not linearly separable"):
+        pc.max_margin(X, y)
+
+
+@pytest.mark.parametrize("e", [0, 20, 40])
+def test_crossing_segments_certificate_with_offset_is_exact(e):
+    # Positive segment (0,0)–(3,0), negative segment (1, 2⁻ᵉ)–(1, −2^(1−e)): they cross at (1, 0),
+    # at a third of the way along each, so the certificate is (⅓, ⅙, ⅓, ⅙).
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [1.0, 2.0**-e], [1.0, -(2.0 ** (1 - e))]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    verdict = pc.separability(X, y, offset=True)
+    assert verdict.separable is False
+    assert exact_certificate_holds(X, y, verdict)
+    assert verdict.certificate_exact == (Fraction(1, 3), Fraction(1, 6), Fraction(1, 3), Fraction(1, 6))
+
+
+@settings(max_examples=60)
+@given(st.integers(2, 8), st.integers(1, 3), st.integers(0, 10**6), st.booleans(), st.integers(10, 45))
+def test_random_near_degenerate_verdicts_are_exact(n, d, seed, offset, e):
+    # Random points squeezed to a slab of width 2⁻ᵉ around a hyperplane, random labels: the
+    # verdict (either way) must come with evidence that holds exactly, or say it is undecided.
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    X[:, -1] *= 2.0**-e
+    y = rng.choice([-1.0, 1.0], size=n)
+    verdict = pc.separability(X, y, offset=offset)
+    if verdict.separable is True:
+        assert exact_witness_holds(X, y, verdict)
+    elif verdict.separable is False:
+        assert exact_certificate_holds(X, y, verdict)
+    else:
+        assert verdict.reason
+    assert verdict.separable is not None  # on data this small, exact search always decides
+
+
+def test_undecided_is_said_not_guessed():
+    # With no exact search allowed beyond the LPs, tiny margins would be undecided, never wrong.
+    X, y = pc.narrow_wedge(50)
+    verdict = pc.separability(X, y, max_iter=0)
+    assert verdict.separable in (True, None)
+    if verdict.separable is None:
+        assert "undecided" in verdict.reason and not verdict.verify(X, y)
+
+
+@given(small_labelled_data(), st.booleans())
+def test_every_verdict_on_small_data_checks_out_exactly(data, offset):
+    # The package's verify() is not the judge here: the test redoes the check in fractions.
+    X, y = data
+    verdict = pc.separability(X, y, offset=offset)
+    assert verdict.separable is not None
+    if verdict.separable:
+        assert exact_witness_holds(X, y, verdict)
+        assert np.all(y * (X @ verdict.w + verdict.b) > 0)  # the float witness too, on integers
+    else:
+        assert exact_certificate_holds(X, y, verdict)
+        assert np.allclose(verdict.certificate, [float(v) for v in verdict.certificate_exact])
