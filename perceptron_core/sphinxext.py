@@ -5,16 +5,22 @@
 * It sets :data:`perceptron_core.interactive.STATIC_ENV_VAR` in the build process. Every kernel
   the build starts inherits it, so :func:`perceptron_core.explore` emits self-contained HTML/JS
   controls instead of ipywidgets (which would need a live kernel).
-* It serves MathJax from the book's own ``_static`` folder instead of a CDN, using the copy of
-  MathJax 2.7 that the ``jupyter-server-mathjax`` package ships, so that the equations render
-  with no network: from ``file://``, from a zip, or on an offline machine. Without that package
-  Sphinx's default (a CDN) is left alone.
+* It serves MathJax 3 from the book's own ``_static`` folder instead of a CDN, using the copy of
+  MathJax 3.2.2 that the ``sphinx-mathjax-offline`` package ships, so that the equations render
+  with no network: from ``file://``, from a zip, or on an offline machine. MathJax 3 keeps its
+  assistive features: hidden MathML for screen readers on every equation, and the speech and
+  exploration tools of its menu, all loaded from the same local copy. Only the files MathJax
+  may load are copied (not the other combined builds, nor ``latest.js``, which fetches MathJax
+  from a CDN). Without that package Sphinx's default (a CDN) is left alone.
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the book without the
   exercises' solutions, for instructors to hand out.
 """
 
 from __future__ import annotations
 
+import copy
+import fnmatch
+import importlib.util
 import os
 import shutil
 from pathlib import Path
@@ -22,39 +28,44 @@ from typing import Any
 
 from .interactive import STATIC_ENV_VAR
 
-# The web-font settings are those classic Jupyter used with this MathJax copy (it ships the
-# STIX-Web fonts only); the tex2jax settings confine MathJax to the math Sphinx marks up.
-MATHJAX2_CONFIG = {
-    "tex2jax": {
-        "inlineMath": [["\\(", "\\)"]],
-        "displayMath": [["\\[", "\\]"]],
-        "processEscapes": True,
-        "processEnvironments": True,
-        "processClass": "tex2jax_process|mathjax_process|math|output_area",
-        "ignoreClass": "document",
-    },
-    "HTML-CSS": {"availableFonts": [], "imageFont": None, "preferredFont": None, "webFont": "STIX-Web"},
-    # Native MathML output would ask for TeX web fonts that this copy does not ship (console
-    # errors, and the STIX glyphs unused): render with HTML-CSS in every browser.
-    "MMLorHTML": {"prefer": "HTML"},
-}
+# The combined component: TeX input, CommonHTML output, the contextual menu and the assistive
+# MathML for screen readers. Everything else it needs (TeX packages on first use, the web fonts,
+# the accessibility explorer and its speech rules) it loads from next to itself.
+MATHJAX_ENTRY = "tex-chtml.js"
 MATHJAX_DIR = "mathjax"
+# What the entry point never loads: the other combined builds, the node.js adaptor, and
+# latest.js, whose only job is to load MathJax from a CDN.
+MATHJAX_SKIP = ("*.js", "adaptors")
+MATHJAX_KEEP = (MATHJAX_ENTRY,)
+# Sphinx marks inline math as \(...\) and display math as \[...\], MathJax 3's defaults, so no
+# delimiter settings are needed. The menu would otherwise remember a reader's settings in
+# localStorage only; the explicit defaults say what every reader starts with: the hidden MathML
+# that screen readers read, and no pop-up explorer unless the reader turns it on in the menu.
+MATHJAX3_CONFIG: dict[str, Any] = {
+    "options": {"menuOptions": {"settings": {"assistiveMml": True}}},
+}
 HIDE_SOLUTIONS_ENV_VAR = "PERCEPTRON_HIDE_SOLUTIONS"
 
 
 def _bundled_mathjax() -> Path | None:
-    try:
-        import jupyter_server_mathjax
-    except ImportError:
+    """The ``static/mathjax`` folder of ``sphinx-mathjax-offline``, if that package is installed.
+
+    Its import name has hyphens, and importing it would run nothing we need: find it instead.
+    """
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")
+    if spec is None or not spec.submodule_search_locations:
         return None
-    static = Path(jupyter_server_mathjax.__file__).parent / "static"
-    return static if (static / "MathJax.js").is_file() else None
+    static = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax"
+    return static if (static / MATHJAX_ENTRY).is_file() else None
 
 
 def _use_local_mathjax(app: Any, config: Any) -> None:
     if _bundled_mathjax() is not None:
-        config.mathjax_path = f"{MATHJAX_DIR}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
-        config.mathjax2_config = MATHJAX2_CONFIG
+        config.mathjax_path = f"{MATHJAX_DIR}/{MATHJAX_ENTRY}"
+        # A copy, because myst-parser adds its own options to this dict later; settings of the
+        # book's own (none today) win over these defaults.
+        own = getattr(config, "mathjax3_config", None) or {}
+        config.mathjax3_config = {**copy.deepcopy(MATHJAX3_CONFIG), **own}
 
 
 def _hiding_solutions() -> bool:
@@ -78,7 +89,15 @@ def _drop_solutions(app: Any, doctree: Any) -> None:
 def _copy_mathjax(app: Any, exception: Exception | None) -> None:
     source = _bundled_mathjax()
     if exception is None and source is not None and app.builder.format == "html":
-        shutil.copytree(source, Path(app.outdir) / "_static" / MATHJAX_DIR, dirs_exist_ok=True)
+        target = Path(app.outdir) / "_static" / MATHJAX_DIR
+
+        def skip(folder: str, names: list[str]) -> set[str]:
+            if Path(folder) != source:
+                return set()
+            dropped = set().union(*(fnmatch.filter(names, pattern) for pattern in MATHJAX_SKIP))
+            return dropped - set(MATHJAX_KEEP)
+
+        shutil.copytree(source, target, ignore=skip, dirs_exist_ok=True)
 
 
 def setup(app: Any) -> dict[str, Any]:
