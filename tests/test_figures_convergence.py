@@ -1,12 +1,22 @@
-"""Tests for the figures of the chapter "The convergence theorem" and the claims its prose makes."""
+"""Tests for the figures of the chapter "The convergence theorem" and the claims its prose makes.
+
+Where a claim is about the perceptron, the tests recompute it with a reference perceptron
+written here in plain Python (exact rationals where the data allow), not with the package
+against itself.
+"""
 
 from __future__ import annotations
 
 import itertools
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
+from scipy.optimize import minimize, nnls
 
 from perceptron_core import (
     augment,
@@ -20,6 +30,7 @@ from perceptron_core import (
     planted,
     radius,
 )
+from perceptron_core.data import hypercube_small_margin
 from perceptron_core.figures import convergence as cf
 
 # The slider grids of the chapter (book/convergence.ipynb); the tests draw their corners.
@@ -37,7 +48,93 @@ def _corners():
             yield draw, dict(zip(grid, values))
 
 
-@pytest.mark.parametrize(("draw", "params"), list(_corners()), ids=lambda v: getattr(v, "__name__", str(v)))
+# ---------------------------------------------------------------------------------------------
+# An independent reference perceptron
+# ---------------------------------------------------------------------------------------------
+
+
+def _reference_run(X, y, *, tie="mistake", offset=False, exact=False, max_epochs=10**6):
+    """Cyclic perceptron in plain Python. Returns the weights after every update, the
+    number of sweeps, and the smallest |y w.x| / (|w| |x|) met at a test with w != 0.
+
+    With ``exact=True`` the arithmetic is in fractions.Fraction of the floats, so no rounding
+    can decide a test.
+    """
+    conv = (lambda v: Fraction(float(v))) if exact else float
+    rows = [[conv(v) for v in row] + ([conv(1.0)] if offset else []) for row in np.asarray(X)]
+    labels = [int(v) for v in y]
+    w = [conv(0.0)] * len(rows[0])
+    weights, closest = [], math.inf
+    for epoch in range(1, max_epochs + 1):
+        clean = True
+        for x, label in zip(rows, labels):
+            s = sum(a * b for a, b in zip(w, x))
+            if any(w):
+                size = math.sqrt(float(sum(a * a for a in w)) * float(sum(b * b for b in x)))
+                closest = min(closest, abs(float(s)) / size)
+            if tie == "mistake":
+                mistake = label * s <= 0
+            elif tie == "positive":
+                mistake = (s >= 0) != (label > 0)
+            else:
+                mistake = (s > 0) != (label > 0)
+            if mistake:
+                w = [a + label * b for a, b in zip(w, x)]
+                weights.append(w)
+                clean = False
+        if clean:
+            return weights, epoch, closest
+    raise AssertionError("the reference run did not converge")
+
+
+def _clear_of_rounding_edge(value: float, decimals: int, rel: float = 1e-9) -> bool:
+    """True when ``value`` shown with ``decimals`` digits cannot flip if it changes by a
+    relative ``rel`` (far more than a rounding of the last bit, or a solver's error)."""
+    scaled = float(value) * 10**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) > max(rel * abs(scaled), 1e-6)
+
+
+def _fib(m: int) -> int:
+    a, b = 0, 1
+    for _ in range(m):
+        a, b = b, a + b
+    return a
+
+
+def _min_norm_separator(X, y):
+    """min |w|^2 subject to y_i w.x_i >= 1, by SLSQP: an independent quadratic program.
+
+    The answer is checked, not trusted: it must be feasible and satisfy the KKT conditions
+    (w a non-negative combination of the rows y_i x_i whose constraints are tight), which
+    for this convex problem prove it optimal.
+    """
+    A = y[:, None] * X
+    w0 = np.linalg.lstsq(A, np.ones(len(y)), rcond=None)[0] * 2
+    sol = minimize(
+        lambda w: w @ w,
+        w0,
+        jac=lambda w: 2 * w,
+        constraints=[{"type": "ineq", "fun": lambda w: A @ w - 1, "jac": lambda w: A}],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
+    w = sol.x
+    slack = A @ w - 1
+    assert np.all(slack >= -1e-7), sol.message
+    tight = slack <= 1e-6
+    _, residual = nnls(A[tight].T, w)
+    assert residual <= 1e-6 * np.linalg.norm(w), sol.message
+    return w
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures draw
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("draw", "params"), list(_corners()), ids=lambda v: getattr(v, "__name__", str(v))
+)
 def test_draw_returns_figure_on_grid_corners(draw, params):
     fig = draw(**params)
     assert isinstance(fig, Figure)
@@ -51,12 +148,29 @@ def test_bench_cases_are_the_chapter_figures():
         assert isinstance(draw(**params), Figure)
 
 
+def test_alt_texts_state_what_the_figures_show():
+    # The survey's alt text counts the data sets the figure really draws.
+    assert f"on {2 * cf.SURVEY_TRIALS} random data sets" in cf.SURVEY_ALT
+    assert len(cf.survey(0.25, 20, "planted")[0]) + len(cf.survey(0.25, 20, "shell")[0]) == (
+        2 * cf.SURVEY_TRIALS
+    )
+    # No claim that the cosine rises at every mistake; the tie rule of the worst case is named.
+    assert "rises towards 1" not in cf.INVARIANTS_ALT and "can fall" in cf.INVARIANTS_ALT
+    assert "ties counted as mistakes" in cf.WORST_CASE_ALT
+    for alt, params in ((cf.INVARIANTS_ALT, {"gamma": 0.1, "R": 1.0}),
+                        (cf.SURVEY_ALT, {"gamma": 0.1, "n": 20}),
+                        (cf.WORST_CASE_ALT, {"n": 6}), (cf.WEDGE_ALT, {"k": 4})):
+        assert "{" not in alt.format(**params)
+
+
 # ---------------------------------------------------------------------------------------------
 # shell_data: the chapter's hard data
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "d", "gamma", "R"), [(50, 2, 0.1, 1.0), (200, 10, 0.05, 2.0), (30, 5, 0.3, 0.5)])
+@pytest.mark.parametrize(
+    ("n", "d", "gamma", "R"), [(50, 2, 0.1, 1.0), (200, 10, 0.05, 2.0), (30, 5, 0.3, 0.5)]
+)
 def test_shell_data_has_the_stated_margin_and_radius(n, d, gamma, R):
     X, y, u = cf.shell_data(n, d, gamma, R, seed=3)
     assert np.allclose(np.linalg.norm(X, axis=1), R)
@@ -73,6 +187,80 @@ def test_shell_data_is_deterministic_and_rejects_bad_input():
         cf.shell_data(10, 1, 0.1)
     with pytest.raises(ValueError):
         cf.shell_data(10, 3, 1.5, R=1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The two lemmas and the cosine
+# ---------------------------------------------------------------------------------------------
+
+
+@st.composite
+def separable_by_u(draw):
+    """Points with margin at least gamma from a random unit u, built here (not by the package)."""
+    d = draw(st.integers(2, 5))
+    n = draw(st.integers(2, 30))
+    seed = draw(st.integers(0, 2**31 - 1))
+    gamma = draw(st.floats(0.02, 0.5))
+    rng = np.random.default_rng(seed)
+    u = rng.standard_normal(d)
+    u /= np.linalg.norm(u)
+    X = rng.uniform(-1, 1, size=(n, d))
+    along = X @ u
+    y = np.where(along >= 0, 1.0, -1.0)
+    # Push every point out of the slab |u.x| < gamma along u; the margin is then >= gamma.
+    X += np.outer(y * np.maximum(gamma - np.abs(along), 0.0), u)
+    X[0] += (y[0] * gamma - X[0] @ u) * u  # one point exactly at the margin
+    return X, y, u, gamma
+
+
+@given(separable_by_u())
+def test_cosine_stays_above_its_rising_lower_bound(case):
+    X, y, u, _ = case
+    gamma = float(np.min(y * (X @ u)))
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    weights, _, _ = _reference_run(X, y)
+    W = np.array(weights)
+    k = np.arange(1, len(W) + 1)
+    cosine = (W @ u) / np.linalg.norm(W, axis=1)
+    lower = np.sqrt(k) * gamma / R
+    assert np.all(cosine >= lower - 1e-9)
+    assert np.all(np.diff(lower) > 0)
+    assert len(W) <= (R / gamma) ** 2 + 1e-9
+    # The package records the same quantities along the same run.
+    res = perceptron(X, y, u=u, max_epochs=10**6)
+    assert res.mistakes == len(W)
+    assert np.allclose(res.history.progress, W @ u, atol=1e-9)
+    assert np.allclose(res.history.norms_sq, np.sum(W * W, axis=1), atol=1e-9)
+
+
+def test_cosine_can_fall_counterexample_in_exact_arithmetic():
+    # u = (1, 0), gamma = 0.1: the chapter's three points, all labelled +1.
+    tenth = Fraction(1, 10)
+    Z = [(tenth, Fraction(2)), (tenth, Fraction(-5, 2)), (tenth, Fraction(3))]
+    w = (Fraction(0), Fraction(0))
+    cos_sq, scores = [], []
+    for z in Z:
+        scores.append(w[0] * z[0] + w[1] * z[1])
+        w = (w[0] + z[0], w[1] + z[1])
+        cos_sq.append(w[0] ** 2 / (w[0] ** 2 + w[1] ** 2))  # w.u > 0 throughout
+    assert scores[0] == 0 and scores[1] < 0 and scores[2] < 0  # every update is a mistake
+    assert cos_sq[0] < cos_sq[1] and cos_sq[2] < cos_sq[1]  # up, then down
+    R_sq = max(a * a + b * b for a, b in Z)
+    for k, c in enumerate(cos_sq, start=1):
+        assert c >= k * tenth**2 / R_sq  # the lower bound sqrt(k) gamma / R still holds
+    shown = [0.050, 0.371, 0.119]
+    assert np.allclose([math.sqrt(c) for c in cos_sq], shown, atol=5e-4)
+    # The package's run on the same floats makes these three mistakes first, in this order.
+    Zf = np.array([[0.1, 2.0], [0.1, -2.5], [0.1, 3.0]])
+    res = perceptron(Zf, np.ones(3), u=[1.0, 0.0])
+    h = res.history
+    assert list(h.indices[:3]) == [0, 1, 2]
+    cos = h.progress[:3] / np.sqrt(h.norms_sq[:3])
+    assert np.allclose(cos**2, [float(c) for c in cos_sq], rtol=1e-12)
+    assert all(_clear_of_rounding_edge(v, 3) for v in cos)
+    lower = np.sqrt([1, 2, 3]) * 0.1 / radius(Zf)
+    assert all(_clear_of_rounding_edge(v, 3) for v in lower)
+    assert all(_clear_of_rounding_edge(v, 2) for v in (-4.99, -1.48))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,10 +301,25 @@ def test_survey_mistakes_below_each_data_sets_bound(gamma, n):
         assert np.all(bounds <= novikoff_bound(1.0, gamma) + 1e-6)
 
 
+def test_survey_summary_numbers_are_clear_of_rounding_edges():
+    # The prose quotes the largest ratio (3 decimals) and the range of the median ratios of
+    # each family over the figure's grid (2 decimals), and says planted data do better.
+    grid = [(g, n) for g in (0.05, 0.15, 0.25) for n in (20, 100, 500)]
+    ratios = {fam: [np.divide(*cf.survey(g, n, fam)) for g, n in grid]
+              for fam in ("planted", "shell")}
+    worst = max(float(np.max(r)) for rs in ratios.values() for r in rs)
+    assert worst <= 1 and _clear_of_rounding_edge(worst, 3)
+    medians = {fam: [float(np.median(r)) for r in rs] for fam, rs in ratios.items()}
+    for values in medians.values():
+        assert _clear_of_rounding_edge(min(values), 2)
+        assert _clear_of_rounding_edge(max(values), 2)
+    assert max(medians["planted"]) < min(medians["shell"])
+
+
 def test_survey_entry_matches_a_direct_run():
     mistakes, bounds = cf.survey(0.15, 100, "planted")
     X, y, _ = planted(100, cf.SURVEY_D, 0.15, seed=4)
-    assert mistakes[4] == perceptron(X, y).mistakes
+    assert mistakes[4] == len(_reference_run(X, y)[0])
     assert np.isclose(bounds[4], novikoff_bound(radius(X), max_margin(X, y).gamma))
 
 
@@ -134,8 +337,11 @@ def test_worst_case_meets_the_bound_and_both_lemmas_with_equality(n):
 def test_wedge_table_numbers():
     t = cf.wedge_table()
     assert list(t["k"]) == list(range(cf.WEDGE_K_MAX + 1))
-    # Mistakes double with every bit: exactly 2^(k+2) + 1 on this family.
+    # Mistakes double with every bit: exactly 2^(k+2) + 1 on this family, in exact arithmetic.
     assert list(t["mistakes"]) == [2 ** (k + 2) + 1 for k in t["k"]]
+    for k in (0, 3, 6):
+        X, y = narrow_wedge(k)
+        assert len(_reference_run(X, y, exact=True)[0]) == 2 ** (k + 2) + 1
     assert np.all(t["mistakes"] <= t["bound"])
     assert np.all(t["epochs"] <= t["rounds"])
     assert np.all(t["rounds"] == [max_rounds(r, g) for r, g in zip(t["R"], t["gamma"])])
@@ -147,6 +353,67 @@ def test_wedge_table_numbers():
         assert np.all(y * (X @ w) > 0)
     title = cf.draw_wedge(10).axes[1].get_title()
     assert f"{t['mistakes'][-1]} mistakes" in title and f"{t['bound'][-1]:.0f}" in title
+    # The prose shows these with two decimals and the bound with none.
+    assert _clear_of_rounding_edge(t["mistakes"][-1] / t["mistakes"][-2], 2)
+    assert _clear_of_rounding_edge(t["bound"][-1] / t["bound"][-2], 2)
+    assert _clear_of_rounding_edge(t["bound"][-1], 0)
+    assert _clear_of_rounding_edge(t["gamma"][-1] * 1e4, 2)  # shown as 3.45e-04
+
+
+# ---------------------------------------------------------------------------------------------
+# Exponentially small margins in {0,1}^n (proposition conv-prop-hypercube)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_fibonacci_separator_has_functional_margin_one_exactly(n):
+    X, y = hypercube_small_margin(n)
+    assert set(np.unique(X)) <= {0.0, 1.0}
+    w = [Fraction((-1) ** k * _fib(k + 1)) for k in range(1, n + 1)]
+    fm = [int(label) * sum(Fraction(float(v)) * c for v, c in zip(row, w))
+          for row, label in zip(X, y)]
+    assert fm == [1] * n
+    assert sum(c * c for c in w) == _fib(n + 1) * _fib(n + 2) - 1
+    assert radius(X) ** 2 == pytest.approx(1 + n // 2)
+    # Point k has 1 + floor(k/2) ones (the proof's count), the most at k = n.
+    assert list(X.sum(axis=1)) == [1 + k // 2 for k in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_hypercube_margin_against_an_independent_solver(n):
+    X, y = hypercube_small_margin(n)
+    w = _min_norm_separator(X, y)
+    gamma = 1 / np.linalg.norm(w)  # UML: gamma* = 1 / B
+    assert gamma <= 1 / _fib(n + 1) + 1e-9
+    assert gamma >= 1 / math.sqrt(_fib(n + 1) * _fib(n + 2) - 1) - 1e-9
+    assert gamma <= ((1 + 5**0.5) / 2) ** -(n - 1) + 1e-12
+    t = cf.hypercube_table()
+    assert t["gamma"][n - 1] == pytest.approx(gamma, rel=1e-6)
+
+
+def test_hypercube_table_numbers():
+    t = cf.hypercube_table()
+    n = t["n"]
+    assert list(n) == list(range(1, cf.HYPERCUBE_N_MAX + 1))
+    assert list(t["fib"]) == [_fib(k + 1) for k in n]
+    assert list(t["fib_norm_sq"]) == [_fib(k + 1) * _fib(k + 2) - 1 for k in n]
+    assert np.all(t["gamma"] <= t["gamma_upper"] * (1 + 1e-9))
+    assert np.all(t["gamma"] >= 1 / np.sqrt(t["fib_norm_sq"]) * (1 - 1e-9))
+    assert np.allclose(t["R"] ** 2, 1 + n // 2)
+    # The proposition's lower bound and the theorem's upper bound on the mistakes.
+    assert np.all(t["mistakes"] >= t["fib"])
+    assert np.all(t["mistakes"] <= t["bound"])
+    # Measured, and stated in the prose: the count equals F(n+1) F(n+2) - 1 on every row.
+    assert np.array_equal(t["mistakes"], t["fib_norm_sq"])
+    for k in (4, 7, 9):
+        X, y = hypercube_small_margin(k)
+        assert len(_reference_run(X, y, exact=True)[0]) == t["mistakes"][k - 1]
+    # The prose's ratios, with three decimals.
+    for v in (t["gamma"][-1] / t["gamma"][-2], t["mistakes"][-1] / t["mistakes"][-2],
+              ((1 + 5**0.5) / 2) ** 2):
+        assert _clear_of_rounding_edge(v, 3)
+    assert _clear_of_rounding_edge(t["bound"][-1], 0)
+    assert _clear_of_rounding_edge(t["gamma"][-1] * 1e3, 2)  # shown as 3.37e-03
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,24 +421,57 @@ def test_wedge_table_numbers():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_three_forms_are_equal():
+def test_three_forms_are_equal_and_B_is_minimal():
     X, y, _ = planted(30, 2, 0.1, seed=3)
     f = cf.three_forms(X, y, scale=3.0)
     assert np.isclose(f["novikoff"], f["uml"]) and np.isclose(f["uml"], f["unnormalized"])
     assert np.isclose(f["B"], 1 / f["gamma"]) and np.isclose(f["norm_wB"], f["B"])
+    # UML's B is the shortest w with y w.x >= 1: check against an independent QP.
+    assert f["B"] == pytest.approx(np.linalg.norm(_min_norm_separator(X, y)), rel=1e-6)
     assert np.isclose(f["min_fm_wB"], 1.0) and np.isclose(f["eps"], 3.0)
     assert f["gamma"] >= 0.1 and f["novikoff"] <= novikoff_bound(f["R"], 0.1)
+    assert len(_reference_run(X, y, exact=True)[0]) == perceptron(X, y).mistakes
     assert perceptron(X, y).mistakes <= f["novikoff"]
+    # Shown with four decimals in the prose; eps is 3 only up to the solver's accuracy.
+    for key in ("R", "gamma", "B", "norm_wB", "min_fm_wB", "eps", "novikoff", "uml",
+                "unnormalized", "norm_wstar"):
+        assert _clear_of_rounding_edge(f[key], 4), key
+    assert _clear_of_rounding_edge(novikoff_bound(f["R"], 0.1), 2)
 
 
 def test_demo_run_touches_both_bounds_at_the_first_mistake():
     X, y, u = cf.shell_data(200, 10, 0.1, seed=0)
+    weights, epochs, closest = _reference_run(X, y)
+    # No test of the run came near a tie, so the count cannot depend on rounding.
+    assert closest > 1e-6
     res = perceptron(X, y, u=u)
+    assert res.mistakes == len(weights) and res.epochs == epochs
     k = np.arange(1, res.mistakes + 1)
     prog, grow = res.history.progress / (k * 0.1), res.history.norms_sq / k
     assert np.isclose(prog[0], 1.0) and np.isclose(grow[0], 1.0)
     assert prog.min() >= 1 - 1e-12 and grow.max() <= 1 + 1e-12
     assert prog[-1] > 1 and grow[-1] < 1
+    # The cosine falls at some mistakes of this run (the prose counts them).
+    W = np.array(weights)
+    cosine = (W @ u) / np.linalg.norm(W, axis=1)
+    falls = int(np.sum(np.diff(cosine) < 0))
+    assert falls >= 1 and cf.cosine_falls(res) == falls
+    assert np.min(np.abs(np.diff(cosine))) > 1e-9  # no fall decided by a rounding
+    shown = [(prog.min(), 4), (grow.max(), 4), (prog[-1], 3), (grow[-1], 3), (cosine[-1], 3)]
+    assert all(_clear_of_rounding_edge(v, dec) for v, dec in shown)
+
+
+@settings(max_examples=50)
+@given(st.integers(1, 25), st.integers(0, 10**6))
+def test_tie_rules_on_orthonormal_points(n, seed):
+    X, y = orthonormal_worst_case(n, seed=seed)
+    negatives, positives = int(np.sum(y < 0)), int(np.sum(y > 0))
+    expected = {"mistake": n, "positive": negatives, "negative": positives}
+    for tie, count in expected.items():
+        assert len(_reference_run(X, y, tie=tie, exact=True)[0]) == count
+        assert perceptron(X, y, tie=tie).mistakes == count
+    # Exactly n = (R/gamma*)^2 only when a tie counts as a mistake.
+    assert novikoff_bound(radius(X), max_margin(X, y).gamma) == pytest.approx(n)
 
 
 def test_tie_rule_changes_the_run_but_not_the_bound():
@@ -182,22 +482,86 @@ def test_tie_rule_changes_the_run_but_not_the_bound():
     assert perceptron(X, y, tie="negative").mistakes == int(np.sum(y > 0)) < 10
 
 
-def test_strict_rule_would_never_update():
-    # At w = 0 every product y w.x is 0, never < 0: a strict rule stays at w = 0.
+def test_strict_rule_stops_at_once_without_separating():
+    # At w = 0 every product y w.x is 0, never < 0: a strict rule makes no update (within
+    # any bound) and stops at w = 0, which classifies no point correctly.
     X, y = orthonormal_worst_case(10)
-    assert not np.any(y * (X @ np.zeros(10)) < 0)
+    w = np.zeros(10)
+    assert not np.any(y * (X @ w) < 0)
+    assert np.all(y * (X @ w) <= 0)
 
 
 def test_independence_table_stays_under_the_bound():
     rows = cf.independence_table(0.1, ((100, 10), (1000, 10), (200, 100)), seeds=3)
     assert all(m <= novikoff_bound(1.0, 0.1) for _, _, m in rows)
+    X, y, _ = cf.shell_data(100, 10, 0.1, seed=1)
+    assert len(_reference_run(X, y)[0]) <= rows[0][2]
+
+
+# ---------------------------------------------------------------------------------------------
+# The offset
+# ---------------------------------------------------------------------------------------------
+
+
+def test_offset_counterexample():
+    ce = cf.offset_counterexample()
+    # Reference run with an offset, in exact arithmetic.
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    assert len(_reference_run(X, y, offset=True, exact=True)[0]) == ce["mistakes"] == 202
+    # The largest margin with an offset is half the gap, 1, at the threshold 10.
+    assert ce["R"] == 11 and ce["gamma_b"] == pytest.approx(1.0, abs=1e-9)
+    assert ce["b"] == pytest.approx(-10.0, abs=1e-6)
+    assert ce["naive"] == pytest.approx(121.0) and ce["mistakes"] > ce["naive"]
+    assert ce["correct"] == pytest.approx((121 + 1) * (1 + 100)) and ce["mistakes"] <= 12322
+    for key in ("R", "gamma_b", "naive", "correct"):
+        assert _clear_of_rounding_edge(ce[key], 0)
+
+
+@st.composite
+def separable_with_offset(draw):
+    """Data with a planted unit w, an offset b and margin >= gamma, built here."""
+    d = draw(st.integers(1, 3))
+    n = draw(st.integers(2, 20))
+    seed = draw(st.integers(0, 2**31 - 1))
+    gamma = draw(st.floats(0.05, 0.5))
+    b = draw(st.floats(-3.0, 3.0))
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(d)
+    w /= np.linalg.norm(w)
+    X = rng.uniform(-4, 4, size=(n, d))
+    score = X @ w + b
+    y = np.where(score >= 0, 1.0, -1.0)
+    X += np.outer(y * np.maximum(gamma - np.abs(score), 0.0), w)
+    return X, y, w, b, gamma
+
+
+@settings(max_examples=100)
+@given(separable_with_offset())
+def test_offset_bound_on_the_augmented_points(case):
+    # The chapter's bound with an offset: M <= (R^2 + 1)(1 + b^2) / gamma^2.
+    X, y, w, b, _ = case
+    gamma = float(np.min(y * (X @ w + b)))
+    R_sq = float(np.max(np.sum(X * X, axis=1)))
+    m = len(_reference_run(X, y, offset=True)[0])
+    assert m == perceptron(X, y, offset=True, max_epochs=10**6).mistakes
+    assert m <= (R_sq + 1) * (1 + b * b) / gamma**2 + 1e-9
 
 
 def test_offset_exercise_claims():
     X, y = iris_pair("setosa", "versicolor", features=(2, 3))
-    Z1, Z2 = augment(X, 1.0), augment(X, 0.1)
-    m1, m2 = perceptron(Z1, y).mistakes, perceptron(Z2, y).mistakes
-    assert m1 == perceptron(X, y, offset=True).mistakes
-    b1 = novikoff_bound(radius(Z1), max_margin(Z1, y).gamma)
-    b2 = novikoff_bound(radius(Z2), max_margin(Z2, y).gamma)
-    assert m1 <= b1 and m2 <= b2 and b2 > 10 * b1 and m2 > 10 * m1
+    X_mm = np.round(10 * X)
+    assert np.allclose(X_mm, 10 * X, atol=1e-9)  # whole millimetres
+    counts, bounds = {}, {}
+    for c in (20, 10, 5, 2, 1):
+        Z = augment(X_mm, c)
+        counts[c] = perceptron(Z, y, max_epochs=10**6).mistakes
+        bounds[c] = novikoff_bound(radius(Z), max_margin(Z, y).gamma)
+        assert counts[c] <= bounds[c]
+        assert _clear_of_rounding_edge(bounds[c], 0)
+    # Integer data and integer constants: the reference run is exact and agrees.
+    for c in (10, 2):
+        assert len(_reference_run(augment(X_mm, c), y, exact=True)[0]) == counts[c]
+    assert perceptron(X_mm, y, offset=True).mistakes == counts[1]
+    # The prose: the bound grows as c shrinks, the run grows too but not steadily.
+    assert bounds[20] < bounds[10] < bounds[5] < bounds[2] < bounds[1]
+    assert counts[10] < counts[20] and counts[1] > 100 * counts[20]

@@ -9,6 +9,11 @@ bound from four sides, one figure each:
 * :func:`draw_worst_case`: orthonormal points, where both lemmas hold with equality;
 * :func:`draw_wedge`: two points whose margin halves with every extra bit, so the run doubles.
 
+and computes two tables the prose quotes: the family in {0,1}ⁿ whose margin shrinks
+exponentially in n (:func:`hypercube_table`), and the 1-D data on which ``(R/γ*_b)²`` fails to
+bound the perceptron with an offset (:func:`offset_counterexample`). :func:`cosine_falls` counts
+the mistakes of a run at which the cosine between ``w_k`` and ``u`` went down.
+
 Every expensive run is cached with :func:`functools.lru_cache` keyed on the slider values, so
 a redraw only re-plots.
 """
@@ -23,7 +28,12 @@ from numpy.typing import NDArray
 
 from ..algorithms import PerceptronResult, perceptron
 from ..bounds import max_rounds, novikoff_bound, uml_bound, unnormalized_bound
-from ..data import narrow_wedge, orthonormal_worst_case, planted
+from ..data import (
+    hypercube_small_margin,
+    narrow_wedge,
+    orthonormal_worst_case,
+    planted,
+)
 from ..geometry import dataset_margin, max_margin, radius
 from ..plotting import NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
 
@@ -39,6 +49,13 @@ __all__ = [
     "draw_worst_case",
     "wedge_table",
     "draw_wedge",
+    "cosine_falls",
+    "hypercube_table",
+    "offset_counterexample",
+    "INVARIANTS_ALT",
+    "SURVEY_ALT",
+    "WORST_CASE_ALT",
+    "WEDGE_ALT",
     "BENCH_CASES",
 ]
 
@@ -47,6 +64,30 @@ _MAX_EPOCHS = 1_000_000
 INVARIANTS_N, INVARIANTS_D = 200, 10
 SURVEY_TRIALS, SURVEY_D = 40, 10
 WEDGE_K_MAX = 10
+HYPERCUBE_N_MAX = 12
+
+# Alt texts of the chapter's interactive figures; {name} is filled with the slider's value.
+INVARIANTS_ALT = (
+    "Perceptron run on shell data with margin {gamma} and radius {R}: w_k.u stays above "
+    "k*gamma and the norm of w_k below sqrt(k) R. The cosine between w_k and u stays above "
+    "its rising lower bound sqrt(k) gamma/R; the cosine itself ends near 1 but can fall "
+    "at a mistake."
+)
+SURVEY_ALT = (
+    f"Mistakes of the perceptron against the bound (R/gamma*)^2 on {2 * SURVEY_TRIALS} "
+    "random data sets with margin {gamma} and {n} points: every data set lies below the "
+    "diagonal."
+)
+WORST_CASE_ALT = (
+    "Perceptron, ties counted as mistakes, on {n} orthonormal points: w_k.u equals "
+    "k gamma* and the norm of w_k equals sqrt(k) at every mistake, and the run makes "
+    "exactly {n} mistakes, the bound."
+)
+WEDGE_ALT = (
+    "Narrow wedge with gap 2^-{k}: a zoom on the two points and the separators, and on a "
+    "log scale the bound (R/gamma*)^2, the mistakes and the epochs of the perceptron "
+    "against k."
+)
 _BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
 
 
@@ -61,10 +102,11 @@ def shell_data(
     """Hard separable data: every point on the sphere of radius R, just outside the margin γ.
 
     Labels and the unit vector ``u`` come from :func:`perceptron_core.planted` with the same
-    seed. Each point then gets ``yᵢ u·xᵢ`` uniform in ``[γ, min(2γ, R)]`` (point 0 exactly γ) and a random
-    part orthogonal to ``u`` that brings its norm up to exactly R. Planted data spread the
-    margins over ``[γ, R]``, so most points are easy; here every update adds the most length the
-    growth lemma allows and nearly the least progress, which is where the bound bites.
+    seed. Each point then gets ``yᵢ u·xᵢ`` uniform in ``[γ, min(2γ, R)]`` (point 0 exactly
+    γ) and a random part orthogonal to ``u`` that brings its norm up to exactly R. Planted
+    data spread the margins over ``[γ, R]``, so most points are easy; here every update adds
+    the most length the growth lemma allows and nearly the least progress, which is where the
+    bound bites.
 
     Parameters
     ----------
@@ -98,7 +140,9 @@ def shell_data(
 
 
 @lru_cache(maxsize=64)
-def invariants_run(gamma: float, R: float, seed: int = 0) -> tuple[PerceptronResult, float, float]:
+def invariants_run(
+    gamma: float, R: float, seed: int = 0
+) -> tuple[PerceptronResult, float, float]:
     """Perceptron run on :func:`shell_data` (n=200, d=10) with the proof's ``u`` recorded.
 
     Returns
@@ -125,14 +169,16 @@ def draw_invariants(gamma: float, R: float) -> Figure:
     norms = np.sqrt(h.norms_sq)
     fig, (ax, ax2) = new_figure(2, width=8.6, height=3.6)
     kk = np.linspace(0, max(res.mistakes, 1) * 1.15, 200)
-    ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$ (growth lemma)")
+    ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2,
+            label=r"$\sqrt{k}\,R$ (growth lemma)")
     ax.plot(k, norms, "o", ms=3, color=NEGATIVE, label=r"$\|w_k\|$")
     ax.plot(k, h.progress, "o", ms=3, color=POSITIVE, label=r"$w_k\cdot u$")
     ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma$ (progress lemma)")
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("length")
     ax.legend(fontsize=8, loc="upper left")
-    ax.set_title(f"γ = {g:.2f}, R = {r:.1f}: {res.mistakes} mistakes ≤ (R/γ)² = {bound:.0f}", fontsize=10)
+    ax.set_title(f"γ = {g:.2f}, R = {r:.1f}: {res.mistakes} mistakes ≤ (R/γ)² = {bound:.0f}",
+                 fontsize=10)
     ax2.plot(k, h.progress / norms, "o", ms=3, color="black", label=r"$\cos\angle(w_k,u)$")
     ax2.plot(kk, np.minimum(np.sqrt(kk) * g / r, 1.2), "--", color=_BOUND_COLOR, lw=1.2,
              label=r"$\sqrt{k}\,\gamma/R$")
@@ -184,7 +230,9 @@ def three_forms(X: NDArray, y: NDArray, scale: float = 1.0) -> dict[str, float]:
 
 
 @lru_cache(maxsize=64)
-def survey(gamma: float, n: int, family: str, trials: int = SURVEY_TRIALS) -> tuple[NDArray, NDArray]:
+def survey(
+    gamma: float, n: int, family: str, trials: int = SURVEY_TRIALS
+) -> tuple[NDArray, NDArray]:
     """Mistakes and ``(R/γ*)²`` on ``trials`` data sets (seeds 0, 1, ...) of one family.
 
     ``family`` is ``"planted"`` (:func:`perceptron_core.planted`) or ``"shell"``
@@ -220,8 +268,10 @@ def draw_survey(gamma: float, n: int) -> Figure:
         ax.scatter(b, np.maximum(m, 0.8), s=14, c=color, marker=marker, alpha=0.75,
                    label=f"{family}: most {m.max()} mistakes")
     lo, hi = 1.0, 1.3 * planted_bound
-    ax.plot([lo, hi], [lo, hi], "-", color=_BOUND_COLOR, lw=1.0, label=r"mistakes $=(R/\gamma^*)^2$")
-    ax.axvline(planted_bound, ls=":", color=_BOUND_COLOR, lw=1.0, label=r"$(R/\gamma)^2$ for the planted $u$")
+    ax.plot([lo, hi], [lo, hi], "-", color=_BOUND_COLOR, lw=1.0,
+            label=r"mistakes $=(R/\gamma^*)^2$")
+    ax.axvline(planted_bound, ls=":", color=_BOUND_COLOR, lw=1.0,
+               label=r"$(R/\gamma)^2$ for the planted $u$")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
@@ -234,7 +284,9 @@ def draw_survey(gamma: float, n: int) -> Figure:
     return fig
 
 
-def independence_table(gamma: float, sizes: tuple[tuple[int, int], ...], seeds: int = 5) -> list[tuple[int, int, int]]:
+def independence_table(
+    gamma: float, sizes: tuple[tuple[int, int], ...], seeds: int = 5
+) -> list[tuple[int, int, int]]:
     """Most mistakes over ``seeds`` :func:`shell_data` sets for each ``(n, d)``, at margin γ, R = 1.
 
     Returns a list of ``(n, d, most_mistakes)``. The bound ``1/γ²`` is the same for every row.
@@ -254,7 +306,7 @@ def independence_table(gamma: float, sizes: tuple[tuple[int, int], ...], seeds: 
 
 @lru_cache(maxsize=64)
 def worst_case_run(n: int) -> tuple[PerceptronResult, float, float]:
-    """Perceptron on :func:`perceptron_core.orthonormal_worst_case` with ``u`` = the max-margin direction.
+    """Perceptron on :func:`perceptron_core.orthonormal_worst_case`, ``u`` the max-margin direction.
 
     Returns the run (history recorded), γ* (which is ``1/√n``) and R (which is 1).
     """
@@ -264,7 +316,8 @@ def worst_case_run(n: int) -> tuple[PerceptronResult, float, float]:
 
 
 def draw_worst_case(n: int) -> Figure:
-    """Orthonormal points: ``w_k·u = kγ*`` and ``‖w_k‖ = √k R`` exactly, and n = (R/γ*)² mistakes."""
+    """Orthonormal points: ``w_k·u = kγ*`` and ``‖w_k‖ = √k R`` exactly, and n = (R/γ*)²
+    mistakes (ties count as mistakes)."""
     res, g, r = worst_case_run(n)
     h = res.history
     k = np.arange(1, res.mistakes + 1)
@@ -281,7 +334,8 @@ def draw_worst_case(n: int) -> Figure:
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("length")
     ax.legend(fontsize=8, loc="upper left")
-    ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}: {res.mistakes} mistakes = (R/γ*)² = {bound:.0f}",
+    ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}: "
+                 f"{res.mistakes} mistakes = (R/γ*)² = {bound:.0f}",
                  fontsize=10)
     return fig
 
@@ -305,14 +359,16 @@ def wedge_table(k_max: int = WEDGE_K_MAX) -> dict[str, NDArray]:
         mm = max_margin(X, y)
         g, r = mm.gamma, radius(X)
         res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
-        row = (k, g, r, res.mistakes, res.epochs, novikoff_bound(r, g), max_rounds(r, g), mm.w, res.w)
+        row = (k, g, r, res.mistakes, res.epochs, novikoff_bound(r, g), max_rounds(r, g),
+               mm.w, res.w)
         for key, v in zip(keys, row):
             cols[key].append(v)
     return {key: np.array(v) for key, v in cols.items()}
 
 
 def draw_wedge(k: int) -> Figure:
-    """Left: a zoom on the two points of ``narrow_wedge(k)``. Right: the run's length against k (log₂).
+    """Left: a zoom on the two points of ``narrow_wedge(k)``. Right: the run's length
+    against k (log₂).
 
     The left panel shows a window a few gaps wide around ``(1, 1)``: at the scale of the whole
     plane the two points coincide. Both separators shown pass through the origin, far away.
@@ -329,13 +385,15 @@ def draw_wedge(k: int) -> Figure:
     ax.set_aspect("equal", adjustable="box")
     plot_separator(ax, t["w_max_margin"][i], margin=t["gamma"][i], label="max-margin separator",
                    show_normal=False)
-    plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final $w$", show_normal=False)
+    plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final $w$",
+                   show_normal=False)
     ax.ticklabel_format(useOffset=False)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=8, loc="lower left")
     ax.set_title(f"k = {k}: zoom on (1, 1), gap 2^-{k}, γ* = {t['gamma'][i]:.2e}", fontsize=10)
     ks = t["k"]
-    ax2.semilogy(ks, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2, label=r"bound $(R/\gamma^*)^2$")
+    ax2.semilogy(ks, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2,
+                 label=r"bound $(R/\gamma^*)^2$")
     ax2.semilogy(ks, t["mistakes"], "o-", ms=4, color=NEGATIVE, base=2, label="mistakes")
     ax2.semilogy(ks, t["epochs"], "^-", ms=4, color=POSITIVE, base=2, label="epochs (rounds)")
     ax2.semilogy(ks, 1 / t["gamma"], ":", color=_ORANGE, base=2, label=r"$1/\gamma^*$")
@@ -343,9 +401,89 @@ def draw_wedge(k: int) -> Figure:
     ax2.plot([k], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
     ax2.set_xlabel("$k$ (the gap is $2^{-k}$)")
     ax2.legend(fontsize=8, loc="upper left")
-    ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs ≤ bound {t['bound'][i]:.0f}",
+    ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs "
+                  f"≤ bound {t['bound'][i]:.0f}",
                   fontsize=10)
     return fig
+
+
+# --------------------------------------------------------------------------------------------
+# The cosine need not rise
+# --------------------------------------------------------------------------------------------
+
+
+def cosine_falls(res: PerceptronResult) -> int:
+    """How many mistakes of a run (recorded with ``u``) made the cosine to ``u`` smaller."""
+    h = res.history
+    cos = h.progress / np.sqrt(h.norms_sq)
+    return int(np.sum(np.diff(cos) < 0))
+
+
+# --------------------------------------------------------------------------------------------
+# Exponentially small margins in {0,1}^n
+# --------------------------------------------------------------------------------------------
+
+
+def _fibonacci(m: int) -> int:
+    """F_m with F_1 = F_2 = 1."""
+    a, b = 0, 1
+    for _ in range(m):
+        a, b = b, a + b
+    return a
+
+
+@lru_cache(maxsize=4)
+def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
+    """For ``n = 1..n_max`` on :func:`perceptron_core.data.hypercube_small_margin`.
+
+    Keys: ``n``, ``gamma`` (γ*, certified lower end), ``gamma_upper`` (``1/F_{n+1}``, the
+    proven upper bound on γ*), ``R``, ``bound`` (``(R/γ*)²``), ``mistakes`` and ``epochs`` of
+    the perceptron (ties are mistakes), ``fib`` (``F_{n+1}``, a proven lower bound on the
+    mistakes) and ``fib_norm_sq`` (``F_{n+1}F_{n+2} − 1``, the squared length of the Fibonacci
+    separator ``w_k = (−1)ᵏ F_{k+1}``). The data are 0/1 and the weights integers, so every
+    product is exact.
+    """
+    keys = ("n", "gamma", "gamma_upper", "R", "bound", "mistakes", "epochs", "fib",
+            "fib_norm_sq")
+    cols: dict[str, list] = {key: [] for key in keys}
+    for n in range(1, n_max + 1):
+        X, y = hypercube_small_margin(n)
+        g, r = max_margin(X, y).gamma, radius(X)
+        res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
+        fib = _fibonacci(n + 1)
+        norm_sq = fib * _fibonacci(n + 2) - 1
+        row = (n, g, 1 / fib, r, novikoff_bound(r, g), res.mistakes, res.epochs, fib, norm_sq)
+        for key, v in zip(keys, row):
+            cols[key].append(v)
+    return {key: np.array(v) for key, v in cols.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# The offset: the exercise's runs and a counterexample
+# --------------------------------------------------------------------------------------------
+
+
+def offset_counterexample() -> dict[str, float]:
+    """On the line, x = 11 (+1) and x = 9 (−1): ``(R/γ*_b)²`` is not a bound with an offset.
+
+    Returns the perceptron's ``mistakes`` with an offset, ``R`` (11), ``gamma_b`` (the maximum
+    margin with an offset, 1, at ``w = 1, b = −10``), the wrong bound ``naive``
+    ``= (R/γ*_b)²`` = 121, and the correct bound on the augmented points ``(x, 1)``,
+    ``correct = (R² + 1)(1 + b²)/γ²`` with the unit ``w`` and its ``b`` (12322). All
+    arithmetic is on small integers, so it is exact.
+    """
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    mm = max_margin(X, y, offset=True)
+    r, g = radius(X), mm.gamma
+    b = mm.b / float(np.linalg.norm(mm.w))  # the offset of the unit-normal separator
+    return {
+        "mistakes": perceptron(X, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes,
+        "R": r,
+        "gamma_b": g,
+        "b": b,
+        "naive": novikoff_bound(r, g),
+        "correct": (r**2 + 1) * (1 + b**2) / g**2,
+    }
 
 
 BENCH_CASES = [
