@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book exercises test test-unit test-notebooks test-browser serve clean outputs bench
+.PHONY: book exercises test test-unit test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -27,17 +27,34 @@ exercises: $(STAMP)
 test-unit: $(STAMP)
 	$(BIN)/python -m pytest tests -m "not browser"
 
-test-notebooks: $(STAMP)
-	$(BIN)/python -m pytest --nbval-lax --nbval-sanitize-with book/_tools/nbval_sanitize.cfg book
+# Every notebook executes, and every number it glues matches tests/notebook_numbers/ (floats to a
+# relative 1e-6). Twice: as the machine is, then under another OpenBLAS kernel with numpy's SIMD
+# paths off, so that a result that hinges on a last bit fails here before a reader's machine finds it.
+NOTEBOOK_CHECKS := PERCEPTRON_NOTEBOOKS=1 $(BIN)/python -m pytest tests/test_notebooks.py -q
+
+test-notebooks: test-notebooks-native test-notebooks-alt
+
+test-notebooks-native: $(STAMP)
+	@echo "== Notebook checks, numeric set-up 1: as the machine is"
+	@start=$$(date +%s); $(NOTEBOOK_CHECKS) \
+	  && echo "== Notebook checks, set-up 1: passed in $$(( $$(date +%s) - start )) s wall time"
+
+test-notebooks-alt: $(STAMP)
+	@$(BIN)/python book/_tools/numeric_setups.py demo
+	@vars=$$($(BIN)/python book/_tools/numeric_setups.py env) || exit 1; \
+	  echo "== Notebook checks, numeric set-up 2: $$vars"; \
+	  start=$$(date +%s); env $$vars $(NOTEBOOK_CHECKS) \
+	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
 
 test-browser: book
 	$(BIN)/python -m pytest tests -m browser
 
 test: test-unit test-notebooks test-browser
 
-# Re-run every notebook and keep the outputs of the `# NBVAL_CHECK_OUTPUT` cells only.
+# Re-run every notebook, store its glued numbers in tests/notebook_numbers/ (review the diff),
+# and strip every output from the notebooks.
 outputs: $(STAMP)
-	$(BIN)/python book/_tools/refresh_checked_outputs.py book
+	$(BIN)/python book/_tools/notebook_numbers.py refresh
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
