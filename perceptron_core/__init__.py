@@ -6,8 +6,10 @@ One module per idea:
 - :mod:`~perceptron_core.geometry`: margins, the radius, the maximum margin and separability;
 - :mod:`~perceptron_core.bounds`: the mistake bounds in each lecture note's form;
 - :mod:`~perceptron_core.data`: data sets with known margins, logic gates, Iris, the offset trick;
+- :mod:`~perceptron_core.guarantees`: the adversary game, online-to-PAC and the LP route;
 - :mod:`~perceptron_core.plotting`: figure primitives for 2-D data;
-- :mod:`~perceptron_core.interactive`: ``explore``, sliders that work live and in the static book.
+- :mod:`~perceptron_core.interactive`: ``explore``, sliders that work live and in the static book;
+- :mod:`~perceptron_core.variants`: the averaged, voted and kernel perceptrons, for data that cannot be separated.
 """
 
 from .algorithms import (
@@ -55,6 +57,28 @@ from .geometry import (
     min_norm_point,
     radius,
     separability,
+)
+
+from .variants import (
+    AveragedPerceptronResult,
+    KernelPerceptronResult,
+    VotedPerceptronResult,
+    averaged_perceptron,
+    kernel_perceptron,
+    voted_perceptron,
+)
+from .guarantees import (
+    AdversaryGame,
+    BandDistribution,
+    HalvingLearner,
+    NearestNeighbourLearner,
+    OnlineLearner,
+    PerceptronLearner,
+    adversary_game,
+    convert_stream,
+    lp_consistent_halfspace,
+    simulate_conversion,
+    vc_sample_size,
 )
 
 from . import plotting

@@ -1,0 +1,341 @@
+"""Figures and tables for the chapter "The offset trick".
+
+The chapter proves that the perceptron with an offset is the perceptron through the origin on
+the points ``(x, c)``, and that it makes at most ``(R² + c²)(1 + b*²/c²)/γ²`` mistakes
+(:func:`perceptron_core.offset_bound`). This module computes what the chapter shows:
+
+* :func:`theta0_perceptron`: the MIT 6.036 notes' T-epoch algorithm with θ₀, written out as a
+  plain loop, to compare with the perceptron through the origin on ``(x, 1)``;
+* :func:`counterexample`: x = 11 (+1), x = 9 (−1), where ``(R/γ*_b)²`` is not a bound;
+* :func:`translation_table`: planted data moved away from the origin, with and without
+  centering;
+* :func:`offset_state` and :func:`draw`: the slider figure (shift of the data, constant c).
+
+Every run of the figure is cached with :func:`functools.lru_cache` keyed on the slider values,
+so a redraw only re-plots.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_max_epochs, check_X_y
+from ..algorithms import perceptron
+from ..bounds import novikoff_bound, offset_bound
+from ..data import augment, planted
+from ..geometry import max_margin, radius
+from ..plotting import new_figure, plot_points, plot_separator
+
+__all__ = [
+    "theta0_perceptron",
+    "best_c",
+    "counterexample",
+    "shifted_data",
+    "translation_table",
+    "offset_state",
+    "draw",
+    "alt_text",
+    "shift_grid",
+    "frame_summary",
+    "SHIFTS",
+    "CS",
+    "FIGURE_N",
+    "BENCH_CASES",
+]
+
+# A cap far above every run in the chapter: the bounds guarantee these runs stop long before.
+_MAX_EPOCHS = 1_000_000
+
+# The figure's data: planted points in the plane (margin FIGURE_GAMMA through the origin, radius
+# 1), moved by `shift` along v = (2u + u⊥)/√5, u the planted normal: mostly along u, so that the
+# best separator needs a growing offset and, once moved, no line through the origin separates
+# the data; a little across it, so that the move is not along an axis of the data.
+FIGURE_N, FIGURE_GAMMA, FIGURE_SEED = 40, 0.1, 3
+# Slider grids: 9 shifts × 6 constants = 54 frames, within explore's budget of 60.
+SHIFTS = (0.0, 4.0, 0.5)
+CS = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0]
+
+
+# --------------------------------------------------------------------------------------------
+# The trick
+# --------------------------------------------------------------------------------------------
+
+
+def theta0_perceptron(
+    X: ArrayLike, y: ArrayLike, T: int
+) -> tuple[NDArray[np.float64], float, list[int]]:
+    """The MIT 6.036 notes' perceptron with offset θ₀, as a plain loop over T epochs.
+
+    Starts at θ = 0, θ₀ = 0; on a mistake, ``y(θ·x + θ₀) ≤ 0``, it sets ``θ ← θ + y x`` and
+    ``θ₀ ← θ₀ + y``. Unlike :func:`perceptron_core.perceptron` it always makes all T passes, as
+    the notes do (passes after a clean one change nothing).
+
+    Returns
+    -------
+    theta, theta0 : the final weights and offset.
+    mistakes : the index of the example of every update, in order.
+    """
+    X, y = check_X_y(X, y)
+    T = check_max_epochs(T)
+    theta, theta0, mistakes = np.zeros(X.shape[1]), 0.0, []
+    for _ in range(T):
+        for i in range(len(y)):
+            if y[i] * (float(theta @ X[i]) + theta0) <= 0:
+                theta = theta + y[i] * X[i]
+                theta0 = theta0 + y[i]
+                mistakes.append(i)
+    return theta, theta0, mistakes
+
+
+def best_c(R: float, b: float) -> float:
+    """The constant of the offset trick that minimizes :func:`perceptron_core.offset_bound`:
+    ``c = √(R|b|)``, where the bound is ``((R + |b|)/γ)²``.
+
+    For ``b = 0`` the bound ``(R² + c²)/γ²`` decreases all the way to ``c → 0`` and no positive
+    c attains the minimum; ValueError then, since a constant 0 is not the offset trick.
+    """
+    c = math.sqrt(abs(float(R)) * abs(float(b)))
+    if c == 0:
+        raise ValueError("with R = 0 or b = 0 no positive c minimizes the bound: it falls as c -> 0.")
+    return c
+
+
+# --------------------------------------------------------------------------------------------
+# What is not a bound
+# --------------------------------------------------------------------------------------------
+
+
+def counterexample() -> dict[str, float]:
+    """On the line, x = 11 (+1) and x = 9 (−1): the run against ``(R/γ*_b)²`` and the true bound.
+
+    Returns the perceptron's ``mistakes`` with an offset (c = 1), its final ``w`` and ``b``
+    (``b_run``), ``R`` (11), ``gamma_b`` (the maximum margin with an offset, 1), the offset
+    ``b`` of the maximum-margin unit separator (−10), the wrong bound ``naive`` ``= (R/γ*_b)²``,
+    :func:`perceptron_core.offset_bound` at c = 1 (``correct``) and at the best c
+    (``best``, ``c_best``), and the mistakes on ``augment(X, c_best)`` (``mistakes_best``).
+    All data and weights are small integers (or multiples of one float), so the counts are exact.
+    """
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    mm = max_margin(X, y, offset=True)
+    r, g = radius(X), mm.gamma
+    b = mm.b / float(np.linalg.norm(mm.w))  # the offset of the unit-normal separator
+    run = perceptron(X, y, offset=True, max_epochs=_MAX_EPOCHS)
+    c = best_c(r, b)
+    return {
+        "mistakes": run.mistakes,
+        "w_run": float(run.w[0]),
+        "b_run": run.b,
+        "R": r,
+        "gamma_b": g,
+        "b": b,
+        "naive": novikoff_bound(r, g),
+        "correct": offset_bound(r, g, b),
+        "c_best": c,
+        "best": offset_bound(r, g, b, c),
+        "mistakes_best": perceptron(augment(X, c), y, max_epochs=_MAX_EPOCHS).mistakes,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Data far from the origin
+# --------------------------------------------------------------------------------------------
+
+
+def shifted_data(
+    shift: float, *, n: int = FIGURE_N, gamma: float = FIGURE_GAMMA, seed: int = FIGURE_SEED
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Planted points in the plane (radius 1, margin γ through the origin) plus ``shift·v``.
+
+    ``v = (2u + u⊥)/√5`` is a unit vector, with ``u`` the planted normal and ``u⊥`` it turned
+    by 90°. Moving the data moves every separator with it: ``(w, b)`` becomes
+    ``(w, b − shift·w·v)``, so the maximum margin with an offset does not change.
+    """
+    X, y, u = planted(n, 2, gamma, 1.0, seed=seed)
+    v = (2.0 * u + np.array([-u[1], u[0]])) / math.sqrt(5.0)
+    return X + float(shift) * v, y
+
+
+def translation_table(
+    shifts: tuple[float, ...] = (0.0, 1.0, 2.0, 4.0, 8.0), *, seeds: int = 5,
+    n: int = 100, gamma: float = FIGURE_GAMMA,
+) -> dict[str, NDArray]:
+    """Mistakes of the perceptron with an offset on planted data moved by ``t·v``, raw and centered.
+
+    For each shift t and each of ``seeds`` planted data sets (``n`` points in the plane):
+    ``R``, the maximum margin with an offset ``gamma_b`` and its offset ``b`` (means over the
+    seeds), the mean mistakes on the raw points (``raw``) and on the centered points
+    (``centered``: minus the mean of the points, computed from these training data), and the
+    means of :func:`perceptron_core.offset_bound` at c = 1 (``bound``) and at the best c
+    (``bound_best``), and of ``(R_c/γ*_b)²`` for the centered points (``bound_centered``,
+    c = best for them).
+    """
+    keys = ("R", "gamma_b", "b", "raw", "centered", "bound", "bound_best", "R_centered")
+    rows: dict[str, list[float]] = {k: [] for k in keys}
+    for t in shifts:
+        acc: dict[str, list[float]] = {k: [] for k in keys}
+        for seed in range(seeds):
+            X, y = shifted_data(t, n=n, gamma=gamma, seed=seed)
+            mm = max_margin(X, y, offset=True)
+            r, g, b = radius(X), mm.gamma, mm.b
+            Xc = X - X.mean(axis=0)  # the preprocessing step: learned on the training data
+            acc["R"].append(r)
+            acc["gamma_b"].append(g)
+            acc["b"].append(abs(b))
+            acc["raw"].append(perceptron(X, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes)
+            acc["centered"].append(perceptron(Xc, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes)
+            acc["bound"].append(offset_bound(r, g, b))
+            acc["bound_best"].append(((r + abs(b)) / g) ** 2)
+            acc["R_centered"].append(radius(Xc))
+        for k in keys:
+            rows[k].append(float(np.mean(acc[k])))
+    table = {k: np.array(v) for k, v in rows.items()}
+    table["t"] = np.array(shifts, dtype=float)
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# The slider figure
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _margin_at(shift: float) -> tuple[float, float, float, tuple[float, float]]:
+    """R, γ*_b, b* and the unit w* of the figure's data at this shift (cached per shift)."""
+    X, y = shifted_data(shift)
+    mm = max_margin(X, y, offset=True)
+    return radius(X), mm.gamma, mm.b, (float(mm.w[0]), float(mm.w[1]))
+
+
+@lru_cache(maxsize=512)
+def _mistakes(shift: float, c: float) -> tuple[int, float, float, float]:
+    """The perceptron through the origin on the figure's data augmented by c: mistakes and the
+    final (w, b) in the original coordinates, where ``b = c·θ_{d+1}``."""
+    X, y = shifted_data(shift)
+    run = perceptron(augment(X, c), y, max_epochs=_MAX_EPOCHS)
+    return run.mistakes, float(run.w[0]), float(run.w[1]), float(c * run.w[2])
+
+
+def offset_state(shift: float, c: float) -> dict[str, float]:
+    """Everything the figure shows for one slider position.
+
+    ``R`` and ``gamma`` (γ*_b) and ``b`` of the data; ``R_aug`` = √(R² + c²) and
+    ``gamma_aug`` = γ/√(1 + b²/c²), the radius and the margin of the theorem's unit vector on
+    ``(x, c)``; ``bound`` at this c; ``c_best`` and ``bound_best``; the measured ``mistakes``
+    on ``augment(X, c)``.
+    """
+    shift, c = float(shift), float(c)
+    R, g, b, _ = _margin_at(shift)
+    m = _mistakes(shift, c)[0]
+    # At shift 0 the best offset may be (nearly) 0; best_c then is tiny but positive, or raises.
+    cb = math.sqrt(R * abs(b))
+    return {
+        "shift": shift,
+        "c": c,
+        "R": R,
+        "gamma": g,
+        "b": b,
+        "R_aug": math.hypot(R, c),
+        "gamma_aug": g / math.hypot(1.0, b / c),
+        "bound": offset_bound(R, g, b, c),
+        "c_best": cb,
+        "bound_best": ((R + abs(b)) / g) ** 2,
+        "mistakes": m,
+    }
+
+
+def shift_grid() -> list[float]:
+    """The shift slider's values, as :func:`perceptron_core.explore` builds them from SHIFTS."""
+    start, stop, step = SHIFTS
+    return [round(start + k * step, 1) for k in range(int(round((stop - start) / step)) + 1)]
+
+
+def frame_summary() -> dict[str, float]:
+    """What the prose says about all frames of the figure.
+
+    ``factor``: the largest ratio, over the shifts, between the slider's c with the fewest
+    measured mistakes and the bound's best c (either way round); at the largest shift, the
+    mistakes at the smallest c (``worst``, at ``c_small``) and the fewest over the slider
+    (``best_run``).
+    """
+    factor = 1.0
+    for shift in shift_grid():
+        runs = [_mistakes(shift, c)[0] for c in CS]
+        c_run = CS[int(np.argmin(runs))]
+        cb = offset_state(shift, c_run)["c_best"]
+        factor = max(factor, c_run / cb, cb / c_run)
+    last = [_mistakes(shift_grid()[-1], c)[0] for c in CS]
+    return {"factor": factor, "worst": last[0], "c_small": CS[0], "best_run": min(last)}
+
+
+def alt_text(shift: float, c: float) -> str:
+    """Alt text of the figure, with the numbers it shows."""
+    s = offset_state(shift, c)
+    return (
+        f"Planted data moved {s['shift']:.1f} away from the origin, augmented with c = "
+        f"{s['c']:g}: R' = {s['R_aug']:.2f}, gamma' = {s['gamma_aug']:.4f}, bound for this c "
+        f"{s['bound']:.0f}, bound for the best c = {s['c_best']:.2f} {s['bound_best']:.0f}, "
+        f"and the perceptron made {s['mistakes']} mistakes. Right: the bound against c on a log "
+        "scale, with the measured mistakes for each c of the slider below it."
+    )
+
+
+def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
+    """Left: the data, the maximum-margin separator and the run's separator. Right: the bound
+    ``offset_bound(R, γ*_b, b*, c)`` as a function of c (log scales), its minimum, the current
+    c, and the measured mistakes of the perceptron on ``augment(X, c)`` for each c of the slider.
+    """
+    s = offset_state(shift, c)
+    X, y = shifted_data(s["shift"])
+    _, _, b_star, w_star = _margin_at(s["shift"])
+    m, w0, w1, b_run = _mistakes(s["shift"], s["c"])
+
+    fig, (ax, ax2) = new_figure(2, width=9.6, height=4.2)
+    fig.subplots_adjust(top=0.8, bottom=0.13, left=0.07, right=0.98, wspace=0.25)
+    lo = min(-1.2, float(X.min()) - 0.3)
+    hi = max(1.2, float(X.max()) + 0.3)
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_aspect("equal")
+    plot_points(ax, X, y, size=18)
+    ax.scatter([0.0], [0.0], marker="+", s=80, c="black", zorder=4)
+    ax.annotate("origin", (0.0, 0.0), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    plot_separator(ax, np.array(w_star), b_star, margin=s["gamma"], label="max margin",
+                   show_normal=False)
+    plot_separator(ax, np.array([w0, w1]), b_run, color="#ff7f0e", label="perceptron",
+                   show_normal=False)
+    ax.legend(loc="best", fontsize=7)
+    ax.set_title(f"data moved by {s['shift']:.1f}", fontsize=9)
+
+    grid = np.geomspace(CS[0] / 2, CS[-1] * 2, 40)
+    R, g, b = s["R"], s["gamma"], s["b"]
+    ax2.plot(grid, [offset_bound(R, g, b, cc) for cc in grid], color="#555555",
+             label="bound $(R^2+c^2)(1+b^2/c^2)/\\gamma^2$")
+    ax2.plot(CS, [_mistakes(s["shift"], cc)[0] for cc in CS], "o-", color="#ff7f0e", ms=4,
+             label="measured mistakes")
+    ax2.axvline(s["c"], color="black", lw=0.8, ls=":")
+    ax2.scatter([s["c"]], [s["bound"]], color="black", zorder=4, s=20)
+    if s["c_best"] > 0:
+        ax2.scatter([s["c_best"]], [s["bound_best"]], marker="*", s=90, color="#2ca02c", zorder=4,
+                    label="best c")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("c (the appended constant)")
+    ax2.set_ylabel("mistakes")
+    ax2.legend(loc="upper right", fontsize=7)
+    fig.suptitle(
+        f"R' = {s['R_aug']:.2f}, γ' = {s['gamma_aug']:.4f}; bound at c = {s['c']:g}: "
+        f"{s['bound']:.0f}; at best c = {s['c_best']:.2f}: {s['bound_best']:.0f}\n"
+        f"the perceptron on (x, c) made {m} mistakes",
+        fontsize=10,
+    )
+    return fig
+
+
+BENCH_CASES = [
+    ("offset-shift-c", draw, {"shift": 4.0, "c": 0.25}),
+]

@@ -1,0 +1,320 @@
+"""The theorems of the chapter "The offset trick" (book/offset.ipynb), on many random cases.
+
+* off-thm-trick: the perceptron with an offset is the perceptron through the origin on (x, 1);
+  checked against a plain-Python run of the MIT 6.036 notes' algorithm with θ₀, in exact
+  arithmetic, and against scikit-learn's ``fit_intercept=True``.
+* off-thm-bound: mistakes on ``augment(X, c)`` never exceed ``offset_bound(R, γ, b, c)``, with
+  ``(w*, b*, γ)`` from an independent source: the planted truth, or a linear SVC normalized here.
+  The runs are counted by a reference perceptron written in this file.
+* off-prop-best-c: ``c² = R|b|`` minimizes the bound, against a grid and a scalar minimizer.
+* off-lem-b-le-R: ``|b*| ≤ R − γ`` for separators with points on both sides.
+* The chapter's counterexample: ``(R/γ*_b)²`` is not a bound, so ``offset_bound`` cannot be it.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from scipy.optimize import minimize_scalar
+from sklearn.linear_model import Perceptron as SkPerceptron
+from sklearn.svm import SVC
+
+from perceptron_core import (
+    ConvergenceWarning,
+    augment,
+    novikoff_bound,
+    offset_bound,
+    perceptron,
+    planted,
+)
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---------------------------------------------------------------------------------------------
+# References written here, independent of the package
+# ---------------------------------------------------------------------------------------------
+
+
+def _reference_mistakes(Z: np.ndarray, y: np.ndarray, max_epochs: int = 10**6) -> int:
+    """Mistakes of the cyclic perceptron through the origin on the rows of Z (plain loop)."""
+    w = np.zeros(Z.shape[1])
+    mistakes = 0
+    for _ in range(max_epochs):
+        clean = True
+        for z, label in zip(Z, y):
+            if label * float(w @ z) <= 0:
+                w = w + label * z
+                mistakes += 1
+                clean = False
+        if clean:
+            return mistakes
+    raise AssertionError("the reference run did not converge")
+
+
+def _mit_theta0(X, y, T):
+    """The MIT 6.036 notes' perceptron with θ₀ in exact rational arithmetic: (steps, θ, θ₀)."""
+    rows = [[Fraction(float(v)) for v in row] for row in np.asarray(X)]
+    labels = [int(v) for v in y]
+    theta, theta0, steps = [Fraction(0)] * len(rows[0]), Fraction(0), []
+    for _ in range(T):
+        for i, (x, label) in enumerate(zip(rows, labels)):
+            if label * (sum(a * b for a, b in zip(theta, x)) + theta0) <= 0:
+                theta = [a + label * b for a, b in zip(theta, x)]
+                theta0 += label
+                steps.append(i)
+    return steps, theta, theta0
+
+
+def _bound_formula(R, gamma, b, c):
+    """(R² + c²)(1 + b²/c²)/γ², written out as the chapter states it."""
+    return (R * R + c * c) * (1 + b * b / (c * c)) / (gamma * gamma)
+
+
+# ---------------------------------------------------------------------------------------------
+# Data: planted data translated away from the origin, with their true separator
+# ---------------------------------------------------------------------------------------------
+
+
+@st.composite
+def translated(draw):
+    """Planted data moved by a vector s: the truth is (u, −u·s) with margin γ.
+
+    Returns X, y, the unit u, the offset b = −u·s, and γ' = the margin of (u, b) recomputed on
+    the moved points (it equals γ up to rounding; the bound is checked with the recomputed one).
+    """
+    n = draw(st.integers(2, 30))
+    d = draw(st.integers(1, 4))
+    gamma = draw(st.floats(0.05, 0.5))
+    seed = draw(st.integers(0, 2**31 - 1))
+    X, y, u = planted(n, d, gamma, 1.0, seed=seed)
+    s = np.array(draw(st.lists(st.floats(-3, 3), min_size=d, max_size=d)))
+    Xs = X + s
+    b = -float(u @ s)
+    g = float(np.min(y * (Xs @ u + b)))
+    assume(g > 1e-3)
+    return Xs, y, u, b, g
+
+
+def _svc_separator(X, y):
+    """A unit w and its b and margin from a hard-margin linear SVC (scikit-learn), normalized."""
+    svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
+    w = svm.coef_[0]
+    norm = float(np.linalg.norm(w))
+    w, b = w / norm, float(svm.intercept_[0]) / norm
+    return w, b, float(np.min(y * (X @ w + b)))
+
+
+# ---------------------------------------------------------------------------------------------
+# off-thm-bound: the bound holds on runs
+# ---------------------------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(translated(), st.sampled_from([0.1, 0.5, 1.0, 2.0, 5.0]))
+def test_runs_never_exceed_offset_bound_with_the_planted_separator(data, c):
+    X, y, _, b, g = data
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    m = _reference_mistakes(augment(X, c), y)
+    bound = offset_bound(R, g, b, c)
+    assert m <= bound * (1 + 1e-9)
+    assert bound == pytest.approx(_bound_formula(R, g, b, c), rel=1e-12)
+    # The package's perceptron makes the same run (c = 1 is offset=True, off-thm-trick).
+    assert perceptron(augment(X, c), y, max_epochs=10**6).mistakes == m
+    if c == 1.0:
+        assert perceptron(X, y, offset=True, max_epochs=10**6).mistakes == m
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(translated())
+def test_runs_never_exceed_offset_bound_with_an_svc_separator(data):
+    X, y, *_ = data
+    w, b, g = _svc_separator(X, y)
+    assume(g > 1e-3)  # the SVC found a separator with a usable margin
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    for c in (1.0, 0.3, 3.0, math.sqrt(R * abs(b)) or 1.0):
+        assert _reference_mistakes(augment(X, c), y) <= offset_bound(R, g, b, c) * (1 + 1e-9)
+
+
+def test_the_one_dimensional_example_breaks_the_naive_bound_but_not_offset_bound():
+    # x = 11 (+1), x = 9 (-1): w* = 1, b* = -10, margin 1, R = 11. Integers: exact runs.
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    m = _reference_mistakes(augment(X, 1.0), y)
+    assert m == 202
+    assert m > novikoff_bound(11.0, 1.0) == 121.0  # (R/γ*_b)² is not a bound
+    assert offset_bound(11.0, 1.0, -10.0) == 12322.0
+    assert offset_bound(11.0, 1.0, -10.0, c=math.sqrt(110.0)) == pytest.approx(441.0, rel=1e-12)
+    assert _reference_mistakes(augment(X, math.sqrt(110.0)), y) <= 441
+
+
+def test_offset_bound_does_not_drop_the_offset_or_the_constant():
+    # Formulas that look plausible but are wrong: (R/γ)², (R² + c²)/γ², (R² + 1)(1 + b²)/γ².
+    assert offset_bound(11.0, 1.0, -10.0) != novikoff_bound(11.0, 1.0)
+    assert offset_bound(3.0, 0.5, 2.0, c=1.0) == pytest.approx((9 + 1) * (1 + 4) / 0.25)
+    assert offset_bound(3.0, 0.5, 2.0, c=2.0) == pytest.approx((9 + 4) * (1 + 1) / 0.25)
+    assert offset_bound(3.0, 0.5, 0.0, c=2.0) == pytest.approx(13 / 0.25)
+    assert offset_bound(3.0, 0.5, -2.0, c=2.0) == offset_bound(3.0, 0.5, 2.0, c=2.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"R": -1.0, "gamma": 1.0, "b": 0.0}, ValueError),
+        ({"R": 1.0, "gamma": 0.0, "b": 0.0}, ValueError),
+        ({"R": 1.0, "gamma": 1.0, "b": float("nan")}, ValueError),
+        ({"R": 1.0, "gamma": 1.0, "b": 0.0, "c": 0.0}, ValueError),
+        ({"R": 1.0, "gamma": 1.0, "b": 0.0, "c": -1.0}, ValueError),
+        ({"R": 1.0, "gamma": 1.0, "b": "1"}, TypeError),
+        ({"R": 1.0, "gamma": 1.0, "b": True}, TypeError),
+        ({"R": 1e200, "gamma": 1e-200, "b": 0.0}, ValueError),  # overflow, not inf
+    ],
+)
+def test_offset_bound_rejects_bad_input_clearly(kwargs, error):
+    with pytest.raises(error):
+        offset_bound(**kwargs)
+
+
+def test_offset_bound_survives_large_but_representable_values():
+    # R² alone would overflow; the bound itself fits in a float.
+    assert offset_bound(1e200, 1e200, 0.0, c=1e200) == pytest.approx(2.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# off-prop-best-c: the best constant
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(1e-3, 1e3),
+    st.floats(1e-3, 1e3),
+    st.floats(1e-3, 1e3) | st.floats(-1e3, -1e-3),
+)
+def test_best_c_minimizes_the_bound(R, gamma, b):
+    c_star = math.sqrt(R * abs(b))
+    best = offset_bound(R, gamma, b, c_star)
+    assert best == pytest.approx(((R + abs(b)) / gamma) ** 2, rel=1e-9)
+    # No c of a wide grid does better; a scalar minimizer over log c finds the same point.
+    for c in c_star * np.geomspace(1e-3, 1e3, 121):
+        assert offset_bound(R, gamma, b, float(c)) >= best * (1 - 1e-12)
+    res = minimize_scalar(lambda t: _bound_formula(R, gamma, b, math.exp(t)) / best,
+                          bracket=(math.log(c_star) - 1, math.log(c_star) + 1), tol=1e-12)
+    assert math.exp(res.x) == pytest.approx(c_star, rel=1e-4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3), st.floats(0.0, 1.0))
+def test_with_both_sides_the_best_bound_is_at_most_four_times_novikoff(R, gamma, frac):
+    b = frac * R  # |b| <= R, as off-lem-b-le-R guarantees for a two-sided separator
+    assert offset_bound(R, gamma, b, math.sqrt(R * b) or R) <= 4 * (R / gamma) ** 2 * (1 + 1e-12)
+    # c = R, chosen without knowing b, is within the same factor.
+    assert offset_bound(R, gamma, b, R) <= 4 * (R / gamma) ** 2 * (1 + 1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# off-lem-b-le-R
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.integers(2, 40),
+    st.integers(0, 2**31 - 1),
+    st.floats(-5, 5),
+)
+def test_a_separator_with_points_on_both_sides_has_offset_at_most_R_minus_gamma(d, n, seed, b):
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(d)
+    w /= np.linalg.norm(w)
+    X = rng.standard_normal((n, d)) * rng.uniform(0.1, 3.0)
+    y = np.where(X @ w + b > 0, 1.0, -1.0)
+    assume(len(set(y)) == 2)  # points on both sides
+    gamma = float(np.min(y * (X @ w + b)))
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    assert abs(b) <= R - gamma + 1e-12 * max(1.0, R)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(translated())
+def test_the_svc_and_the_planted_separators_have_offset_at_most_R(data):
+    X, y, _, b, g = data
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    assert abs(b) <= R - g + 1e-9
+    _, b_svc, g_svc = _svc_separator(X, y)
+    if g_svc > 0:
+        assert abs(b_svc) <= R - g_svc + 1e-6
+
+
+def test_one_sided_separators_can_have_a_larger_offset():
+    # The exercise: one label, one point x = 1; w* = 1, b* = 5 has margin 6 and |b*| > R = 1.
+    X, y = np.array([[1.0]]), np.array([1.0])
+    assert np.min(y * (X[:, 0] + 5.0)) == 6.0 and 5.0 > np.max(np.abs(X))
+
+
+# ---------------------------------------------------------------------------------------------
+# off-thm-trick: the two runs are one run, with b != 0
+# ---------------------------------------------------------------------------------------------
+
+
+@st.composite
+def integer_data(draw):
+    """Integer points labelled by an integer separator with a non-zero offset (both classes)."""
+    d = draw(st.integers(1, 3))
+    n = draw(st.integers(2, 15))
+    w = draw(st.lists(st.integers(-5, 5), min_size=d, max_size=d).filter(any))
+    b = draw(st.integers(-30, 30).filter(lambda v: v != 0))
+    X = np.array(draw(st.lists(st.lists(st.integers(-20, 20), min_size=d, max_size=d),
+                               min_size=n, max_size=n)), dtype=float)
+    score = X @ np.array(w, dtype=float) + b
+    assume(np.all(score != 0))
+    y = np.where(score > 0, 1.0, -1.0)
+    assume(len(set(y)) == 2)
+    return X, y
+
+
+@SETTINGS
+@given(integer_data(), st.integers(1, 30))
+def test_the_offset_trick_is_the_same_run(data, T):
+    X, y = data
+    steps, theta, theta0 = _mit_theta0(X, y, T)
+    assume(theta0 != 0)  # the trick with a real offset: the last coordinate must carry it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        through_origin = perceptron(augment(X, 1.0), y, max_epochs=T, record=True)
+        with_offset = perceptron(X, y, offset=True, max_epochs=T, record=True)
+        # The dummy input in front (Balcan's x0 = 1) is the same run too.
+        front = perceptron(np.hstack([np.ones((len(y), 1)), X]), y, max_epochs=T, record=True)
+    assert list(through_origin.history.indices) == steps
+    assert list(with_offset.history.indices) == steps
+    assert list(front.history.indices) == steps
+    assert [Fraction(v) for v in through_origin.w] == theta + [theta0]
+    assert [Fraction(v) for v in with_offset.w] == theta and Fraction(with_offset.b) == theta0
+    assert [Fraction(v) for v in front.w] == [theta0] + theta
+
+
+def test_the_trick_gives_a_non_zero_offset_on_the_chapter_example():
+    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    steps, theta, theta0 = _mit_theta0(X, y, 200)
+    run = perceptron(augment(X, 1.0), y, max_epochs=200, record=True)
+    assert theta0 == -20 and theta == [2] and len(steps) == 202
+    assert list(run.history.indices) == steps and list(run.w) == [2.0, -20.0]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(integer_data(), st.integers(1, 30))
+def test_scikit_learn_fit_intercept_is_the_same_run(data, T):
+    X, y = data
+    _, theta, theta0 = _mit_theta0(X, y, T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk = SkPerceptron(shuffle=False, tol=None, eta0=1, penalty=None, max_iter=T,
+                          fit_intercept=True).fit(X, y)
+    assert [Fraction(v) for v in sk.coef_[0]] == theta
+    assert Fraction(sk.intercept_[0]) == theta0
