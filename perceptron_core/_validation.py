@@ -1,25 +1,101 @@
 """Checks run at every public boundary, so that bad input fails early with a message that says
-what is wrong and how to fix it, instead of deep inside an algorithm."""
+what is wrong and how to fix it, instead of deep inside an algorithm.
+
+Wrong kinds of values (complex numbers, strings, booleans, arbitrary objects) raise
+``TypeError``; right kinds with wrong shapes or values (NaN, a 3-D array, labels {0, 1},
+magnitudes that would overflow) raise ``ValueError``. Nothing is cast silently.
+"""
 
 from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+_FLOAT_MAX = float(np.finfo(float).max)
+
+
+def _as_real_array(value: Any, name: str, what: str) -> NDArray[np.float64]:
+    """``value`` as a float array, refusing every input that a plain cast would mangle."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be {what}, got the string {value!r}; pass numbers, not text.")
+    try:
+        arr = np.asarray(value)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(
+            f"{name} must be {what}, but it is ragged (rows of different lengths): {exc}. "
+            "Give every row the same number of entries."
+        ) from None
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise TypeError(
+            f"{name} has complex dtype {arr.dtype}; the perceptron works on real numbers. Pass "
+            f"np.real({name}) if the imaginary parts are zero, or split real and imaginary parts "
+            "into separate features."
+        )
+    if kind == "b":
+        raise TypeError(
+            f"{name} has boolean dtype; pass numbers, e.g. {name}.astype(float) for 0/1 features."
+        )
+    if kind in "USa":
+        raise TypeError(f"{name} holds text (dtype {arr.dtype}); pass numbers, e.g. np.asarray({name}, float).")
+    if kind in "mM":
+        raise TypeError(f"{name} holds dates or times (dtype {arr.dtype}); pass plain numbers.")
+    if kind == "V":
+        raise TypeError(f"{name} is a structured array (dtype {arr.dtype}); pass a plain numeric array.")
+    if kind == "O":
+        for v in arr.flat:
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise TypeError(
+                    f"{name} contains {v!r} of type {type(v).__name__}; every entry must be a real number."
+                )
+    try:
+        return np.asarray(arr, dtype=float)
+    except (OverflowError, TypeError, ValueError) as exc:  # e.g. an int too large for a float
+        raise ValueError(f"{name} must be {what}; converting it to float failed: {exc}.") from None
+
+
+def safe_limit(n_entries: int) -> float:
+    """Largest entry magnitude for which no sum of squares of ``n_entries`` entries overflows.
+
+    With ``max|xᵢⱼ| ≤ sqrt(float max / (n·d))`` every squared norm ‖xᵢ‖², R², Gram entry and
+    dot product of two data points is finite.
+    """
+    return math.sqrt(_FLOAT_MAX / max(int(n_entries), 1))
+
+
+def check_magnitude(arr: NDArray, name: str, n_entries: int | None = None) -> NDArray:
+    """Raise unless every entry of ``arr`` is below :func:`safe_limit` for ``n_entries`` entries."""
+    if arr.size == 0:
+        return arr
+    limit = safe_limit(arr.size if n_entries is None else n_entries)
+    biggest = float(np.max(np.abs(arr)))
+    if biggest > limit:
+        raise ValueError(
+            f"{name} has entries as large as {biggest:.3g}, above the safe limit {limit:.3g} "
+            f"(sqrt of the float maximum over the {arr.size} entries): norms, R² and the perceptron's "
+            f"weights would overflow to inf. Rescale {name}, e.g. {name} / np.abs({name}).max()."
+        )
+    return arr
+
 
 def check_X(X: ArrayLike, *, name: str = "X") -> NDArray[np.float64]:
-    """Return ``X`` as a finite, non-empty 2-D float array."""
-    try:
-        arr = np.asarray(X, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric, array-like of shape (n_samples, n_features): {exc}") from None
+    """Return ``X`` as a finite, non-empty 2-D float array whose norms cannot overflow."""
+    what = "a real 2-D array of shape (n_samples, n_features)"
+    arr = _as_real_array(X, name, what)
     if arr.ndim == 1:
         raise ValueError(
             f"{name} is 1-D with shape {arr.shape}; it must be 2-D of shape (n_samples, n_features). "
             f"Use {name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single sample."
         )
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be 2-D of shape (n_samples, n_features), got {arr.ndim}-D shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be 2-D of shape (n_samples, n_features), got {arr.ndim}-D shape {arr.shape}. "
+            + ("Wrap a single number as [[x]]." if arr.ndim == 0 else f"Reshape it, e.g. {name}.reshape(len({name}), -1).")
+        )
     if arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}); pass at least one sample with at least one feature.")
     if not np.all(np.isfinite(arr)):
@@ -28,37 +104,49 @@ def check_X(X: ArrayLike, *, name: str = "X") -> NDArray[np.float64]:
             f"{name} contains NaN or inf (first at row {bad[0]}, column {bad[1]}); "
             "remove or impute those entries before fitting."
         )
-    return arr
+    return check_magnitude(arr, name)
 
 
-def check_y(y: ArrayLike, n_samples: int | None = None) -> NDArray[np.float64]:
+def check_y(y: ArrayLike, n_samples: int | None = None, *, name: str = "y") -> NDArray[np.float64]:
     """Return labels as a 1-D float array of ±1, with the length of ``X`` if given."""
-    arr = np.asarray(y)
+    if isinstance(y, (str, bytes)):
+        raise ValueError(f"{name} must be an array of labels +1 or -1, got the string {y!r}.")
+    try:
+        arr = np.asarray(y)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a flat array of labels +1 or -1, but it is ragged: {exc}.") from None
     if arr.ndim != 1:
         arr = np.squeeze(arr)
         if arr.ndim != 1:
-            raise ValueError(f"y must be 1-D of shape (n_samples,), got shape {np.shape(y)}.")
+            raise ValueError(
+                f"{name} must be 1-D of shape (n_samples,), got shape {np.shape(y)}; pass one label per "
+                f"sample, e.g. np.ravel({name})."
+            )
     if arr.size == 0:
-        raise ValueError("y is empty; pass one label (+1 or -1) per sample.")
+        raise ValueError(f"{name} is empty; pass one label (+1 or -1) per sample.")
     if n_samples is not None and arr.shape[0] != n_samples:
         raise ValueError(
-            f"X has {n_samples} samples but y has {arr.shape[0]} labels; pass exactly one label per row of X."
+            f"X has {n_samples} samples but {name} has {arr.shape[0]} labels; pass exactly one label per row of X."
         )
-    try:
-        arr = arr.astype(float)
-    except (TypeError, ValueError):
+    hint_map = " Map your classes to ±1, e.g. np.where(y == positive_class, 1, -1)."
+    if arr.dtype.kind == "b":
         raise ValueError(
-            f"labels must be +1 or -1, got values of type {arr.dtype}; map your classes to ±1, "
-            "e.g. np.where(y == positive_class, 1, -1)."
-        ) from None
+            f"labels must be +1 or -1, got booleans; convert them with y = np.where({name}, 1, -1)."
+        )
+    if arr.dtype.kind == "c":
+        raise ValueError(f"labels must be +1 or -1, got complex dtype {arr.dtype}.{hint_map}")
+    if arr.dtype.kind not in "iuf":
+        shown = sorted({str(v) for v in arr.tolist()})[:5]
+        raise ValueError(f"labels must be +1 or -1, got values of type {arr.dtype}: {shown}.{hint_map}")
+    arr = arr.astype(float)
     if not np.all(np.isfinite(arr)):
-        raise ValueError("y contains NaN or inf; every label must be +1 or -1.")
+        raise ValueError(f"{name} contains NaN or inf; every label must be +1 or -1.")
     labels = set(np.unique(arr).tolist())
     if not labels <= {-1.0, 1.0}:
         hint = (
             " Your labels look like {0, 1}: convert them with y = 2*y - 1."
             if labels <= {0.0, 1.0}
-            else " Map your classes to ±1, e.g. np.where(y == positive_class, 1, -1)."
+            else hint_map
         )
         shown = sorted(labels)[:5]
         raise ValueError(f"labels must be +1 or -1, got {shown}.{hint}")
@@ -71,12 +159,39 @@ def check_X_y(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[
     return X_arr, check_y(y, X_arr.shape[0])
 
 
+def check_both_classes(y: NDArray, what: str) -> None:
+    """Raise unless both labels +1 and -1 occur (for problems that need two classes)."""
+    if np.all(y == y[0]):
+        raise ValueError(
+            f"all labels are {int(y[0]):+d}; {what} needs both classes, +1 and -1. Pass data with "
+            "at least one example of each."
+        )
+
+
+def _real_scalar(value: Any, name: str, what: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, (complex, np.complexfloating)):
+        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be {what}, got {value!r}, too large for a float.") from None
+
+
+def check_real(value: float, name: str) -> float:
+    """Return ``value`` as a finite float; booleans, text and complex numbers are refused."""
+    v = _real_scalar(value, name, "a real number")
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    return v
+
+
 def check_positive(value: float, name: str) -> float:
     """Return ``value`` as a float, or raise unless it is finite and strictly positive."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, got {value!r}.") from None
+    v = _real_scalar(value, name, "a positive number")
     if not np.isfinite(v) or v <= 0:
         raise ValueError(
             f"{name} must be finite and > 0, got {value!r}. A margin or radius of zero makes the bound "
@@ -87,28 +202,47 @@ def check_positive(value: float, name: str) -> float:
 
 def check_nonnegative(value: float, name: str) -> float:
     """Return ``value`` as a float, or raise unless it is finite and ≥ 0."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a non-negative number, got {value!r}.") from None
+    v = _real_scalar(value, name, "a non-negative number")
     if not np.isfinite(v) or v < 0:
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}.")
     return v
 
 
+def check_probability(value: float, name: str) -> float:
+    """Return ``value`` as a float, or raise unless it lies strictly between 0 and 1."""
+    v = _real_scalar(value, name, "a number in (0, 1)")
+    if not (0 < v < 1):
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}; e.g. {name}=0.05.")
+    return v
+
+
+def check_finite_result(value: float, what: str, fix: str) -> float:
+    """Raise instead of returning inf or NaN from a formula whose inputs were finite."""
+    if not math.isfinite(value):
+        raise ValueError(f"{what} is {value} in floating point: it overflows the float range. {fix}")
+    return value
+
+
 def check_vector(v: ArrayLike, dim: int, name: str) -> NDArray[np.float64]:
     """Return ``v`` as a finite 1-D float array of length ``dim``."""
-    arr = np.asarray(v, dtype=float)
+    arr = _as_real_array(v, name, f"a real vector of length {dim}")
     if arr.ndim != 1 or arr.shape[0] != dim:
         raise ValueError(f"{name} must be a 1-D vector of length {dim} (one entry per feature), got shape {arr.shape}.")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf; pass a finite vector.")
-    return arr
+    return check_magnitude(arr, name)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """Return ``value`` as a bool; only True/False (or numpy booleans) are accepted."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} of type {type(value).__name__}.")
+    return bool(value)
 
 
 def check_max_epochs(max_epochs: int) -> int:
     """Return ``max_epochs`` as a positive int; a cap is what stops non-separable runs."""
-    if isinstance(max_epochs, bool) or not isinstance(max_epochs, (int, np.integer)) or max_epochs < 1:
+    if isinstance(max_epochs, (bool, np.bool_)) or not isinstance(max_epochs, (int, np.integer)) or max_epochs < 1:
         raise ValueError(
             f"max_epochs must be a positive integer, got {max_epochs!r}. It is the cap that stops the run "
             "on data that cannot be separated."

@@ -12,26 +12,50 @@ as in UML, the MIT notes and scikit-learn). CS229 instead predicts +1 when ``w·
 (``tie="positive"``), so there a tie is a mistake only on a negative example; Balcan predicts
 positive only when ``w·x > 0`` (``tie="negative"``), so a tie is a mistake only on a positive
 example. The mistake bound holds for all three, since each updates only when ``y (w·x + b) ≤ 0``.
+
+Every sign is decided exactly: a score is trusted when it is farther from 0 than its rounding
+error can reach, and decided in rational arithmetic otherwise. So a run is the same on every
+machine, whatever order BLAS sums in, and ``predict`` (which follows the run's tie rule)
+returns the training labels after a converged run.
 """
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_max_epochs, check_positive, check_vector, check_X, check_X_y, check_y
+from ._validation import (
+    check_flag,
+    check_max_epochs,
+    check_positive,
+    check_vector,
+    check_X,
+    check_X_y,
+    check_y,
+)
 
 Tie = Literal["mistake", "positive", "negative"]
 _TIES = ("mistake", "positive", "negative")
 
 # Points are scanned in blocks: one matrix-vector product finds the next mistake in a block,
 # which is much faster than a Python loop over points, and visits them in exactly the same order.
+# After a block without a mistake the next block is twice as long (up to _MAX_BLOCK), so a long
+# clean epoch costs few calls; after a mistake it starts small again.
 _BLOCK = 128
+_MAX_BLOCK = 16384
+
+# Rounding in a dot product of length d, in any order and with or without FMA, is at most
+# γ_d Σ|aⱼθⱼ| with γ_d ≈ d·2⁻⁵³, plus 2⁻¹⁰⁷⁵ per product that underflows. A score farther
+# from 0 than that has the sign of the exact score; nearer ones are decided exactly.
+_UNIT_ROUNDOFF = 2.0**-53
+_SUBNORMAL = float(np.finfo(float).smallest_subnormal)
 
 
 class ConvergenceWarning(UserWarning):
@@ -44,7 +68,7 @@ def _frozen(a: NDArray) -> NDArray:
 
 
 def _check_tie(tie: str) -> Tie:
-    if tie not in _TIES:
+    if not isinstance(tie, str) or tie not in _TIES:
         raise ValueError(
             "tie must be 'mistake' (y(w·x+b) <= 0 is a mistake), 'positive' (predict +1 at 0, CS229) "
             f"or 'negative' (predict -1 at 0, Balcan), got {tie!r}."
@@ -52,45 +76,141 @@ def _check_tie(tie: str) -> Tie:
     return tie  # type: ignore[return-value]
 
 
-def _is_mistake(scores: NDArray, y: NDArray, tie: Tie) -> NDArray:
-    """Which signed scores ``y (w·x + b)`` count as mistakes under the tie rule."""
-    if tie == "mistake":
-        return scores <= 0
-    # At a tie the prediction is fixed, so only the label on the other side is a mistake.
-    tied_side = y < 0 if tie == "positive" else y > 0
-    return (scores < 0) | ((scores == 0) & tied_side)
+class _ExactSigns:
+    """Signs of the dot products ``A[i]·θ``, exact for every row, on any machine.
+
+    The floating-point score decides a row when it is farther from zero than its rounding
+    error can reach; the few rows nearer to zero are decided in exact rational arithmetic
+    (a float is a rational, so ``Fraction(a) * Fraction(t)`` is exact). So a decision never
+    hinges on the last bit of a dot product, which BLAS may round differently on another CPU or
+    for another block of rows, and the run and :meth:`PerceptronResult.predict` always agree.
+    """
+
+    def __init__(self, A: NDArray) -> None:
+        self.A = A
+        d = A.shape[1]
+        abs_A = np.abs(A)
+        self.row_max = float(np.max(abs_A))
+        self.rel = 2.0 * (d + 2) * _UNIT_ROUNDOFF * self.row_max
+        self.abs = 2.0 * (d + 2) * _SUBNORMAL
+        # Integer entries with small enough sums make every float operation exact.
+        self.l1_max = float(np.max(np.sum(abs_A, axis=1)))
+        self.integral = bool(np.all(A == np.round(A)))
+
+    def slack(self, theta: NDArray, updates: int | None = None) -> float:
+        """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact).
+
+        ``updates``: θ is a sum of that many rows of ``A`` (so integral, with ‖θ‖₁ at most
+        ``updates`` times the largest row sum), which spares looking at θ.
+        """
+        if self.integral and updates is not None and updates * self.l1_max**2 < 2.0**53:
+            return 0.0
+        l1 = float(np.sum(np.abs(theta)))
+        if self.integral and self.l1_max * l1 < 2.0**53 and np.all(theta == np.round(theta)):
+            return 0.0
+        return self.rel * l1 + self.abs
+
+    def candidates(self, start: int, stop: int, theta: NDArray, slack: float) -> NDArray:
+        """Rows whose exact score may be <= 0: every such row, and a few more near 0."""
+        return ~(self.A[start:stop] @ theta > slack)  # ~(>) also flags a NaN from inf - inf
+
+    def sign(self, i: int, theta: NDArray, slack: float) -> int:
+        """The exact sign of ``A[i]·θ``."""
+        score = float(self.A[i] @ theta)
+        if abs(score) > slack:
+            return 1 if score > 0 else -1
+        if slack == 0.0:
+            return 0 if score == 0 else (1 if score > 0 else -1)
+        return _exact_sign(self.A[i], theta)
+
+    def __call__(self, start: int, stop: int, theta: NDArray) -> NDArray[np.int8]:
+        """Exact signs of the rows ``start:stop``."""
+        slack = self.slack(theta)
+        scores = self.A[start:stop] @ theta
+        signs = np.sign(scores).astype(np.int8)
+        if slack == 0.0 and not np.isnan(scores).any():
+            return signs  # every score was computed exactly
+        for i in np.flatnonzero(~(np.abs(scores) > slack)):
+            signs[i] = self.sign(start + int(i), theta, slack)
+        return signs
+
+
+def _exact_sign(a: NDArray, theta: NDArray) -> int:
+    """Sign of ``a·θ`` in exact rational arithmetic."""
+    total = sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, theta) if p and q), Fraction(0))
+    return (total > 0) - (total < 0)
+
+
+def _predict_from_signs(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
+    """Labels from the exact signs of ``w·x + b``, with the tie rule deciding at 0."""
+    at_tie = {"mistake": 0, "positive": 1, "negative": -1}[tie]
+    return np.where(signs > 0, 1, np.where(signs < 0, -1, at_tie)).astype(np.int64)
+
+
+def _overflow_error(what: str) -> ValueError:
+    return ValueError(
+        f"{what} overflowed the float range (inf or NaN): X is too large in magnitude. "
+        "Rescale X, e.g. X / np.abs(X).max(); the perceptron without an offset makes the same "
+        "run on rescaled data."
+    )
 
 
 def _sweep(
-    Z: NDArray, theta: NDArray, max_epochs: int, short: Callable[[int, int, NDArray], NDArray]
-) -> tuple[int, bool, list[int], list[int]]:
+    Z: NDArray,
+    theta: NDArray,
+    max_epochs: int,
+    short: Callable[[int, int, NDArray], NDArray],
+    *,
+    record: bool = True,
+    confirm: Callable[[int, NDArray], bool] | None = None,
+    on_update: Callable[[NDArray], None] | None = None,
+) -> tuple[int, bool, int, list[int], list[int]]:
     """Cycle through the rows z_i of ``Z`` in order, adding z_i to ``theta`` (in place) whenever
     ``short(start, stop, theta)`` flags it, until a sweep flags nothing or ``max_epochs`` pass.
 
-    ``short`` answers for the block of rows ``start:stop`` at once. Returns the number of
-    sweeps, whether the last was clean, and the index and sweep of every update.
+    ``short`` answers for the block of rows ``start:stop`` at once. When ``confirm`` is given,
+    ``short`` may flag more rows than it should, and ``confirm(i, theta)`` decides each flagged
+    row in order (the perceptron flags rows whose score is near 0 and decides them exactly).
+    Returns the number of
+    sweeps, whether the last was clean, the number of updates, and, when ``record`` is true,
+    the index and sweep of every update (otherwise two empty lists, so that memory does not
+    grow with the length of the run). The run stops at the first clean sweep, so a huge
+    ``max_epochs`` costs nothing on separable data.
     """
     n = Z.shape[0]
     indices: list[int] = []
     epochs: list[int] = []
+    updates = 0
     epoch, converged = 0, False
     while epoch < max_epochs and not converged:
         epoch += 1
         converged = True
-        start = 0
+        start, block = 0, _BLOCK
         while start < n:
-            stop = min(start + _BLOCK, n)
-            hit = np.flatnonzero(short(start, stop, theta))
-            if hit.size == 0:
+            stop = min(start + block, n)
+            i = -1
+            for h in np.flatnonzero(short(start, stop, theta)):
+                if confirm is None or confirm(start + int(h), theta):
+                    i = start + int(h)
+                    break
+            if i < 0:
                 start = stop
+                block = min(2 * block, _MAX_BLOCK)
                 continue
-            i = start + int(hit[0])
             theta += Z[i]
-            indices.append(i)
-            epochs.append(epoch)
+            if on_update is not None:
+                on_update(theta)
+            updates += 1
+            if record:
+                indices.append(i)
+                epochs.append(epoch)
             converged = False
-            start = i + 1
-    return epoch, converged, indices, epochs
+            start, block = i + 1, _BLOCK
+    # Entries below the safe limit of check_X keep θ finite for any feasible number of updates
+    # (|θⱼ| <= updates · 1.3e154); this guards the promise.
+    if not np.all(np.isfinite(theta)):
+        raise _overflow_error(f"the weights after {updates} updates")
+    return epoch, converged, updates, indices, epochs
 
 
 def _running_sums(start: NDArray, steps: NDArray) -> NDArray:
@@ -100,6 +220,19 @@ def _running_sums(start: NDArray, steps: NDArray) -> NDArray:
     weights the run held; nothing needs to be copied while it runs.
     """
     return np.cumsum(np.vstack([start, steps]), axis=0)
+
+
+def _predict(X: ArrayLike, w: NDArray, b: float, tie: Tie, context: str) -> NDArray[np.int64]:
+    X = check_X(X)
+    if X.shape[1] != w.shape[0]:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but {context} {w.shape[0]}; pass X with {w.shape[0]} columns."
+        )
+    # The same augmented product and exact signs as the run, so a training point the run left
+    # alone is predicted exactly as the run saw it.
+    A = np.hstack([X, np.ones((X.shape[0], 1))])
+    theta = np.r_[w, b]
+    return _predict_from_signs(_ExactSigns(A)(0, A.shape[0], theta), tie)
 
 
 @dataclass(frozen=True)
@@ -139,6 +272,7 @@ class PerceptronResult:
     converged : True when the last epoch made no mistake, so ``(w, b)`` separates the data.
     max_epochs : the cap the run was given.
     history : per-mistake record when ``record=True``, else None.
+    tie : the tie rule of the run; :meth:`predict` follows it.
     """
 
     w: NDArray[np.float64]
@@ -148,13 +282,17 @@ class PerceptronResult:
     converged: bool
     max_epochs: int
     history: History | None = None
+    tie: Tie = "mistake"
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Predict ±1 labels (+1 on the boundary itself)."""
-        X = check_X(X)
-        if X.shape[1] != self.w.shape[0]:
-            raise ValueError(f"X has {X.shape[1]} features, but the run was on {self.w.shape[0]}.")
-        return np.where(X @ self.w + self.b >= 0, 1, -1)
+        """Predict labels with the run's tie rule, deciding the sign of ``w·x + b`` exactly.
+
+        Off the boundary the label is the sign of ``w·x + b``. On it, ``tie="positive"`` gives
+        +1, ``tie="negative"`` gives -1 and ``tie="mistake"`` gives 0: no answer, which counts
+        as an error, as it did during the run. So after a converged run ``predict`` returns
+        the training labels, whatever the tie rule.
+        """
+        return _predict(X, self.w, self.b, self.tie, "the run was on")
 
     def __str__(self) -> str:
         status = (
@@ -186,8 +324,10 @@ def perceptron(
     X : array of shape (n, d)
     y : array of shape (n,) with entries ±1
     offset : learn an offset ``b`` too (the MIT T-epoch algorithm with θ₀).
-    max_epochs : cap on the number of sweeps (the MIT notes' T).
-    record : keep the :class:`History` of every mistake.
+    max_epochs : cap on the number of sweeps (the MIT notes' T), a positive int. The run stops
+        at the first sweep without a mistake, so a huge cap costs nothing on separable data.
+    record : keep the :class:`History` of every mistake. Without it nothing is kept per
+        mistake, so memory does not grow with the length of the run.
     u : reference unit vector for the proof's ``θ_k·u``; length d, or d+1 with an offset (the
         last entry multiplies ``b``). Implies ``record=True``. Need not be normalized by you:
         it is divided by its norm.
@@ -207,6 +347,7 @@ def perceptron(
     X, y = check_X_y(X, y)
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)
+    offset, record = check_flag(offset, "offset"), check_flag(record, "record")
     n, d = X.shape
     # Work with z_i = y_i x_i (augmented by y_i for the offset): then a mistake is z_i·θ <= 0.
     Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
@@ -219,8 +360,24 @@ def perceptron(
         u = u / u_norm
         record = True
 
-    epochs, converged, indices, update_epochs = _sweep(
-        Z, theta, max_epochs, lambda a, b, th: _is_mistake(Z[a:b] @ th, y[a:b], tie)
+    signs = _ExactSigns(Z)
+    slack, updates = [0.0], [0]  # θ = 0 at the start; the slack changes with θ
+
+    def short(a: int, b: int, th: NDArray) -> NDArray:
+        return signs.candidates(a, b, th, slack[0])
+
+    def confirm(i: int, th: NDArray) -> bool:
+        sign = signs.sign(i, th, slack[0])
+        if sign != 0:
+            return sign < 0
+        return tie == "mistake" or (y[i] < 0) == (tie == "positive")
+
+    def updated(th: NDArray) -> None:
+        updates[0] += 1
+        slack[0] = signs.slack(th, updates[0])
+
+    epochs, converged, mistakes, indices, update_epochs = _sweep(
+        Z, theta, max_epochs, short, record=record, confirm=confirm, on_update=updated
     )
 
     if not converged:
@@ -243,14 +400,17 @@ def perceptron(
             progress=None if u is None else _frozen(thetas @ u),
             norms_sq=_frozen(np.einsum("ij,ij->i", thetas, thetas)),
         )
+        if not (np.all(np.isfinite(history.norms_sq)) and (u is None or np.all(np.isfinite(history.progress)))):
+            raise _overflow_error("the recorded squared norms ‖θ_k‖²")
     return PerceptronResult(
         w=_frozen(theta[:d].copy()),
         b=float(theta[d]) if offset else 0.0,
-        mistakes=len(indices),
+        mistakes=mistakes,
         epochs=epochs,
         converged=converged,
         max_epochs=max_epochs,
         history=history,
+        tie=tie,
     )
 
 
@@ -300,20 +460,56 @@ def online_perceptron(
     ------
     OnlineStep
     """
+    # Checked here, not at the first round: a generator's body runs only when iterated.
     tie = _check_tie(tie)
+    offset = check_flag(offset, "offset")
+    if isinstance(stream, (str, bytes)) or not isinstance(stream, Iterable):
+        raise TypeError(
+            f"stream must be an iterable of (x, y) pairs, got {type(stream).__name__}; "
+            "e.g. zip(X, y) for a fixed data set."
+        )
+    return _online_rounds(stream, offset, tie)
+
+
+def _stream_x(x_raw: object, t: int) -> NDArray[np.float64]:
+    """One example of the stream as a finite 1-D float vector (a number counts as one feature)."""
+    name = f"x at round {t}"
+    if isinstance(x_raw, (numbers.Real, np.number)) and not isinstance(x_raw, (bool, np.bool_)):
+        return check_X([[x_raw]], name=name)[0]
+    try:
+        ndim = np.ndim(x_raw)
+    except ValueError:  # ragged: check_X explains
+        ndim = 1
+    if ndim != 1:
+        raise ValueError(
+            f"round {t}: x must be one 1-D feature vector, got shape {np.shape(x_raw)}; "
+            "pass the rows of X one at a time, e.g. zip(X, y)."
+        )
+    return check_X([x_raw], name=name)[0]
+
+
+def _online_rounds(stream: Iterable, offset: bool, tie: Tie) -> Iterator[OnlineStep]:
     w: NDArray | None = None
     b = 0.0
     mistakes = 0
     for t, item in enumerate(stream, start=1):
-        try:
-            x_raw, label_raw = item
-        except (TypeError, ValueError):
-            raise ValueError(f"round {t}: each item of the stream must be a pair (x, y), got {item!r}.") from None
-        x = check_X(np.atleast_2d(np.asarray(x_raw, dtype=float)), name=f"x at round {t}")
-        if x.shape[0] != 1:
-            raise ValueError(f"round {t}: x must be one 1-D feature vector, got shape {np.shape(x_raw)}.")
-        x = x[0]
-        label = int(check_y(np.atleast_1d(label_raw))[0])
+        if isinstance(item, (str, bytes, dict)) or isinstance(item, np.ndarray) and item.dtype.kind != "O":
+            pair = None  # an array row or a string unpacks into two, but it is not an (x, y) pair
+        else:
+            try:
+                pair = tuple(item)
+            except TypeError:
+                pair = None
+        if pair is None or len(pair) != 2:
+            raise ValueError(
+                f"round {t}: each item of the stream must be a pair (x, y), got {item!r}; "
+                "build the stream as zip(X, y)."
+            )
+        x_raw, label_raw = pair
+        x = _stream_x(x_raw, t)
+        if isinstance(label_raw, (str, bytes)) or np.ndim(label_raw) != 0:
+            raise ValueError(f"round {t}: the label must be a single +1 or -1, got {label_raw!r}.")
+        label = int(check_y(np.atleast_1d(label_raw), name=f"the label at round {t}")[0])
         if w is None:
             w = np.zeros_like(x)
         elif x.shape != w.shape:
@@ -321,15 +517,18 @@ def online_perceptron(
                 f"round {t}: x has {x.shape[0]} features but earlier examples had {w.shape[0]}; "
                 "every example must have the same length."
             )
-        score = float(x @ w + b)
-        if score != 0:
-            prediction = 1 if score > 0 else -1
-        else:
-            prediction = {"mistake": 0, "positive": 1, "negative": -1}[tie]
+        # The exact sign of w·x + b, as in perceptron(), so the two forms make the same run.
+        sign = int(_ExactSigns(np.r_[x, 1.0][None, :])(0, 1, np.r_[w, b])[0])
+        prediction = sign if sign != 0 else {"mistake": 0, "positive": 1, "negative": -1}[tie]
         mistake = prediction != label
         if mistake:
             w = w + label * x
             b = b + label if offset else b
+            if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+                raise ValueError(
+                    f"round {t}: the weights overflowed the float range (inf); the stream's x are too "
+                    "large in magnitude. Rescale them, e.g. divide every x by a common bound on |x|."
+                )
             mistakes += 1
         yield OnlineStep(t, prediction, label, mistake, _frozen(w.copy()), float(b), mistakes)
 
@@ -342,13 +541,16 @@ class MarginPerceptronResult:
     ----------
     w : final weights (no offset; augment ``X`` with :func:`perceptron_core.augment` for one).
     updates : number of updates after the initialization ``w₁ = y₁x₁``: true mistakes and
-        margin mistakes together. The theorem bounds this by ``8(R/γ)² + 4R/γ``.
+        margin mistakes together. The theorem bounds this by ``8(R/γ)² + 4R/γ`` at the default
+        target ½, and by :func:`~perceptron_core.margin_perceptron_bound` for any target.
     epochs : sweeps made, including the final clean one when it converged.
-    converged : True when a whole sweep found every point at normalized margin ≥ γ/2.
+    converged : True when a whole sweep found every point at normalized margin ≥ τγ.
     gamma : the γ the run was given.
     max_epochs : the cap the run was given.
     update_indices : index of the example of each update, when ``record=True``.
     weights : ``w`` after each update, when ``record=True`` (row 0 is the initialization).
+    target : the fraction τ of γ the run aimed for; a converged run has every normalized
+        margin ``yᵢ w·xᵢ/‖w‖ ≥ τγ``.
     """
 
     w: NDArray[np.float64]
@@ -359,6 +561,7 @@ class MarginPerceptronResult:
     max_epochs: int
     update_indices: NDArray[np.int64] | None = None
     weights: NDArray[np.float64] | None = None
+    target: float = 0.5
 
 
 def margin_perceptron(
@@ -366,22 +569,26 @@ def margin_perceptron(
     y: ArrayLike,
     gamma: float,
     *,
+    target: float = 0.5,
     max_epochs: int = 1000,
     record: bool = False,
 ) -> MarginPerceptronResult:
-    """Balcan's Margin Perceptron(γ), cycled over a fixed data set.
+    """Balcan's Margin Perceptron(γ), cycled over a fixed data set, with any target τ ∈ (0, 1).
 
     Initialize ``w₁ = y₁x₁`` from the first example. Then sweep the data in order and update
-    ``w ← w + y x`` on every *margin mistake*: a point with ``y (w·x)/‖w‖ < γ/2`` (this includes
+    ``w ← w + y x`` on every *margin mistake*: a point with ``y (w·x)/‖w‖ < τγ`` (this includes
     every true mistake). Stop after a sweep with no update: then every point has normalized
-    margin at least γ/2. If the data have margin γ with respect to some unit vector, the
-    number of updates is at most ``8(R/γ)² + 4R/γ``.
+    margin at least τγ. Balcan's algorithm is τ = ½. If the data have margin γ with respect to
+    some unit vector, the number of updates is at most ``2(R/γ)²/ε² + 2(R/γ)/ε`` with
+    ``ε = 1 − τ`` (:func:`~perceptron_core.margin_perceptron_bound`), which is Balcan's
+    ``8(R/γ)² + 4R/γ`` at τ = ½.
 
     Parameters
     ----------
     X : array of shape (n, d)
     y : array of shape (n,) with entries ±1
     gamma : the margin the run aims for (> 0); at most the data's margin for the bound to apply.
+    target : the fraction τ of γ to reach, strictly between 0 and 1 (default ½, Balcan's).
     max_epochs : cap on the number of sweeps.
     record : keep the index of every update and the weights after it.
 
@@ -391,16 +598,24 @@ def margin_perceptron(
     """
     X, y = check_X_y(X, y)
     gamma = check_positive(gamma, "gamma")
+    target = check_positive(target, "target")
+    if target >= 1:
+        raise ValueError(
+            f"target must lie strictly between 0 and 1, got {target!r}: the run aims for normalized "
+            "margin target·gamma, and no bound holds at target >= 1. Use e.g. target=0.9."
+        )
     max_epochs = check_max_epochs(max_epochs)
+    record = check_flag(record, "record")
     Z = y[:, None] * X
     w = Z[0].copy()
+    aim = target * gamma
 
     def short(a: int, b: int, w: NDArray) -> NDArray:
         norm = np.linalg.norm(w)
         # With w = 0 no point has a margin yet, so every point is a margin mistake.
-        return np.ones(b - a, bool) if norm == 0 else (Z[a:b] @ w) < (gamma / 2) * norm
+        return np.ones(b - a, bool) if norm == 0 else (Z[a:b] @ w) < aim * norm
 
-    epochs, converged, indices, _ = _sweep(Z, w, max_epochs, short)
+    epochs, converged, updates, indices, _ = _sweep(Z, w, max_epochs, short, record=record)
     if not converged:
         warnings.warn(
             f"margin_perceptron stopped at max_epochs={max_epochs} with margin mistakes in the last epoch; "
@@ -410,13 +625,14 @@ def margin_perceptron(
         )
     return MarginPerceptronResult(
         w=_frozen(w),
-        updates=len(indices),
+        updates=updates,
         epochs=epochs,
         converged=converged,
         gamma=gamma,
         max_epochs=max_epochs,
         update_indices=_frozen(np.array(indices, dtype=np.int64)) if record else None,
         weights=_frozen(_running_sums(Z[0], Z[indices])) if record else None,
+        target=target,
     )
 
 
@@ -446,6 +662,7 @@ class Perceptron:
     def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
         """Fit on ``X`` of shape (n, d) and ±1 labels ``y``; returns ``self``."""
         res = perceptron(X, y, offset=self.offset, max_epochs=self.max_epochs, tie=self.tie)
+        self._tie = res.tie  # predict follows the rule of the fit, even if self.tie changes later
         self.coef_ = res.w
         self.intercept_ = res.b
         self.n_iter_ = res.epochs
@@ -463,8 +680,14 @@ class Perceptron:
         return X @ self.coef_ + self.intercept_
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Predict ±1 labels (+1 on the boundary itself)."""
-        return np.where(self.decision_function(X) >= 0, 1, -1)
+        """Predict labels as :meth:`PerceptronResult.predict` does, with the tie rule of the fit.
+
+        On the boundary ``w·x + b = 0``: +1 for ``tie="positive"``, -1 for ``tie="negative"``,
+        0 (no answer, an error in :meth:`score`) for ``tie="mistake"``.
+        """
+        if not hasattr(self, "coef_"):
+            raise ValueError("this Perceptron is not fitted yet; call fit(X, y) first.")
+        return _predict(X, self.coef_, self.intercept_, self._tie, "the model was fitted with")
 
     def score(self, X: ArrayLike, y: ArrayLike) -> float:
         """Mean accuracy on ``X`` and ±1 labels ``y``."""

@@ -155,10 +155,13 @@ def xor() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
 
 
 def orthonormal_worst_case(n: int, *, seed: int = 0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """n points ``yᵢ eᵢ`` with random labels: R = 1, γ* = 1/√n, and the perceptron makes exactly n mistakes.
+    """n points ``yᵢ eᵢ`` with random labels: R = 1 and γ* = 1/√n, so (R/γ*)² = n.
 
-    Every point is orthogonal to all the others, so an update on one never helps another: each
-    point costs one mistake, and the bound (R/γ*)² = n is met with equality.
+    Every point is orthogonal to all the others, so an update on one never changes the score of
+    another, and each point is first met with w·x = 0, a tie. When a tie counts as a mistake
+    (``tie="mistake"``, the default) every point costs exactly one mistake and the bound n is met
+    with equality; under ``tie="positive"`` only the negative points cost one, under
+    ``tie="negative"`` only the positive ones.
     """
     n = _check_count(n, "n")
     _check_entries(n * n, f"orthonormal_worst_case({n}), an n x n matrix,")
@@ -170,8 +173,8 @@ def narrow_wedge(k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Two points, ``(1, 1)`` labelled +1 and ``(1 − 2⁻ᵏ, 1)`` labelled −1, through the origin.
 
     They are separable, but only by directions squeezed between them, so the margin shrinks like
-    2⁻ᵏ: halving the gap roughly doubles the perceptron's mistakes. It shows that a margin
-    exponentially small in the size of the input makes the run exponentially long.
+    2⁻ᵏ, exponentially small in the number k of bits of the input; the perceptron's measured
+    mistakes double with each extra bit (2^(k+2) + 1 of them).
     """
     k = _check_count(k, "k", minimum=0)
     if k > 52:
@@ -310,6 +313,7 @@ def hypercube_small_margin(n: int) -> tuple[np.ndarray, np.ndarray]:
     X : array (n, n) with entries 0.0 and 1.0; y : labels ±1, ``y_k = (−1)ᵏ``.
     """
     n = _check_count(n, "n")
+    _check_entries(n * n, f"hypercube_small_margin({n}), an n x n matrix,")
     X = np.zeros((n, n))
     for k in range(1, n + 1):
         # Coordinates k, k-1, k-3, ... (1-based): the point's own and the earlier ones of the

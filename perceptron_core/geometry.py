@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 
-from ._validation import check_X, check_X_y, check_vector
+from ._validation import check_real, check_X, check_X_y, check_vector
 
 __all__ = [
     "margins",
@@ -56,7 +56,7 @@ def margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray
     """
     X, y = check_X_y(X, y)
     w = _check_w(w, X.shape[1])
-    return y * (X @ w + float(b)) / np.linalg.norm(w)
+    return y * (X @ w + check_real(b, "b")) / np.linalg.norm(w)
 
 
 def dataset_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> float:

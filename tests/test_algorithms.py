@@ -198,3 +198,111 @@ def test_margin_perceptron_updates_on_correct_but_close_points():
     assert margin.updates == 1 and list(margin.update_indices) == [1]
     assert np.allclose(margin.w, [1.1, 1.0])
     assert np.min(pc.margins(X, y, margin.w)) >= 0.25
+
+
+# ------------------------------------------------------------------ predict follows the tie rule
+
+TIES = ("mistake", "positive", "negative")
+
+
+@st.composite
+def _separable_integer_data(draw, max_n: int = 14, max_d: int = 3):
+    """Integer points labelled by an integer hyperplane; points on it get an arbitrary label.
+
+    So some data are separable only under one tie rule, and runs meet exact ties at every step.
+    """
+    n, d = draw(st.integers(1, max_n)), draw(st.integers(1, max_d))
+    ints = st.integers(-3, 3)
+    X = np.array(draw(st.lists(st.lists(ints, min_size=d, max_size=d), min_size=n, max_size=n)), float)
+    w = np.array(draw(st.lists(ints, min_size=d, max_size=d)), float)
+    b = float(draw(ints))
+    on_plane = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
+    s = X @ w + b
+    return X, np.where(s > 0, 1.0, np.where(s < 0, -1.0, on_plane))
+
+
+def _check_predict_reproduces_labels(X, y, tie, offset, max_epochs=1000):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        res = pc.perceptron(X, y, offset=offset, tie=tie, max_epochs=max_epochs)
+        est = pc.Perceptron(offset=offset, tie=tie, max_epochs=max_epochs).fit(X, y)
+    if res.converged:
+        assert np.array_equal(res.predict(X), y), (tie, offset)
+        assert np.array_equal(est.predict(X), y) and est.score(X, y) == 1.0
+    return res.converged
+
+
+@given(_separable_integer_data(), st.sampled_from(TIES), st.booleans())
+def test_predict_after_a_converged_run_returns_the_training_labels(data, tie, offset):
+    X, y = data
+    _check_predict_reproduces_labels(X, y, tie, offset, max_epochs=200)
+
+
+@given(st.integers(2, 30), st.integers(1, 4), st.floats(0.05, 1.0), st.integers(0, 2**31 - 1),
+       st.sampled_from(TIES), st.booleans(), st.floats(1e-12, 1e6))
+def test_predict_after_a_converged_run_on_float_data(n, d, ratio, seed, tie, offset, scale):
+    # Float data at every scale: predict and the run must decide every sign alike. Through the
+    # origin the run converges within (R/γ)² <= 400 mistakes; with an offset it may not.
+    X, y, _ = pc.planted(n, d, ratio, 1.0, seed=seed)
+    assert _check_predict_reproduces_labels(scale * X, y, tie, offset) or offset
+
+
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.floats(-1, 1, allow_subnormal=True), min_size=2, max_size=2), min_size=n, max_size=n),
+    st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n))), st.sampled_from(TIES), st.booleans())
+def test_predict_agrees_with_the_run_on_arbitrary_floats(data, tie, offset):
+    # Arbitrary floats, separable or not: whenever a run converges, predict agrees with it.
+    X, y = np.array(data[0]), np.array(data[1])
+    _check_predict_reproduces_labels(X, y, tie, offset, max_epochs=50)
+
+
+def test_predict_at_a_tie_follows_the_rule_of_the_run():
+    # Balcan's rule predicts -1 at w·x = 0. The run updates on (1, 0) only; (0, 1), labelled -1,
+    # stays on the boundary, where the old predict said +1.
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+    res = pc.perceptron(X, y, tie="negative")
+    assert res.converged and np.array_equal(res.w, [1.0, 0.0])
+    assert list(res.predict(X)) == [1, -1]
+    assert list(pc.Perceptron(offset=False, tie="negative").fit(X, y).predict(X)) == [1, -1]
+    # CS229's rule, mirrored; and "mistake" gives no answer (0) on the boundary.
+    assert list(pc.perceptron(X, -y, tie="positive").predict(X)) == [-1, 1]
+    assert list(pc.perceptron(X, y).predict([[3.0, 3.0], [2.0, 0.0]])) == [0, 1]  # w = (1, -1)
+
+
+def test_signs_are_exact_whatever_the_summation_order():
+    # (1e16, 1, -1e16)·(1, 1, 1) = 1 exactly, but summed left to right in floats it is 0. The
+    # run decides the exact sign, so the second point is no mistake on any machine.
+    X = np.array([[1.0, 1.0, 1.0], [1e16, 1.0, -1e16]])
+    res = pc.perceptron(X, [1.0, 1.0])
+    assert res.mistakes == 1 and res.converged and np.array_equal(res.w, [1.0, 1.0, 1.0])
+    assert list(res.predict(X)) == [1, 1]
+    steps = list(pc.online_perceptron(zip(X, [1.0, 1.0])))
+    assert [s.mistake for s in steps] == [True, False]
+
+
+# ------------------------------------------------------------------ online to PAC
+
+
+def test_online_to_pac_counts_m_plus_one_hypotheses():
+    # By hand: R = 1, γ = 0.5 gives M = 4 mistakes at most, so h1..h5 are tested. Each may fail
+    # with probability δ/5: window ⌈(1/0.1)·ln(5/0.01)⌉ = ⌈62.146⌉ = 63; five windows, 315.
+    sizes = pc.online_to_pac(1.0, 0.5, 0.1, 0.01)
+    assert (sizes.hypotheses, sizes.window, sizes.sample_size) == (5, 63, 315)
+    assert sizes.mistake_bound == 4.0
+    # M = 0 (R < γ): no mistake is possible, one hypothesis, window ⌈ln(1/δ)/ε⌉ = ⌈46.05⌉.
+    zero = pc.online_to_pac(0.5, 1.0, 0.1, 0.01)
+    assert (zero.hypotheses, zero.window, zero.sample_size) == (1, 47, 47)
+    # (R/γ)² = 2.25: at most 2 mistakes, 3 hypotheses; ⌈ln(3/0.05)/0.2⌉ = ⌈20.47⌉ = 21.
+    frac = pc.online_to_pac(1.5, 1.0, 0.2, 0.05)
+    assert (frac.hypotheses, frac.window, frac.sample_size) == (3, 21, 63)
+
+
+@given(st.floats(0.01, 50.0), st.floats(0.01, 50.0), st.floats(1e-3, 0.999), st.floats(1e-6, 0.999))
+def test_online_to_pac_union_bound_holds(R, gamma, eps, delta):
+    # The guarantee itself: (M+1) hypotheses, each fooling a window with probability at most
+    # (1 - ε)^window, must fool it in total with probability at most δ.
+    sizes = pc.online_to_pac(R, gamma, eps, delta)
+    M = int(np.floor((R / gamma) ** 2 * (1 + 1e-12)))
+    assert sizes.hypotheses == M + 1
+    assert (M + 1) * (1 - eps) ** sizes.window <= delta * (1 + 1e-9)
+    assert sizes.sample_size == (M + 1) * sizes.window

@@ -86,3 +86,48 @@ def test_offset_trick_is_the_perceptron_on_augmented_points(data, c, T):
     assert np.array_equal(augmented.w, np.r_[with_offset.w, with_offset.b])
     # Separability with an offset is separability through the origin one dimension up, for any c.
     assert pc.separability(pc.augment(X, c), y).separable == pc.separability(X, y, offset=True).separable
+
+
+@given(st.integers(2, 25), st.integers(1, 4), st.floats(0.2, 1.0), st.floats(0.0, 1.0),
+       st.floats(0.5, 3.0), st.integers(0, 2**31 - 1))
+def test_offset_trick_with_a_nonzero_offset(n, d, gamma, b_frac, t, seed):
+    # Data separable by (u, b0) with b0 >= gamma > 0, and NOT through the origin: they contain
+    # two positive points p and -p (or the origin itself when d = 1), which no hyperplane
+    # through 0 puts strictly on one side.
+    X0, y0, u = pc.planted(n, d, gamma, 1.0, seed=seed)
+    b0 = gamma + b_frac * (1.5 - gamma)
+    X = X0 - b0 * u  # u·x' + b0 = u·x, so y (u·x' + b0) = y u·x >= gamma
+    if d == 1:
+        extra = np.zeros((1, 1))
+    else:
+        v = np.random.default_rng([seed, 1]).standard_normal(d)  # not planted's own u
+        v -= (v @ u) * u
+        v *= t / np.linalg.norm(v)
+        extra = np.vstack([v, -v])  # u·(±v) + b0 = b0 >= gamma
+    X, y = np.vstack([X, extra]), np.r_[y0, np.ones(len(extra))]
+    # Independent check of both facts the test relies on.
+    assert np.min(y * (X @ u + b0)) >= gamma * (1 - 1e-12)
+    assert np.any(np.all(extra == 0, axis=1)) or np.allclose(extra[0], -extra[1])
+
+    u_aug = np.r_[u, b0]
+    with_offset = pc.perceptron(X, y, offset=True, u=u_aug, max_epochs=10_000)
+    augmented = pc.perceptron(pc.augment(X, 1.0), y, u=u_aug, max_epochs=10_000)
+    # The perceptron with an offset IS the perceptron through the origin on the points (x, 1).
+    assert with_offset.mistakes == augmented.mistakes and with_offset.epochs == augmented.epochs
+    assert np.array_equal(augmented.w, np.r_[with_offset.w, with_offset.b])
+    assert np.array_equal(with_offset.history.indices, augmented.history.indices)
+    assert np.array_equal(with_offset.history.progress, augmented.history.progress)
+    assert with_offset.converged and with_offset.b != 0
+    # The bound that holds is the one on the augmented points: (x, 1) has norm at most
+    # sqrt(R'² + 1), and the unit vector (u, b0)/‖(u, b0)‖ has margin gamma/‖(u, b0)‖ on them.
+    R_aug = np.sqrt(np.max(np.sum(X**2, axis=1)) + 1)
+    gamma_aug = gamma / np.linalg.norm(u_aug)
+    k = np.arange(1, with_offset.mistakes + 1)
+    h = with_offset.history
+    assert np.all(h.progress * np.linalg.norm(u_aug) >= k * gamma * (1 - 1e-9))
+    assert np.all(h.norms_sq <= k * R_aug**2 * (1 + 1e-9))
+    assert with_offset.mistakes <= (R_aug / gamma_aug) ** 2 * (1 + 1e-9)
+    # Through the origin the same data cannot be separated: the run never converges.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        assert not pc.perceptron(X, y, max_epochs=20).converged
