@@ -11,8 +11,8 @@ Every chapter uses one call::
 on where the notebook runs:
 
 * **live** (JupyterLab, Notebook 7, VS Code, Colab): ipywidgets sliders above an
-  :class:`ipywidgets.Image`. A slider move re-runs ``draw`` and swaps the PNG bytes of the image,
-  so the picture updates in place without flicker and no figures pile up.
+  :class:`ipywidgets.HTML` holding one ``<img alt=...>``. A slider move re-runs ``draw`` and
+  swaps the PNG and its alt text, so the picture updates in place and no figures pile up.
 * **static** (``jupyter-book build``): every frame of the parameter grid is rendered at build time
   and shipped inside one self-contained HTML snippet (native ``<input type="range">`` controls,
   base64 ``data:`` images, a few lines of inline JavaScript). It needs no kernel, no server and no
@@ -31,8 +31,10 @@ import html
 import io
 import itertools
 import json
+import math
 import numbers
 import os
+import struct
 import sys
 import time
 from decimal import Decimal
@@ -107,6 +109,9 @@ def _expand(name: str, spec: Any, max_frames: int = 10**6) -> _Param:
                          f"({type(spec).__name__}). {hint}")
     if len(spec) not in (3, 4) or not all(_is_number(v) for v in spec):
         raise ValueError(f"Parameter {name!r}={spec!r} is not a tuple of 3 or 4 numbers. {hint}")
+    if not all(math.isfinite(v) for v in spec):
+        raise ValueError(f"Parameter {name!r}={spec!r} contains NaN or inf; a slider needs finite "
+                         f"start, stop and step. {hint}")
     start, stop, step = spec[:3]
     if not step > 0:
         raise ValueError(f"Parameter {name!r} has step {step!r}; the step must be positive, "
@@ -115,6 +120,9 @@ def _expand(name: str, spec: Any, max_frames: int = 10**6) -> _Param:
         raise ValueError(f"Parameter {name!r} has stop {stop!r} < start {start!r}; "
                          f"write {name}=({stop}, {start}, {step}) instead.")
     is_int = all(_is_int(v) for v in spec)
+    if not math.isfinite((stop - start) / step):  # would overflow round() below
+        raise ValueError(f"Parameter {name!r}={spec!r} has more values than a float can count, "
+                         f"far over max_frames={max_frames}. Coarsen the grid (a bigger step).")
     n_steps = round((stop - start) / step)
     if n_steps + 1 > max_frames:  # before building a list of a billion values by mistake
         raise ValueError(f"Parameter {name!r}={spec!r} has {n_steps + 1} values, over the frame "
@@ -258,7 +266,7 @@ def _make_live_class():
     import ipywidgets as widgets
 
     class _Live(widgets.VBox):
-        """ipywidgets controls above an Image; see :func:`explore`."""
+        """ipywidgets controls above an ``<img>`` in an HTML widget; see :func:`explore`."""
 
         def __init__(self, draw, alt, params: list[_Param]):
             self._draw, self._alt, self._params = draw, alt, params
@@ -269,13 +277,19 @@ def _make_live_class():
             start = time.perf_counter()
             png = self._frame()
             continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S
-            self.image = widgets.Image(value=png, format="png")
+            # An HTML widget holding a plain <img alt=...>, not widgets.Image: the picture's
+            # accessible name is then the alt text itself, in every front end, and does not
+            # hinge on how an ipywidgets version handles Image.tooltip (8.1.x front ends crash
+            # on a tooltip without a description: "Failed to create view for 'ImageView'").
+            self.image = widgets.HTML()
+            self.png, self.alt = png, ""
             self.controls = {p.name: self._control(p, continuous) for p in params}
-            self._set_alt()
+            self._show(png)
             for name, control in self.controls.items():
                 control.observe(lambda change, name=name: self._on_change(name, change["new"]),
                                 names="value")
             super().__init__([*self.controls.values(), self.image])
+            self.add_class("pc-explore-live")  # scopes _LIVE_STYLE
 
         @staticmethod
         def _control(p: _Param, continuous: bool):
@@ -292,12 +306,10 @@ def _make_live_class():
                                            max=p.values[-1], step=step,
                                            readout_format=f".{p.decimals}f", **common)
             options = list(zip(p.labels, p.values))
-            # Numbers read naturally on a slider; words fit a dropdown.
-            if all(map(_is_number, p.values)):
-                return widgets.SelectionSlider(options=options, value=p.values[p.initial],
-                                               **common)
-            del common["continuous_update"]  # a dropdown has no dragging to throttle
-            return widgets.Dropdown(options=options, value=p.values[p.initial], **common)
+            # Words too get a slider, as in the static book. Not a Dropdown: in JupyterLab's
+            # command mode ArrowUp/ArrowDown on a focused <select> move to another cell, so a
+            # keyboard user could not change the choice.
+            return widgets.SelectionSlider(options=options, value=p.values[p.initial], **common)
 
         def _frame(self) -> bytes:
             key = tuple(self.values.values())
@@ -310,14 +322,19 @@ def _make_live_class():
         def _on_change(self, name: str, new: Any) -> None:
             param = next(p for p in self._params if p.name == name)
             self.values = {**self.values, name: param.nearest(new)}
-            self.image.value = self._frame()
-            self._set_alt()
+            self._show(self._frame())
 
-        def _set_alt(self) -> None:
-            # ipywidgets.Image has no alt attribute; the tooltip becomes the <img> title, which
-            # screen readers use as the image's name when there is no alt.
-            text = _alt_text(self._alt, self.values) if self._alt else ""
-            self.image.tooltip = text or None
+        def _show(self, png: bytes) -> None:
+            """Swap picture and alt text in one message, so they never disagree."""
+            text = _alt_text(self._alt, self.values).strip() if self._alt else ""
+            if not text:
+                # alt="" would tell screen readers the picture is decorative; say at least
+                # which parameters it shows.
+                text = "Figure for " + ", ".join(
+                    f"{p.name} = {self.values[p.name]:.{p.decimals}f}" if p.kind == "float"
+                    else f"{p.name} = {self.values[p.name]}" for p in self._params)
+            self.png, self.alt = png, text
+            self.image.value = _LIVE_STYLE + _live_img_html(png, text)
 
         def __repr__(self) -> str:
             # Deterministic plain-text fallback (the default repr would dump the PNG bytes).
@@ -325,6 +342,24 @@ def _make_live_class():
 
     _Live.__name__ = _Live.__qualname__ = "LiveExplorer"
     return _Live
+
+
+# A choice's readout shows its whole label ("versicolor vs virginica"), not the first 9 letters.
+_LIVE_STYLE = "<style>.pc-explore-live .widget-readout{max-width:none}</style>"
+
+
+def _live_img_html(png: bytes, alt: str) -> str:
+    """``<img>`` markup for one live frame: the PNG inline, the alt text escaped.
+
+    ``width`` and ``height`` (from the PNG header) reserve the picture's box before it is
+    decoded, so swapping frames never collapses the layout; ``decoding="sync"`` asks the browser
+    to paint the new frame at once rather than a blank box first.
+    """
+    width, height = struct.unpack(">II", png[16:24])  # IHDR: the first chunk of every PNG
+    src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return (f'<img class="pc-explore-live-img" src="{src}" alt="{html.escape(alt)}" '
+            f'width="{width}" height="{height}" decoding="sync" '
+            'style="display:block;max-width:100%;height:auto">')
 
 
 _LIVE_CLASS = None
@@ -360,10 +395,11 @@ _SCRIPT = """(function () {
     var img = root.querySelector("img.pc-explore-img");
     var inputs = root.querySelectorAll("input.pc-explore-range");
     var outs = root.querySelectorAll("output.pc-explore-value");
+    var status = root.querySelector(".pc-explore-status");
     var srcs = data.frames.map(function (b64) {
       return b64 ? "data:image/png;base64," + b64 : img.src;  /* null = the frame already shown */
     });
-    function update() {
+    function update(announce) {
       var flat = 0;
       for (var k = 0; k < inputs.length; k++) {
         var i = parseInt(inputs[k].value, 10);
@@ -374,10 +410,14 @@ _SCRIPT = """(function () {
       var src = srcs[data.index[flat]];
       if (img.src !== src) { img.src = src; }
       img.alt = data.alts[flat];
+      /* A screen reader does not read out a changed alt text by itself: say the new picture in
+         the live region, once a reader has moved a slider (on load, the alt text says it). */
+      if (announce === true && status.textContent !== img.alt) { status.textContent = img.alt; }
     }
+    function moved() { update(true); }
     for (var k = 0; k < inputs.length; k++) {
-      inputs[k].addEventListener("input", update);
-      inputs[k].addEventListener("change", update);
+      inputs[k].addEventListener("input", moved);
+      inputs[k].addEventListener("change", moved);
     }
     root.setAttribute("data-pc-ready", "1");
     update();  /* the browser may have restored slider positions on back/forward */
@@ -388,7 +428,10 @@ _STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items
           "gap:.6em;margin:.2em 0;flex-wrap:wrap}.pc-explore-control label{min-width:5em;"
           "font-family:monospace}.pc-explore-range{width:min(22rem,60vw)}"
           ".pc-explore-value{font-family:monospace;min-width:4em}"
-          ".pc-explore-img{display:block;max-width:100%;height:auto}")
+          ".pc-explore-img{display:block;max-width:100%;height:auto}"
+          # Read by screen readers, not shown: the picture itself is on the screen.
+          ".pc-explore-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;"
+          "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}")
 
 _counter = itertools.count()
 
@@ -478,6 +521,9 @@ class StaticExplorer:
         return (f'<div class="pc-explore" id="{self.id}"><style>{_STYLE}</style>'
                 f'{"".join(rows)}'
                 f'<img class="pc-explore-img" src="{src}" alt="{html.escape(self.alts[self.initial])}">'
+                # Announces the new picture's description when a slider moves (see _SCRIPT).
+                '<div class="pc-explore-status" role="status" aria-live="polite" '
+                'aria-atomic="true"></div>'
                 f'<script type="application/json" class="pc-explore-data">{payload}</script>'
                 f"<script>{_SCRIPT}</script></div>")
 
@@ -531,8 +577,9 @@ def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int =
     LiveExplorer or StaticExplorer
         A displayable object: put ``explore(...)`` last in a cell. A trailing semicolon
         (``explore(...);``) hides it.
-        Live: an :class:`ipywidgets.VBox` with ``.controls`` (name -> widget), ``.image`` and
-        ``.values``. Static: see :class:`StaticExplorer` (``.frames``, ``.frame_index``,
+        Live: an :class:`ipywidgets.VBox` with ``.controls`` (name -> widget), ``.image`` (the
+        HTML widget showing the picture), ``.png`` and ``.alt`` (the frame shown and its alt
+        text) and ``.values``. Static: see :class:`StaticExplorer` (``.frames``, ``.frame_index``,
         ``._repr_html_()``).
 
     Raises
@@ -555,7 +602,7 @@ def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int =
         mode = "static" if static_mode_requested() else "live"
     if mode not in ("live", "static"):
         raise ValueError(f"mode must be None, 'live' or 'static', got {mode!r}.")
-    if not isinstance(max_frames, int) or max_frames < 1:
+    if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 1:
         raise ValueError(f"max_frames must be a positive int, got {max_frames!r}.")
     expanded = _expand_all(params, max_frames)
     if mode == "static":

@@ -22,7 +22,6 @@ The counts are printed at the end of each test (``pytest -s`` shows them live).
 from __future__ import annotations
 
 import collections
-import fnmatch
 import functools
 import http.server
 import os
@@ -137,35 +136,6 @@ def test_pages_load_nothing_off_site_and_mathjax3_from_the_book():
         assert (mathjax / part).exists(), f"MathJax's {part} is missing from the build"
     # latest.js would fetch MathJax from a CDN; the other combined builds are never loaded.
     assert not (mathjax / "latest.js").exists()
-
-
-def test_sphinx_extension_serves_mathjax3_from_the_book(tmp_path):
-    """perceptron_core.sphinxext points Sphinx at the local MathJax 3 and copies what it loads."""
-    from types import SimpleNamespace
-
-    from perceptron_core import sphinxext
-
-    assert sphinxext._bundled_mathjax() is not None, "sphinx-mathjax-offline is in requirements.txt"
-    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax3_config=None)
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax_path == "mathjax/tex-chtml.js"
-    assert config.mathjax3_config["options"]["menuOptions"]["settings"]["assistiveMml"] is True
-    # The book's own settings win, and the module's defaults are not shared (myst-parser
-    # writes into this dict).
-    config = SimpleNamespace(mathjax_path="", mathjax3_config={"tex": {"tags": "ams"}})
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax3_config["tex"] == {"tags": "ams"} and "options" in config.mathjax3_config
-    config.mathjax3_config["options"]["processHtmlClass"] = "math"
-    assert "processHtmlClass" not in sphinxext.MATHJAX3_CONFIG["options"]
-    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
-    sphinxext._copy_mathjax(app, None)
-    copied = tmp_path / "_static" / "mathjax"
-    assert (copied / "tex-chtml.js").is_file()
-    assert (copied / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
-    assert (copied / "sre" / "mathmaps" / "en.json").is_file()
-    top = {p.name for p in copied.iterdir()}
-    assert not fnmatch.filter(top - {"tex-chtml.js"}, "*.js"), top
-    assert "adaptors" not in top
 
 
 # ------------------------------------------------------------------- browser fixtures

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import fnmatch
 import io
 import json
 import re
+from html.parser import HTMLParser
 
 import matplotlib
 
@@ -90,6 +92,32 @@ def test_single_point_grid():
 # ----------------------------------------------------------------------------- live mode
 
 
+class _Imgs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.imgs: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.imgs.append(dict(attrs))
+
+
+def _shown(ctrl) -> tuple[bytes, str]:
+    """What a browser gets from the live figure: the one <img>'s PNG bytes and its alt text."""
+    parser = _Imgs()
+    parser.feed(ctrl.image.value)
+    assert len(parser.imgs) == 1, ctrl.image.value[:200]
+    src = parser.imgs[0]["src"]
+    assert src.startswith("data:image/png;base64,")
+    return base64.b64decode(src.split(",", 1)[1]), parser.imgs[0]["alt"]
+
+
+def _widget_tree(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _widget_tree(child)
+
+
 def test_live_updates_image_in_place_without_new_figures():
     import ipywidgets as widgets
 
@@ -99,19 +127,63 @@ def test_live_updates_image_in_place_without_new_figures():
     assert isinstance(ctrl.controls["gamma"], widgets.FloatSlider)
     assert isinstance(ctrl.controls["seed"], widgets.SelectionSlider)
     assert ctrl.image in ctrl.children
-    first = bytes(ctrl.image.value)
+    first = ctrl.png
     assert first.startswith(b"\x89PNG")
-    assert ctrl.image.tooltip == "g 0.1 s 0"
+    assert _shown(ctrl) == (first, "g 0.1 s 0")
     n_children = len(ctrl.children)
 
     ctrl.controls["gamma"].value = 0.30000000000000004  # float drift from a frontend
     assert ctrl.values["gamma"] == 0.3
-    assert bytes(ctrl.image.value) != first
-    assert ctrl.image.tooltip == "g 0.3 s 0"
+    assert ctrl.png != first
+    assert _shown(ctrl) == (ctrl.png, "g 0.3 s 0")
     ctrl.controls["seed"].value = 2
     assert ctrl.values == {"gamma": 0.3, "seed": 2}
     assert len(ctrl.children) == n_children
     assert plt.get_fignums() == []
+
+
+def test_live_picture_is_named_by_its_alt_text():
+    """The <img> carries the alt text itself (its accessible name), escaped, for every frame."""
+    ctrl = explore(draw_ignoring_seed, gamma=(0.1, 0.3, 0.1), seed=["a", "b"],
+                   alt='Run "{seed}" with margin {gamma} < 1', mode="live")
+    png, alt = _shown(ctrl)
+    assert alt == 'Run "a" with margin 0.1 < 1' and ctrl.alt == alt
+    assert png == ctrl.png and Image.open(io.BytesIO(png)).format == "PNG"
+    parser = _Imgs()
+    parser.feed(ctrl.image.value)
+    img = parser.imgs[0]
+    # The reserved box is the picture's own size, so swapping frames does not move the page.
+    assert (int(img["width"]), int(img["height"])) == Image.open(io.BytesIO(png)).size
+    assert "title" not in img and "aria-hidden" not in img and img.get("role") is None
+    ctrl.controls["seed"].value = "b"
+    ctrl.controls["gamma"].value = 0.2
+    png2, alt2 = _shown(ctrl)
+    assert alt2 == 'Run "b" with margin 0.2 < 1' and png2 != png and png2 == ctrl.png
+    assert '"b"' not in ctrl.image.value  # the quotes are escaped, not closing the attribute
+
+
+def test_live_picture_without_alt_still_has_a_name():
+    ctrl = explore(draw, gamma=(0.1, 0.3, 0.1), seed=[7, 8], mode="live")
+    assert _shown(ctrl)[1] == "Figure for gamma = 0.1, seed = 7"
+    ctrl.controls["gamma"].value = 0.3
+    assert _shown(ctrl)[1] == "Figure for gamma = 0.3, seed = 7"
+
+
+def test_live_figure_needs_no_tooltip_support():
+    """ipywidgets 8.1 front ends crash ("Failed to create view") on a widget whose tooltip is set
+    but which has no description, such as Image: no widget of the figure may rely on that."""
+    import ipywidgets as widgets
+
+    ctrl = explore(draw_ignoring_seed, gamma=(0.1, 0.3, 0.1), seed=["a", "b"],
+                   alt="g {gamma} s {seed}", mode="live")
+    ctrl.controls["gamma"].value = 0.2
+    for w in _widget_tree(ctrl):
+        if getattr(w, "tooltip", None):
+            assert w.has_trait("description"), f"{type(w).__name__} has a tooltip"
+        assert not isinstance(w, widgets.Image)
+    # Every control moves with the arrow keys in JupyterLab: sliders only, no Dropdown.
+    assert all(isinstance(c, (widgets.IntSlider, widgets.FloatSlider, widgets.SelectionSlider))
+               for c in ctrl.controls.values())
 
 
 def test_live_reuses_rendered_frames_and_bounds_the_cache(monkeypatch):
@@ -123,15 +195,15 @@ def test_live_reuses_rendered_frames_and_bounds_the_cache(monkeypatch):
 
     monkeypatch.setattr(interactive, "LIVE_CACHE_FRAMES", 3)
     ctrl = explore(counting_draw, n=(1, 5, 1), alt="n={n}", mode="live")
-    first = bytes(ctrl.image.value)
+    first = ctrl.png
     ctrl.controls["n"].value = 2
     ctrl.controls["n"].value = 1  # back to a frame already drawn: no new draw
-    assert calls == [1, 2] and bytes(ctrl.image.value) == first
+    assert calls == [1, 2] and ctrl.png == first and _shown(ctrl)[0] == first
     for n in (3, 4, 5):
         ctrl.controls["n"].value = n
     assert len(ctrl._frames) == 3 and calls == [1, 2, 3, 4, 5]
     ctrl.controls["n"].value = 1  # evicted as the oldest: drawn again
-    assert calls[-1] == 1 and bytes(ctrl.image.value) == first
+    assert calls[-1] == 1 and ctrl.png == first
 
 
 def test_live_handles_pyplot_figures():
@@ -152,7 +224,9 @@ def test_live_widget_kinds_and_repr():
 
     ctrl = explore(draw_ignoring_seed, gamma=(1, 3, 1), seed=["small", "large"], mode="live")
     assert isinstance(ctrl.controls["gamma"], widgets.IntSlider)
-    assert isinstance(ctrl.controls["seed"], widgets.Dropdown)
+    # Words get a slider too: arrow keys on a Dropdown move JupyterLab's cell selection.
+    assert isinstance(ctrl.controls["seed"], widgets.SelectionSlider)
+    assert ctrl.controls["seed"].options == (("small", "small"), ("large", "large"))
     # Plain-text repr is short and deterministic (nbval compares it).
     assert repr(ctrl) == "LiveExplorer(gamma=1, seed='small')"
     assert ctrl._repr_mimebundle_()["text/plain"] == repr(ctrl)
@@ -261,20 +335,33 @@ def test_sphinx_extension_sets_the_same_variable(monkeypatch):
     assert {"config-inited", "build-finished"} <= set(app.handlers)
 
 
-def test_sphinx_extension_serves_mathjax_from_the_book(tmp_path):
+def test_sphinx_extension_serves_mathjax3_from_the_book(tmp_path):
+    """perceptron_core.sphinxext points Sphinx at the local MathJax 3 and copies what it loads."""
     from types import SimpleNamespace
 
     from perceptron_core import sphinxext
 
-    assert sphinxext._bundled_mathjax() is not None, "jupyter-server-mathjax is in requirements.txt"
-    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax2_config=None)
+    assert sphinxext._bundled_mathjax() is not None, "sphinx-mathjax-offline is in requirements.txt"
+    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax3_config=None)
     sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax_path.startswith("mathjax/MathJax.js?config=")
-    assert config.mathjax2_config["HTML-CSS"]["webFont"] == "STIX-Web"
+    assert config.mathjax_path == "mathjax/tex-chtml.js"
+    assert config.mathjax3_config["options"]["menuOptions"]["settings"]["assistiveMml"] is True
+    # The book's own settings win, and the module's defaults are not shared (myst-parser
+    # writes into this dict).
+    config = SimpleNamespace(mathjax_path="", mathjax3_config={"tex": {"tags": "ams"}})
+    sphinxext._use_local_mathjax(None, config)
+    assert config.mathjax3_config["tex"] == {"tags": "ams"} and "options" in config.mathjax3_config
+    config.mathjax3_config["options"]["processHtmlClass"] = "math"
+    assert "processHtmlClass" not in sphinxext.MATHJAX3_CONFIG["options"]
     app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
     sphinxext._copy_mathjax(app, None)
-    assert (tmp_path / "_static" / "mathjax" / "MathJax.js").is_file()
-    assert (tmp_path / "_static" / "mathjax" / "fonts" / "HTML-CSS" / "STIX-Web").is_dir()
+    copied = tmp_path / "_static" / "mathjax"
+    assert (copied / "tex-chtml.js").is_file()
+    assert (copied / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
+    assert (copied / "sre" / "mathmaps" / "en.json").is_file()
+    top = {p.name for p in copied.iterdir()}
+    assert not fnmatch.filter(top - {"tex-chtml.js"}, "*.js"), top
+    assert "adaptors" not in top
 
 
 # ----------------------------------------------------------------------------- errors
