@@ -94,8 +94,18 @@ class _ExactSigns:
         self.rel = 2.0 * (d + 2) * _UNIT_ROUNDOFF * self.row_max
         self.abs = 2.0 * (d + 2) * _SUBNORMAL
         # Integer entries with small enough sums make every float operation exact.
-        self.l1_max = float(np.max(np.sum(abs_A, axis=1)))
+        self.row_l1 = np.sum(abs_A, axis=1)
+        self.l1_max = float(np.max(self.row_l1))
         self.integral = bool(np.all(A == np.round(A)))
+
+    def slack_within(self, l1: float) -> float:
+        """:meth:`slack` for any θ that is a sum of rows of ``A`` with ``‖θ‖₁ <= l1``.
+
+        A run knows such a bound without looking at θ: ``‖θ + z‖₁ <= ‖θ‖₁ + ‖z‖₁``.
+        """
+        if self.integral and self.l1_max * l1 < 2.0**53:
+            return 0.0  # θ is integral too, and every partial sum is an exact integer
+        return self.rel * l1 + self.abs
 
     def slack(self, theta: NDArray, updates: int | None = None) -> float:
         """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact).
@@ -208,6 +218,64 @@ def _sweep(
             start, block = i + 1, _BLOCK
     # Entries below the safe limit of check_X keep θ finite for any feasible number of updates
     # (|θⱼ| <= updates · 1.3e154); this guards the promise.
+    if not np.all(np.isfinite(theta)):
+        raise _overflow_error(f"the weights after {updates} updates")
+    return epoch, converged, updates, indices, epochs
+
+
+def _perceptron_sweeps(
+    Z: NDArray,
+    theta: NDArray,
+    max_epochs: int,
+    signs: _ExactSigns,
+    mistake_at_tie: Callable[[int], bool],
+    record: bool,
+) -> tuple[int, bool, int, list[int], list[int]]:
+    """The perceptron's loop: :func:`_sweep` with every sign decided exactly, at few numpy
+    calls per mistake (a mistake costs one block product, one comparison and one addition).
+
+    Rows are scanned in blocks as in :func:`_sweep`. A row is surely right when its float score
+    exceeds ``slack``, the largest rounding error any score can have; the first row that is not
+    is a mistake when its score is below ``-slack``, and is decided exactly when it lies nearer
+    to 0 (rare). ``slack`` follows a bound on ``‖θ‖₁`` that grows by ``‖z_i‖₁`` per update and
+    is refreshed from θ once per epoch, so an update does not look at θ again.
+    Returns what :func:`_sweep` returns.
+    """
+    n = Z.shape[0]
+    row_l1 = signs.row_l1.tolist()
+    indices: list[int] = []
+    epochs: list[int] = []
+    updates = 0
+    epoch, converged = 0, False
+    while epoch < max_epochs and not converged:
+        epoch += 1
+        converged = True
+        l1 = float(np.sum(np.abs(theta)))
+        slack = signs.slack_within(l1)
+        start, block = 0, _BLOCK
+        while start < n:
+            stop = min(start + block, n)
+            scores = Z[start:stop] @ theta
+            right = scores > slack  # False for a NaN too, which is then decided exactly
+            k = int(right.argmin())  # the first row not surely right
+            if right[k]:
+                start, block = stop, min(2 * block, _MAX_BLOCK)
+                continue
+            i = start + k
+            if not scores[k] < -slack:  # near 0: decide exactly
+                sign = signs.sign(i, theta, slack)
+                if sign > 0 or (sign == 0 and not mistake_at_tie(i)):
+                    start = i + 1
+                    continue
+            theta += Z[i]
+            updates += 1
+            l1 += row_l1[i]
+            slack = signs.slack_within(l1)
+            if record:
+                indices.append(i)
+                epochs.append(epoch)
+            converged = False
+            start, block = i + 1, _BLOCK
     if not np.all(np.isfinite(theta)):
         raise _overflow_error(f"the weights after {updates} updates")
     return epoch, converged, updates, indices, epochs
@@ -360,24 +428,12 @@ def perceptron(
         u = u / u_norm
         record = True
 
-    signs = _ExactSigns(Z)
-    slack, updates = [0.0], [0]  # θ = 0 at the start; the slack changes with θ
-
-    def short(a: int, b: int, th: NDArray) -> NDArray:
-        return signs.candidates(a, b, th, slack[0])
-
-    def confirm(i: int, th: NDArray) -> bool:
-        sign = signs.sign(i, th, slack[0])
-        if sign != 0:
-            return sign < 0
+    def mistake_at_tie(i: int) -> bool:
+        """Whether ``z_i·θ = 0`` exactly is a mistake under the tie rule."""
         return tie == "mistake" or (y[i] < 0) == (tie == "positive")
 
-    def updated(th: NDArray) -> None:
-        updates[0] += 1
-        slack[0] = signs.slack(th, updates[0])
-
-    epochs, converged, mistakes, indices, update_epochs = _sweep(
-        Z, theta, max_epochs, short, record=record, confirm=confirm, on_update=updated
+    epochs, converged, mistakes, indices, update_epochs = _perceptron_sweeps(
+        Z, theta, max_epochs, _ExactSigns(Z), mistake_at_tie, record
     )
 
     if not converged:
@@ -598,12 +654,11 @@ def margin_perceptron(
     """
     X, y = check_X_y(X, y)
     gamma = check_positive(gamma, "gamma")
-    target = check_positive(target, "target")
-    if target >= 1:
-        raise ValueError(
-            f"target must lie strictly between 0 and 1, got {target!r}: the run aims for normalized "
-            "margin target·gamma, and no bound holds at target >= 1. Use e.g. target=0.9."
-        )
+    # Imported here so that this function's edit leaves the module's shared import block alone.
+    from ._validation import check_probability
+
+    # The run aims for normalized margin target·gamma; no bound holds at target >= 1.
+    target = check_probability(target, "target")
     max_epochs = check_max_epochs(max_epochs)
     record = check_flag(record, "record")
     Z = y[:, None] * X

@@ -1,0 +1,240 @@
+"""Tests of the chapter "The margin perceptron": its figure module, and the claims its prose makes."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import perceptron_core as pc
+from perceptron_core.figures import margin_perceptron as mpf
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "margin_perceptron.ipynb"
+
+
+def _titles(f: Figure) -> str:
+    return " | ".join(ax.get_title() for ax in f.axes)
+
+
+def _margin(X, y, w) -> float:
+    w = np.asarray(w, float)
+    return float(np.min(y * (X @ w)) / np.linalg.norm(w))
+
+
+# --- the data and the runs ----------------------------------------------------------------------
+
+
+def test_chapter_data_is_the_stated_planted_set_and_read_only():
+    X, y = mpf.chapter_data()
+    X2, y2, u = pc.planted(500, 10, 0.05, 1.0, seed=0)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
+    assert np.min(y * (X @ u)) == pytest.approx(0.05, rel=1e-9)
+    with pytest.raises(ValueError):
+        X[0, 0] = 1.0
+    opt = mpf.optimum()
+    # "its maximum margin is a little larger" than the planted 0.05
+    assert 0.05 < opt.gamma_low <= opt.gamma_high < 0.07
+
+
+def test_slider_grid_fits_the_budget_and_has_the_chapters_targets():
+    fractions, targets = mpf.slider_values()
+    assert len(fractions) * len(targets) <= 60
+    assert fractions[-1] == 1.0 and fractions[0] == 0.2
+    for t in (0.5, 0.8, 0.95):
+        assert any(abs(t - v) < 1e-12 for v in targets)
+    assert all(0 < t < 1 for t in targets)
+
+
+def test_every_frame_is_a_correct_run():
+    """Each cached run: converged, within the bound, margin ≥ τγ, computed here with NumPy."""
+    X, y = mpf.chapter_data()
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    fractions, targets = mpf.slider_values()
+    for f in fractions:
+        for t in targets:
+            r = mpf.reach(f, t)
+            gamma = f * mpf.optimum().gamma_low
+            assert r.gamma == pytest.approx(gamma, rel=1e-15)
+            eps = 1 - t
+            assert r.bound == pytest.approx(2 * (R / gamma) ** 2 / eps**2 + 2 * (R / gamma) / eps)
+            run = pc.margin_perceptron(X, y, gamma, target=t, max_epochs=10**6)
+            assert run.converged and run.updates == r.updates <= r.bound
+            assert r.margin == pytest.approx(_margin(X, y, run.w), rel=1e-12)
+            assert t * gamma <= r.margin <= mpf.optimum().gamma_high * (1 + 1e-9)
+
+
+def test_slider_summary_matches_the_runs():
+    s = mpf.slider_summary()
+    fractions, targets = mpf.slider_values()
+    runs = [mpf.reach(f, t) for f in fractions for t in targets]
+    assert s["frames"] == len(runs) == 35
+    assert s["within_bound"] is True and s["reached_target"] is True
+    assert s["most_updates"] == max(r.updates for r in runs)
+    assert s["worst_ratio"] == pytest.approx(max(r.updates / r.bound for r in runs))
+    assert s["worst_ratio"] < 0.1  # "every run stays within its bound", by far
+    assert s["min_excess"] >= 1.0
+    # "With a small fraction of γ* the margin reached can exceed γ itself"
+    assert any(r.margin > r.gamma for r in runs if r.fraction == fractions[0])
+
+
+# --- the figure ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fraction, target", [(0.2, 0.05), (1.0, 0.95), (0.6, 0.5)])
+def test_draw_titles_state_the_run(fraction, target):
+    f = mpf.draw(fraction, target)
+    assert isinstance(f, Figure) and len(f.axes) == 2
+    r = mpf.reach(fraction, target)
+    title = _titles(f)
+    assert f"{r.updates} updates ≤ bound {r.bound:,.0f}" in title
+    assert f"reached {r.margin:.4f} ≥ τγ = {target * r.gamma:.4f}" in title
+
+
+@pytest.mark.parametrize("name, draw, params", mpf.BENCH_CASES)
+def test_draws_are_fast(name, draw, params):
+    draw(**params)  # warm the caches
+    start = time.perf_counter()
+    draw(**params)
+    # The budget is 100 ms on the build machine; leave room for a loaded CI runner.
+    assert time.perf_counter() - start < 0.5, name
+
+
+def test_alt_text_fills_in_and_names_what_is_shown():
+    alt = mpf.ALT.format(fraction=0.6, target=0.8)
+    assert "0.6" in alt and "0.8" in alt and "bound" in alt and "target" in alt
+
+
+# --- claims in the prose ------------------------------------------------------------------------
+
+
+def test_comparison_table_claims():
+    """The three targets with γ = γ*: floor met by a little, far below the bound, below γ*."""
+    X, y = mpf.chapter_data()
+    opt = mpf.optimum()
+    gamma = opt.gamma_low
+    rows = mpf.timed_runs(X, y, gamma, (0.5, 0.8, 0.95), repeats=1)
+    for r in rows:
+        assert r["time"] >= 0
+        assert r["updates"] <= r["bound"] / 10
+        assert r["target"] * gamma <= r["margin"] <= opt.gamma_high
+        # "just above the floor": within 10 % of τγ on these data
+        assert r["margin"] <= 1.1 * r["target"] * gamma
+    assert rows[0]["updates"] < rows[1]["updates"] < rows[2]["updates"]
+    growth_b = rows[2]["bound"] / rows[0]["bound"]
+    growth_u = rows[2]["updates"] / rows[0]["updates"]
+    assert growth_u < growth_b
+
+
+def test_first_run_has_true_and_margin_mistakes():
+    X, y = mpf.chapter_data()
+    gamma = mpf.optimum().gamma_low
+    run = pc.margin_perceptron(X, y, gamma, record=True)
+    Z = y[:, None] * X
+    scores = np.sum(run.weights[:-1] * Z[run.update_indices], axis=1)
+    true = int(np.sum(scores <= 0))
+    assert 0 < true < run.updates  # both kinds occur
+    # no score sits near a decision boundary, so the split cannot hinge on rounding
+    norms = np.linalg.norm(run.weights[:-1], axis=1)
+    assert np.min(np.abs(scores)) > 1e-9
+    assert np.min(np.abs(scores / norms - gamma / 2)) > 1e-9
+
+
+def test_exercise_strict_test_misses_the_floor():
+    """mp-ex-strict: the perceptron from w₁ = y₁x₁ stops below γ*/2 on the chapter's data."""
+    X, y = mpf.chapter_data()
+    Z = y[:, None] * X
+    w = Z[0].copy()
+    clean = False
+    while not clean:
+        clean = True
+        for z in Z:
+            if z @ w <= 0:
+                w, clean = w + z, False
+    assert _margin(X, y, w) < mpf.optimum().gamma_low / 2
+
+
+def test_exercise_search_brackets_gamma_star():
+    """mp-ex-search: the bisection of the solution brackets γ*."""
+    import warnings
+
+    X, y = mpf.chapter_data()
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+
+    def verdict(g, tau=0.9):
+        B = pc.margin_perceptron_bound(R, g, tau)
+        for cap in (100, int(B) + 1):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", pc.ConvergenceWarning)
+                r = pc.margin_perceptron(X, y, g, target=tau, max_epochs=cap)
+            if r.converged:
+                return "found", _margin(X, y, r.w)
+            if r.updates > B:
+                return "too high", g
+        raise AssertionError("unreachable: the full cap always decides")
+
+    lo, hi = 0.0, R
+    for _ in range(12):
+        kind, value = verdict((lo + hi) / 2)
+        if kind == "found":
+            lo = max(lo, value)
+        else:
+            hi = value
+    opt = mpf.optimum()
+    assert lo <= opt.gamma_high and opt.gamma_low < hi
+    assert hi > opt.gamma_low / 0.9  # "cannot push the upper end much below γ*/τ"
+
+
+# --- the notebook -------------------------------------------------------------------------------
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def test_chapter_has_label_goals_exercises_and_code_solutions():
+    cells = _cells()
+    first = "".join(cells[0]["source"])
+    assert first.startswith("(chapter-margin-perceptron)=")
+    assert "**Learning goals.**" in first and "**Prerequisites.**" in first
+    text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    exercises = text.count("```{exercise}")
+    assert exercises >= 3
+    starts, plain = text.count("{solution-start}"), text.count("```{solution}")
+    assert starts + plain == exercises and starts == text.count("{solution-end}")
+    assert text.count(":class: dropdown") >= exercises
+    assert "this book's" in text  # the constants for a general target are ours, not the notes'
+    inside, code_in_solution = False, 0
+    for c in cells:
+        src = "".join(c["source"])
+        if c["cell_type"] == "markdown":
+            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split(
+                "{solution-start}")[-1]
+        elif inside:
+            code_in_solution += 1
+    assert code_in_solution >= 2
+
+
+def test_visible_code_fits_the_column_and_has_no_outputs():
+    for cell in _cells():
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        tags = cell.get("metadata", {}).get("tags", [])
+        assert "NBVAL_CHECK_OUTPUT" not in src
+        assert not cell["outputs"] and cell["execution_count"] is None
+        if "glue(" in src or "glue_numbers(" in src:
+            assert "remove-input" in tags, src
+        else:
+            assert max(map(len, src.split("\n"))) <= 88, src
+
+
+def test_timings_are_glued_under_names_with_time():
+    """The reference test skips glued timings by name; every timing must carry "time"."""
+    src = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
+    for key in ("time_ms=", "time_svc_ms=", "time_mm_ms="):
+        assert key in src

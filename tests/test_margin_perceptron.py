@@ -1,0 +1,195 @@
+"""The theorems of the chapter "The margin perceptron", checked on many random runs.
+
+Each test computes what it checks with NumPy (or plain Python) from the run's returned weights,
+never with the package's own margin functions, and the bound is checked against the formula
+written out here. Data: planted data sets with a unit vector u of known margin; the run is given
+γ = (a fraction of) that margin, so the theorems' hypotheses hold, and any target τ ∈ (0, 1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.svm import SVC
+
+import perceptron_core as pc
+
+REL = 1e-9  # slack for rounding in the bound's own arithmetic and in float margins
+
+
+@st.composite
+def runs(draw, max_n: int = 40, max_d: int = 6, max_target: float = 0.97):
+    """Planted data, γ ≤ its margin, a target τ, and the run of the margin perceptron."""
+    n = draw(st.integers(2, max_n))
+    d = draw(st.integers(1, max_d))
+    R = draw(st.floats(0.5, 5.0))
+    ratio = draw(st.floats(0.05, 1.0))
+    seed = draw(st.integers(0, 2**31 - 1))
+    fraction = draw(st.floats(0.05, 1.0))
+    target = draw(st.floats(0.01, max_target))
+    X, y, u = pc.planted(n, d, ratio * R, R, seed=seed)
+    # The margin of u computed here, shaved by a hair so that rounding cannot put γ above it.
+    margin_u = float(np.min(y * (X @ u)))
+    gamma = fraction * margin_u * (1 - 1e-12)
+    radius = float(np.max(np.linalg.norm(X, axis=1)))
+    return X, y, u, gamma, radius, target
+
+
+def _formula(R: float, gamma: float, target: float) -> float:
+    """The bound of the chapter's theorem, written out: 2(R/γ)²/ε² + 2(R/γ)/ε."""
+    rho, eps = R / gamma, 1.0 - target
+    return 2 * rho**2 / eps**2 + 2 * rho / eps
+
+
+def _run(X, y, gamma, target, **kw):
+    cap = int(_formula(float(np.max(np.linalg.norm(X, axis=1))), gamma, target)) + 2
+    return pc.margin_perceptron(X, y, gamma, target=target, max_epochs=cap, **kw)
+
+
+def _reference(X, y, gamma, target, max_updates):
+    """Margin Perceptron(γ, τ) in plain Python: w₁ = y₁x₁, update while y w·x/‖w‖ < τγ."""
+    Z = [[float(label) * float(v) for v in row] for row, label in zip(X, y)]
+    w = list(Z[0])
+    updates = 0
+    while True:
+        clean = True
+        for z in Z:
+            norm = math.sqrt(sum(a * a for a in w))
+            if sum(a * b for a, b in zip(w, z)) < target * gamma * norm:
+                w = [a + b for a, b in zip(w, z)]
+                updates += 1
+                clean = False
+                if updates > max_updates:
+                    return w, updates
+        if clean:
+            return w, updates
+
+
+@given(runs())
+def test_updates_within_the_bound_for_any_target(case):
+    """mp-thm-target (and mp-thm-balcan at τ = ½): updates ≤ 2(R/γ)²/ε² + 2(R/γ)/ε."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    assert res.converged
+    bound = pc.margin_perceptron_bound(R, gamma, target)
+    assert bound == pytest.approx(_formula(R, gamma, target), rel=1e-12)
+    assert res.updates <= bound * (1 + REL)
+
+
+@given(runs())
+def test_the_tighter_bound_of_the_exercise(case):
+    """mp-ex-init: counting the initialization, M < bound − (4/ε − 1)."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    eps = 1 - target
+    assert res.updates <= _formula(R, gamma, target) - (4 / eps - 1) + REL * _formula(R, gamma, target)
+
+
+@given(runs())
+def test_a_finished_run_has_every_normalized_margin_at_least_target_gamma(case):
+    """mp-thm-reach: when it stops, minᵢ yᵢ w·xᵢ/‖w‖ ≥ τγ; and it stops within ⌊B⌋ + 1 sweeps."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    assert res.converged and res.target == target
+    w = np.asarray(res.w)
+    reached = np.min(y * (X @ w)) / np.linalg.norm(w)
+    assert reached >= target * gamma - REL * R
+    assert res.epochs <= math.floor(_formula(R, gamma, target) * (1 + REL)) + 1
+
+
+@settings(max_examples=100)
+@given(runs(max_n=25, max_d=4))
+def test_the_run_is_the_algorithm_of_the_chapter(case):
+    """The package's run equals a plain-Python Margin Perceptron(γ, τ): same updates, same w."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    w_ref, updates_ref = _reference(X, y, gamma, target, max_updates=10**6)
+    assert res.updates == updates_ref
+    np.testing.assert_allclose(res.w, w_ref, rtol=1e-9, atol=1e-9 * R)
+
+
+@given(runs(max_n=30, max_d=5))
+def test_lemmas_at_every_update(case):
+    """mp-lem-progress and mp-lem-growth, on the recorded weights of the run."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target, record=True)
+    W = np.asarray(res.weights)  # row t-1 is w_t, row 0 the initialization
+    t = np.arange(1, W.shape[0] + 1)
+    assert np.all(W @ u >= t * gamma - REL * t * R)  # progress: w_t·u ≥ tγ
+    if res.updates == 0:
+        return
+    Z = y[:, None] * X
+    before, after = W[:-1], W[1:]
+    norms = np.linalg.norm(before, axis=1)
+    # Every update was a margin mistake: y w_t·x / ‖w_t‖ < τγ.
+    scores = np.sum(before * Z[res.update_indices], axis=1) / norms
+    assert np.all(scores < target * gamma + REL * R)
+    # Growth: ‖w_{t+1}‖ ≤ ‖w_t‖ + τγ + R²/(2‖w_t‖), and ≤ ‖w_t‖ + R.
+    grown = np.linalg.norm(after, axis=1)
+    assert np.all(grown <= (norms + target * gamma + R**2 / (2 * norms)) * (1 + REL))
+    assert np.all(grown <= (norms + R) * (1 + REL))
+
+
+@given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3))
+def test_balcans_constants_at_target_one_half(R, gamma):
+    rho = R / gamma
+    assert pc.margin_perceptron_bound(R, gamma, 0.5) == pytest.approx(8 * rho**2 + 4 * rho, rel=1e-12)
+    assert pc.margin_perceptron_bound(R, gamma) == pc.margin_perceptron_bound(R, gamma, 0.5)
+
+
+@given(st.floats(0.01, 0.99), st.floats(0.01, 0.99))
+def test_the_bound_grows_with_the_target(t1, t2):
+    lo, hi = sorted((t1, t2))
+    assert pc.margin_perceptron_bound(1.0, 0.1, lo) <= pc.margin_perceptron_bound(1.0, 0.1, hi)
+
+
+def _svc_margin(X, y):
+    """Normalized margin of a hard-margin SVC through the origin (fit on the mirrored data)."""
+    svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X, -X]), np.r_[y, -y])
+    w = svm.coef_[0]
+    return float(np.min(y * (X @ w)) / np.linalg.norm(w))
+
+
+@settings(max_examples=40)
+@given(runs(max_n=30, max_d=4))
+def test_margin_reached_against_gamma_star_and_svc(case):
+    """τγ ≤ margin reached ≤ γ* ≤ SVC margin + tol, with γ* from max_margin."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    w = np.asarray(res.w)
+    reached = np.min(y * (X @ w)) / np.linalg.norm(w)
+    mm = pc.max_margin(X, y)
+    svc = _svc_margin(X, y)
+    tol = 1e-6 * R
+    assert target * gamma - REL * R <= reached <= mm.gamma_high + tol
+    assert mm.gamma_low <= svc + tol and svc <= mm.gamma_high + tol
+
+
+def test_failed_run_certifies_gamma_above_gamma_star():
+    """mp-ex-search: a run with γ > γ* can exceed the bound, which proves γ > γ*."""
+    X, y, _ = pc.planted(60, 3, 0.1, 1.0, seed=3)
+    gstar = pc.max_margin(X, y).gamma_high
+    g = 3 * gstar
+    B = pc.margin_perceptron_bound(float(np.max(np.linalg.norm(X, axis=1))), g, 0.9)
+    with pytest.warns(pc.ConvergenceWarning):
+        res = pc.margin_perceptron(X, y, g, target=0.9, max_epochs=int(B) + 1)
+    assert not res.converged and res.updates > B
+
+
+@pytest.mark.parametrize("target", [0.0, 1.0, -0.5, 1.5, float("nan"), float("inf")])
+def test_bad_target_is_refused(target):
+    X, y, _ = pc.planted(10, 2, 0.2, 1.0, seed=0)
+    with pytest.raises(ValueError, match="target"):
+        pc.margin_perceptron(X, y, 0.1, target=target)
+    with pytest.raises(ValueError, match="target"):
+        pc.margin_perceptron_bound(1.0, 0.1, target)
+
+
+def test_target_that_is_not_a_number_is_refused():
+    X, y, _ = pc.planted(10, 2, 0.2, 1.0, seed=0)
+    with pytest.raises((TypeError, ValueError), match="target"):
+        pc.margin_perceptron(X, y, 0.1, target="0.5")
