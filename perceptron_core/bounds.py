@@ -167,9 +167,12 @@ def online_to_pac(R: float, gamma: float, epsilon: float, delta: float) -> Onlin
     bound over the ``M + 1`` hypotheses gives δ. Each of ``h₁ … h_M`` uses at most one window
     before its mistake and ``h_{M+1}`` a full one, so ``(M+1)`` windows of examples suffice.
 
-    Balcan's notes count M hypotheses, a window of ``(1/ε) ln(M/δ)`` and a sample of
-    ``(M/ε) ln(M/δ)``: one too few, since the hypothesis after the M-th mistake is tested too
-    (with ``M = 1`` their window is ``(1/ε) ln(1/δ)`` for two hypotheses).
+    Balcan's notes take a window of ``(1/ε) ln(M/δ)`` and a sample of ``M`` windows. Their
+    sample is one window short: a run that makes all M mistakes, each just before a window
+    completes, reads M windows and has output nothing yet. Their union bound over M hypotheses
+    can be rescued when the margin holds on the whole distribution (then ``h_{M+1}``, which no
+    example can make err, has error 0), but counting ``M + 1`` hypotheses needs no such
+    argument, so this function does.
 
     Parameters
     ----------

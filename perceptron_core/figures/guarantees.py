@@ -1,0 +1,279 @@
+"""Figures and tables of the chapter "From mistakes to guarantees".
+
+* :func:`adversary_table`: the adversary game against the perceptron under each tie rule and
+  two learners that are not perceptrons;
+* :func:`off_by_one_stream` and :func:`off_by_one`: a stream on which a sample of M windows
+  (Balcan's notes) runs out one example before any hypothesis is accepted;
+* :func:`simulation`, :func:`draw`, :func:`slider_summary`: Balcan's conversion repeated many
+  times on :class:`~perceptron_core.guarantees.BandDistribution`, for the slider figure (ε, δ);
+* :func:`comparison`: the perceptron route against the LP route, samples, time and guarantee.
+
+Simulations are cached on the slider values, so a redraw only re-plots.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import NDArray
+
+from ..bounds import online_to_pac
+from ..guarantees import (
+    BandDistribution,
+    ConversionRun,
+    ConversionSimulation,
+    HalvingLearner,
+    NearestNeighbourLearner,
+    PerceptronLearner,
+    adversary_game,
+    convert_stream,
+    lp_route,
+    sign_vectors,
+    simulate_conversion,
+    vc_sample_size,
+)
+from ..plotting import new_figure
+
+__all__ = [
+    "GAMMA",
+    "R",
+    "REPEATS",
+    "SEED",
+    "EPSILONS",
+    "DELTAS",
+    "ALT",
+    "distribution",
+    "learners",
+    "adversary_table",
+    "off_by_one_stream",
+    "off_by_one",
+    "simulation",
+    "slider_values",
+    "slider_summary",
+    "comparison",
+    "draw",
+    "BENCH_CASES",
+]
+
+#: The planted distribution of the simulations: margin γ = 0.1 on the unit circle, so
+#: M = ⌊(1/0.1)²⌋ = 100 and the conversion tests at most 101 hypotheses.
+GAMMA, R = 0.1, 1.0
+#: Independent runs per slider frame, and the seed of the first frame's streams.
+REPEATS, SEED = 2000, 0
+#: Slider grids: 6 values of ε × 3 of δ = 18 frames (δ < ¼, where UML's theorem is stated).
+EPSILONS = (0.05, 0.3, 0.05)
+DELTAS = [0.05, 0.1, 0.2]
+_DECIMALS = 6
+
+ALT = (
+    "Balcan's conversion run 2000 times on a planted distribution with margin 0.1, with "
+    "epsilon = {epsilon} and delta = {delta}. Left: the exact true error of each run's output, "
+    "sorted, against the line at epsilon; only the runs above the line are failures, and their "
+    "share stays below delta. Right: how many examples each run read, against the sample size "
+    "(M+1) windows that the proof allows."
+)
+
+
+def distribution() -> BandDistribution:
+    """The chapter's planted distribution, ``BandDistribution(GAMMA, R)``."""
+    return BandDistribution(GAMMA, R)
+
+
+def learners(k: int) -> list:
+    """Fresh learners for the adversary game in dimension ``k``: the perceptron under each tie
+    rule, 1-nearest neighbour, and halving over the sign vectors of ℝᵏ."""
+    return [PerceptronLearner("mistake"), PerceptronLearner("positive"),
+            PerceptronLearner("negative"), NearestNeighbourLearner(), HalvingLearner(sign_vectors(k))]
+
+
+def adversary_table(k: int = 9, R: float = 1.0) -> list[dict]:
+    """The adversary game with ``k`` rounds against each of :func:`learners`.
+
+    Returns
+    -------
+    list of dicts: ``learner`` (name), ``mistakes`` (forced), ``k``, ``margin`` (of u, checked on
+    the data as ``min yᵢ u·xᵢ``), ``bound`` (the learner's own mistake bound on these data, or
+    None: ``(R/γ)² = k`` for the perceptron, ``log₂ 2ᵏ = k`` for halving, none for 1-NN),
+    ``labels`` (the labels as a string of + and −).
+    """
+    rows = []
+    for learner in learners(k):
+        game = adversary_game(learner, k, R=R)
+        margin = float(np.min(game.y * (game.X @ game.u)))
+        bound = None if isinstance(learner, NearestNeighbourLearner) else float(k)
+        rows.append({"learner": learner.name, "mistakes": game.mistakes, "k": k, "margin": margin,
+                     "bound": bound, "labels": "".join("+" if v > 0 else "−" for v in game.y)})
+    return rows
+
+
+def off_by_one_stream(M: int, window: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """A stream on which the perceptron (ties are mistakes) rejects M hypotheses as late as it can.
+
+    The points are ``e₁, …, e_M`` of ℝᴹ, all labelled +1: radius 1, margin ``1/√M`` for
+    ``u = Σ eᵢ/√M``, so ``(R/γ)² = M``. Point ``e_j`` first comes just after hypothesis ``h_j``
+    has been right ``window − 1`` times in a row on repeats of earlier points (``h₁ = 0`` is
+    wrong at once). Mistake j is then example ``1 + (j−1)·window``, and ``h_{M+1}`` needs
+    ``window`` more examples: ``M·window + 1`` in all.
+    """
+    X, y = [], []
+    for j in range(M):
+        e = np.zeros(M)
+        e[j] = 1.0
+        X.append(e)
+        if j < M - 1:
+            # Repeats of earlier points, which the current hypothesis gets right.
+            for t in range(window - 1):
+                r = np.zeros(M)
+                r[t % (j + 1)] = 1.0
+                X.append(r)
+    # Enough repeats for h_{M+1} to pass its window.
+    for t in range(window):
+        r = np.zeros(M)
+        r[t % M] = 1.0
+        X.append(r)
+    X = np.array(X)
+    return X, np.ones(len(X))
+
+
+def off_by_one(M: int = 4, epsilon: float = 0.1, delta: float = 0.1) -> dict:
+    """Balcan's sizes against the corrected ones on :func:`off_by_one_stream`.
+
+    Returns
+    -------
+    dict with Balcan's ``window_balcan = ⌈(1/ε) ln(M/δ)⌉`` and ``sample_balcan = M·window``, the
+    runs with that sample (``run_balcan``, which outputs nothing) and with one more example
+    (``run_plus_one``), and the corrected plan ``plan = online_to_pac`` with its run
+    (``run_plan``) on the same kind of stream.
+    """
+    window_b = math.ceil(math.log(M / delta) / epsilon)
+    X, y = off_by_one_stream(M, window_b)
+    run_b = convert_stream(zip(X, y), window_b, max_examples=M * window_b)
+    run_more = convert_stream(zip(X, y), window_b, max_examples=M * window_b + 1)
+    plan = online_to_pac(1.0, 1.0 / math.sqrt(M), epsilon, delta)
+    Xp, yp = off_by_one_stream(M, plan.window)
+    run_p = convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size)
+    return {"M": M, "window_balcan": window_b, "sample_balcan": M * window_b, "run_balcan": run_b,
+            "run_plus_one": run_more, "plan": plan, "run_plan": run_p}
+
+
+def _grid() -> list[float]:
+    lo, hi, step = EPSILONS
+    return [round(lo + i * step, _DECIMALS) for i in range(int(round((hi - lo) / step)) + 1)]
+
+
+def slider_values() -> tuple[list[float], list[float]]:
+    """The values of ε and δ the figure's sliders offer."""
+    return _grid(), list(DELTAS)
+
+
+@lru_cache(maxsize=64)
+def _simulation(epsilon: float, delta: float) -> ConversionSimulation:
+    # One seed per frame, derived from the slider values, so frames are independent.
+    seed = SEED + int(round(epsilon * 1000)) * 1000 + int(round(delta * 1000))
+    return simulate_conversion(distribution(), epsilon, delta, repeats=REPEATS, seed=seed)
+
+
+def simulation(epsilon: float, delta: float) -> ConversionSimulation:
+    """The :data:`REPEATS` runs of the conversion at (ε, δ) on :func:`distribution` (cached)."""
+    return _simulation(round(float(epsilon), _DECIMALS), round(float(delta), _DECIMALS))
+
+
+def slider_summary() -> dict:
+    """Every frame of the figure summed up for the prose.
+
+    Returns
+    -------
+    dict with ``frames``, ``all_within`` (failure rate ≤ δ in every frame), ``worst_ratio`` (the
+    largest failure rate / δ), ``most_failures`` (the most failures in one frame),
+    ``most_mistakes`` (over all runs), ``hypotheses`` (M + 1), ``always_output``.
+    """
+    eps, deltas = slider_values()
+    sims = [simulation(e, d) for e in eps for d in deltas]
+    return {
+        "frames": len(sims),
+        "all_within": all(s.failure_rate <= s.delta for s in sims),
+        "worst_ratio": max(s.failure_rate / s.delta for s in sims),
+        "most_failures": max(s.failures for s in sims),
+        "most_mistakes": int(max(s.mistakes.max() for s in sims)),
+        "hypotheses": sims[0].plan.hypotheses,
+        "always_output": all(bool(np.all(np.isfinite(s.errors))) for s in sims),
+    }
+
+
+def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, seed: int = 1) -> dict:
+    """The two routes to PAC on :func:`distribution`, ``repeats`` runs each.
+
+    Returns
+    -------
+    dict with, for ``"perceptron"`` and ``"lp"``: ``samples`` (the sample size the guarantee
+    asks for), ``used`` (mean examples read; the LP reads all of its sample), ``failures``
+    (runs with true error > ε), ``mean_error``, ``max_error``, and ``seconds`` (mean wall-clock
+    time of one run on this machine: a measurement, not a result). The perceptron's time is that
+    of :func:`convert_stream` with the package's online perceptron, one run at a time.
+    """
+    dist = distribution()
+    plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
+    rng = np.random.default_rng(seed)
+    p_err, p_used, p_time = [], [], []
+    for _ in range(repeats):
+        X, y = dist.sample(plan.sample_size, seed=rng)
+        start = time.perf_counter()
+        run: ConversionRun = convert_stream(zip(X, y), plan.window, max_examples=plan.sample_size)
+        p_time.append(time.perf_counter() - start)
+        p_err.append(dist.error(run.w))
+        p_used.append(run.examples)
+    l_err, l_time = [], []
+    for r in range(repeats):
+        lp = lp_route(dist, epsilon, delta, seed=int(rng.integers(2**31)))
+        l_err.append(lp.error)
+        l_time.append(lp.seconds)
+    m_vc = vc_sample_size(2, epsilon, delta)
+    p_err, l_err = np.array(p_err), np.array(l_err)
+    return {
+        "perceptron": {"samples": plan.sample_size, "used": float(np.mean(p_used)),
+                       "failures": int(np.sum(p_err > epsilon)), "mean_error": float(p_err.mean()),
+                       "max_error": float(p_err.max()), "seconds": float(np.mean(p_time))},
+        "lp": {"samples": m_vc, "used": float(m_vc), "failures": int(np.sum(l_err > epsilon)),
+               "mean_error": float(l_err.mean()), "max_error": float(l_err.max()),
+               "seconds": float(np.mean(l_time))},
+        "repeats": repeats,
+    }
+
+
+def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
+    """The conversion's outputs at (ε, δ): sorted true errors (left), examples read (right)."""
+    sim = simulation(epsilon, delta)
+    fig, (ax, ax2) = new_figure(2, width=9.6, height=3.8)
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.86, wspace=0.28)
+    errs = np.sort(sim.errors)
+    q = (np.arange(errs.size) + 0.5) / errs.size
+    bad = errs > sim.epsilon
+    ax.plot(q[~bad], errs[~bad], ".", ms=2, color="tab:blue", label="runs with error ≤ ε")
+    ax.plot(q[bad], errs[bad], "o", ms=4, color="tab:red", label="failures: error > ε")
+    ax.axhline(sim.epsilon, color="0.3", ls="--", lw=1.2, label=f"ε = {sim.epsilon:g}")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, max(0.35, 1.1 * float(errs.max())))
+    ax.set_xlabel("runs, sorted by the error of their output")
+    ax.set_ylabel("exact true error")
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title(f"failures {sim.failures}/{sim.repeats} = {sim.failure_rate:.4f} ≤ δ = {sim.delta:g}",
+                 fontsize=10)
+
+    used = sim.examples
+    bins = np.linspace(0, sim.plan.sample_size, 31)
+    ax2.hist(used, bins=bins, color="tab:blue", alpha=0.8, label="examples read by a run")
+    ax2.axvline(sim.plan.sample_size, color="0.3", ls="--", lw=1.2,
+                label=f"(M+1)·window = {sim.plan.sample_size}")
+    ax2.set_xlabel("examples read")
+    ax2.set_ylabel("runs")
+    ax2.legend(loc="upper right", fontsize=8)
+    ax2.set_title(f"window {sim.window}; most read {int(used.max())}, mistakes ≤ {int(sim.mistakes.max())}",
+                  fontsize=10)
+    return fig
+
+
+BENCH_CASES = [("guarantees.draw", draw, {"epsilon": 0.1, "delta": 0.1})]

@@ -1,0 +1,358 @@
+"""The theorems of the chapter "From mistakes to guarantees", checked on many random cases.
+
+* the adversary forces exactly k mistakes on every deterministic learner, with labels
+  consistent with u = Σ yᵢeᵢ/√k at margin R/√k (checked with plain numpy, and the learners'
+  predictions replayed by independent reference implementations);
+* the exact error of the planted band distribution against Monte Carlo with an independent
+  sampler;
+* Balcan's conversion: the failure rate stays ≤ δ (one-sided binomial bound, so a fixed seed
+  cannot flake), its vectorized simulation equals the package's online perceptron run by run,
+  and a sample of M windows can run out where M + 1 windows cannot;
+* the LP route returns a halfspace consistent with the sample, checked in exact arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import binom
+
+import perceptron_core as pc
+from perceptron_core import guarantees as g
+
+TIES = ("mistake", "positive", "negative")
+
+
+# --- independent reference learners (plain Python, not the package) -------------------------
+
+
+def _ref_perceptron_predictions(X: np.ndarray, y: np.ndarray, tie: str) -> list[int]:
+    w = np.zeros(X.shape[1])
+    out = []
+    for x, label in zip(X, y):
+        s = float(w @ x)
+        p = 1 if s > 0 else -1 if s < 0 else {"mistake": 0, "positive": 1, "negative": -1}[tie]
+        out.append(p)
+        if p != label:
+            w = w + label * x
+    return out
+
+
+def _ref_nn_predictions(X: np.ndarray, y: np.ndarray) -> list[int]:
+    out = []
+    for i, x in enumerate(X):
+        if i == 0:
+            out.append(1)
+        else:
+            d = [float(np.sum((X[j] - x) ** 2)) for j in range(i)]
+            out.append(int(y[d.index(min(d))]))
+    return out
+
+
+def _ref_halving_predictions(X: np.ndarray, y: np.ndarray, d: int) -> list[int]:
+    import itertools
+
+    alive = [np.array(s) for s in itertools.product((-1.0, 1.0), repeat=d)]
+    out = []
+    for x, label in zip(X, y):
+        votes = [1 if float(h @ x) > 0 else -1 for h in alive]
+        out.append(1 if votes.count(1) >= votes.count(-1) else -1)
+        alive = [h for h, v in zip(alive, votes) if v == label]
+    return out
+
+
+def _check_game(game: g.AdversaryGame, k: int, d: int, R: float) -> None:
+    """The statement of the theorem, checked with numpy only."""
+    X, y = game.X, game.y
+    assert X.shape == (k, d)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), R, rtol=1e-12)
+    np.testing.assert_allclose(X[:, :k], R * np.eye(k), rtol=0, atol=0)
+    assert set(np.unique(y)) <= {-1.0, 1.0}
+    # Every round was a mistake: the label is never the prediction.
+    assert np.all(game.predictions != y)
+    assert game.mistakes == k
+    # u = Σ yᵢ eᵢ/√k, unit, with margin exactly R/√k on every point.
+    u = np.zeros(d)
+    u[:k] = y / math.sqrt(k)
+    np.testing.assert_allclose(game.u, u, rtol=1e-15, atol=0)
+    assert np.linalg.norm(u) == pytest.approx(1.0, rel=1e-12)
+    np.testing.assert_allclose(y * (X @ u), R / math.sqrt(k), rtol=1e-12)
+    assert game.margin == pytest.approx(R / math.sqrt(k), rel=1e-12)
+    # So the data have (R/γ)² = k exactly: the perceptron's bound is met.
+    assert (R / game.margin) ** 2 == pytest.approx(k, rel=1e-12)
+
+
+# --- the adversary ------------------------------------------------------------------------------
+
+
+@given(k=st.integers(1, 14), extra=st.integers(0, 4), R=st.floats(0.01, 100.0), tie=st.sampled_from(TIES))
+def test_adversary_forces_k_mistakes_on_the_perceptron_under_each_tie_rule(k, extra, R, tie):
+    game = g.adversary_game(g.PerceptronLearner(tie), k, d=k + extra, R=R)
+    _check_game(game, k, k + extra, R)
+    assert _ref_perceptron_predictions(game.X, game.y, tie) == game.predictions.tolist()
+    # ... and the package's batch perceptron on the same data makes exactly k mistakes too.
+    assert pc.perceptron(game.X, game.y, tie=tie).mistakes == k
+
+
+@given(k=st.integers(1, 14), extra=st.integers(0, 4), R=st.floats(0.01, 100.0))
+def test_adversary_forces_k_mistakes_on_nearest_neighbour(k, extra, R):
+    game = g.adversary_game(g.NearestNeighbourLearner(), k, d=k + extra, R=R)
+    _check_game(game, k, k + extra, R)
+    assert _ref_nn_predictions(game.X, game.y) == game.predictions.tolist()
+
+
+@settings(max_examples=60)
+@given(k=st.integers(1, 9), extra=st.integers(0, 2), R=st.floats(0.01, 100.0))
+def test_adversary_forces_k_mistakes_on_halving(k, extra, R):
+    d = k + extra
+    learner = g.HalvingLearner(g.sign_vectors(d))
+    game = g.adversary_game(learner, k, d=d, R=R)
+    _check_game(game, k, d, R)
+    assert _ref_halving_predictions(game.X, game.y, d) == game.predictions.tolist()
+    # Each forced mistake halved the version space exactly: 2^d → 2^(d−k).
+    assert learner.consistent == 2 ** (d - k)
+
+
+class _TableLearner:
+    """An arbitrary deterministic learner: its prediction is a fixed function of the round and
+    of the labels seen so far."""
+
+    def __init__(self, table: list[int]) -> None:
+        self.table, self.labels = table, []
+
+    def predict(self, x):
+        key = (len(self.labels) * 7 + 3 * int(sum(self.labels))) % len(self.table)
+        return self.table[key]
+
+    def update(self, x, y):
+        self.labels.append(int(y))
+
+
+@given(k=st.integers(1, 30), table=st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=20),
+       R=st.floats(0.01, 100.0))
+def test_adversary_forces_k_mistakes_on_any_deterministic_learner(k, table, R):
+    game = g.adversary_game(_TableLearner(table), k, R=R)
+    _check_game(game, k, k, R)
+
+
+@given(R=st.floats(0.1, 10.0), ratio=st.floats(0.08, 1.0))
+def test_forced_mistakes_meet_radius_and_margin(R, ratio):
+    gamma = ratio * R
+    k = g.forced_mistakes(R, gamma)
+    assert k == math.floor((R / gamma) ** 2 * (1 + 1e-12))
+    game = g.adversary_game(g.PerceptronLearner(), k, R=R)
+    assert game.mistakes == k and game.margin >= gamma * (1 - 1e-12)
+    assert pc.radius(game.X) == pytest.approx(R, rel=1e-12)
+
+
+@settings(max_examples=60)
+@given(d=st.integers(1, 8), seed=st.integers(0, 2**31 - 1), n=st.integers(1, 60))
+def test_halving_makes_at_most_log2_H_mistakes_when_the_target_is_in_the_class(d, seed, n):
+    rng = np.random.default_rng(seed)
+    H = g.sign_vectors(d)
+    target = H[rng.integers(H.shape[0])]
+    learner, mistakes = g.HalvingLearner(H), 0
+    for x in rng.normal(size=(n, d)):
+        label = 1 if float(target @ x) > 0 else -1
+        mistakes += learner.predict(x) != label
+        learner.update(x, label)
+    assert mistakes <= d
+
+
+def test_adversary_rejects_bad_input():
+    with pytest.raises(TypeError, match="predict"):
+        g.adversary_game(object(), 3)
+    with pytest.raises(ValueError, match="d >= k"):
+        g.adversary_game(g.NearestNeighbourLearner(), 4, d=3)
+    with pytest.raises(TypeError, match="whole number"):
+        g.adversary_game(g.NearestNeighbourLearner(), 2.5)
+    with pytest.raises(ValueError, match="at least 1"):
+        g.adversary_game(g.NearestNeighbourLearner(), 0)
+    with pytest.raises(ValueError, match="R"):
+        g.adversary_game(g.NearestNeighbourLearner(), 2, R=0.0)
+
+    class Bad:
+        def predict(self, x):
+            return 2
+
+        def update(self, x, y):
+            pass
+
+    with pytest.raises(ValueError, match=r"\+1, -1 or 0"):
+        g.adversary_game(Bad(), 2)
+    with pytest.raises(ValueError, match="tie"):
+        g.PerceptronLearner("sometimes")
+    with pytest.raises(ValueError, match="2\\^21"):
+        g.sign_vectors(21)
+
+
+# --- the planted distribution -------------------------------------------------------------------
+
+
+def _independent_sample(n: int, gamma: float, R: float, rng: np.random.Generator):
+    """Rejection sampling from the uniform circle: keep the points outside the band."""
+    out = np.empty((0, 2))
+    while out.shape[0] < n:
+        t = rng.uniform(-np.pi, np.pi, size=2 * n)
+        P = R * np.stack([np.cos(t), np.sin(t)], axis=1)
+        out = np.vstack([out, P[np.abs(P[:, 0]) >= gamma]])
+    X = out[:n]
+    return X, np.where(X[:, 0] > 0, 1.0, -1.0)
+
+
+@settings(max_examples=60)
+@given(ratio=st.floats(0.0, 0.9), R=st.floats(0.5, 5.0), phi=st.floats(-np.pi, np.pi),
+       scale=st.floats(0.1, 10.0), seed=st.integers(0, 2**31 - 1))
+def test_exact_error_matches_monte_carlo(ratio, R, phi, scale, seed):
+    n = 100_000
+    gamma = max(ratio * R, 1e-9)
+    dist = g.BandDistribution(gamma, R)
+    w = scale * np.array([np.cos(phi), np.sin(phi)])
+    exact = dist.error(w)
+    rng = np.random.default_rng(seed)
+    X, y = _independent_sample(n, gamma, R, rng)
+    mc = float(np.mean(np.where(X @ w > 0, 1.0, -1.0) != y))
+    sd = math.sqrt(max(exact * (1 - exact), 1.0 / n) / n)
+    assert abs(mc - exact) <= 6 * sd + 1e-9
+    # The package's own sampler draws the same distribution.
+    Xp, yp = dist.sample(n, seed=seed + 1)
+    mcp = float(np.mean(np.where(Xp @ w > 0, 1.0, -1.0) != yp))
+    assert abs(mcp - exact) <= 6 * sd + 1e-9
+    assert dist.errors(w[None, :])[0] == pytest.approx(exact, abs=1e-12)
+
+
+def test_error_at_gamma_zero_is_angle_over_pi_and_sampler_has_the_margin():
+    dist = g.BandDistribution(1e-300)
+    for theta in np.linspace(0, np.pi, 13):
+        assert dist.error([np.cos(theta), np.sin(theta)]) == pytest.approx(theta / np.pi, abs=1e-12)
+    d2 = g.BandDistribution(0.25, 2.0)
+    X, y = d2.sample(5000, seed=0)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 2.0, rtol=1e-12)
+    assert np.min(y * (X @ d2.u)) >= 0.25 * (1 - 1e-12)
+    assert d2.error([0.0, 0.0]) == 1.0 and d2.error([0.0, 0.0], tie="negative") == 0.5
+    with pytest.raises(ValueError, match="below R"):
+        g.BandDistribution(1.0, 1.0)
+
+
+# --- Balcan's conversion ------------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(gamma=st.floats(0.1, 0.6), eps=st.floats(0.05, 0.4), delta=st.floats(0.02, 0.3),
+       tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
+def test_conversion_failure_rate_is_at_most_delta(gamma, eps, delta, tie, seed):
+    n = 400
+    sim = g.simulate_conversion(g.BandDistribution(gamma), eps, delta, repeats=n, seed=seed, tie=tie)
+    M = math.floor((1 / gamma) ** 2 * (1 + 1e-12))
+    assert sim.plan.hypotheses == M + 1
+    # Every run outputs a hypothesis within (M+1) windows, after at most M mistakes.
+    assert np.all(np.isfinite(sim.errors))
+    assert sim.mistakes.max() <= M
+    assert sim.examples.max() <= (M + 1) * sim.window
+    # If the true failure probability is <= delta, more failures than this happen with
+    # probability below 1e-6: a one-sided binomial bound.
+    assert sim.failures <= binom.ppf(1 - 1e-6, n, delta)
+
+
+def test_the_failure_test_has_power_a_too_short_window_fails_it():
+    n = 2000
+    sim = g.simulate_conversion(g.BandDistribution(0.1), 0.1, 0.05, repeats=n, seed=0, window=3)
+    assert sim.failures > binom.ppf(1 - 1e-6, n, 0.05)
+
+
+@settings(max_examples=25)
+@given(gamma=st.floats(0.15, 0.6), eps=st.floats(0.05, 0.4), delta=st.floats(0.02, 0.3),
+       tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
+def test_simulation_equals_the_package_online_perceptron_run_by_run(gamma, eps, delta, tie, seed):
+    dist = g.BandDistribution(gamma)
+    plan = pc.online_to_pac(1.0, gamma, eps, delta)
+    rng = np.random.default_rng(seed)
+    phi, y = dist.sample_parts((12, plan.sample_size), rng)
+    X = dist.points(phi, y)
+    sim = g.simulate_conversion(dist, eps, delta, tie=tie, streams=(X, y))
+    for r in range(12):
+        run = g.convert_stream(zip(X[r], y[r]), plan.window, tie=tie, max_examples=plan.sample_size)
+        assert run.output
+        assert (run.mistakes, run.examples) == (sim.mistakes[r], sim.examples[r])
+        assert sim.errors[r] == pytest.approx(dist.error(run.w, tie), abs=1e-12)
+
+
+@pytest.mark.parametrize("M", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("eps, delta", [(0.1, 0.1), (0.3, 0.05), (0.05, 0.2)])
+def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
+    from perceptron_core.figures.guarantees import off_by_one_stream
+
+    kb = math.ceil(math.log(M / delta) / eps)  # Balcan's window
+    X, y = off_by_one_stream(M, kb)
+    u = np.ones(M) / math.sqrt(M)
+    assert np.min(y * (X @ u)) == pytest.approx(1 / math.sqrt(M)) and pc.radius(X) == 1.0
+    run = g.convert_stream(zip(X, y), kb, max_examples=M * kb)
+    assert not run.output and run.mistakes == M and run.examples == M * kb
+    # One more example, and h_{M+1} is accepted: it is right on every point.
+    more = g.convert_stream(zip(X, y), kb, max_examples=M * kb + 1)
+    assert more.output and more.mistakes == M and np.all(y * (X @ more.w) > 0)
+    # The corrected plan: (M+1) windows of ⌈(1/ε) ln((M+1)/δ)⌉ always suffice on this stream.
+    plan = pc.online_to_pac(1.0, 1 / math.sqrt(M), eps, delta)
+    Xp, yp = off_by_one_stream(M, plan.window)
+    assert g.convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size).output
+
+
+# --- the LP route -------------------------------------------------------------------------------
+
+
+def _exactly_consistent(X, y, w) -> bool:
+    return all(
+        Fraction(float(yi)) * sum((Fraction(float(a)) * Fraction(float(b)) for a, b in zip(x, w)), Fraction(0)) > 0
+        for x, yi in zip(X, y)
+    )
+
+
+@settings(max_examples=60)
+@given(n=st.integers(2, 60), d=st.integers(1, 5), ratio=st.floats(0.01, 0.9), seed=st.integers(0, 2**31 - 1))
+def test_lp_route_returns_a_consistent_halfspace(n, d, ratio, seed):
+    X, y, _ = pc.planted(n, d, ratio, 1.0, seed=seed)
+    w = g.lp_consistent_halfspace(X, y)
+    assert _exactly_consistent(X, y, w)
+
+
+def test_lp_route_refuses_inseparable_data_and_reports_its_run():
+    X, y = pc.xor()
+    with pytest.raises(ValueError, match="not separable"):
+        g.lp_consistent_halfspace(X, y)
+    run = g.lp_route(g.BandDistribution(0.2), 0.2, 0.1, seed=3)
+    assert run.samples == g.vc_sample_size(2, 0.2, 0.1)
+    Xs, ys = g.BandDistribution(0.2).sample(run.samples, seed=3)
+    assert _exactly_consistent(Xs, ys, run.w)
+    assert run.error == g.BandDistribution(0.2).error(run.w)
+
+
+@given(d=st.integers(1, 200), eps=st.floats(0.001, 0.999), delta=st.floats(1e-6, 0.2499))
+def test_vc_sample_size_is_the_smallest_m_of_ummls_inequality(d, eps, delta):
+    m = g.vc_sample_size(d, eps, delta)
+    rhs = 8 / eps * (2 * d * math.log(16 * math.e / eps) + math.log(2 / delta))
+    assert m >= rhs - 1e-9 * rhs and m - 1 < rhs
+
+
+def test_vc_sample_size_values_and_bad_input():
+    # (8/0.1)(2·2·ln(160e) + ln 20) = 80·(4·6.0748 + 2.9957) = 2183.6...
+    assert g.vc_sample_size(2, 0.1, 0.1) == 2184
+    with pytest.raises(ValueError, match="1/4"):
+        g.vc_sample_size(2, 0.1, 0.25)
+    with pytest.raises(ValueError, match="epsilon"):
+        g.vc_sample_size(2, 0.0, 0.1)
+
+
+@settings(max_examples=10)
+@given(gamma=st.floats(0.01, 0.5), seed=st.integers(0, 2**31 - 1))
+def test_lp_route_failure_rate_is_at_most_delta(gamma, seed):
+    """UML's sample size (gua-thm-vc) on the band distribution: failures stay below δ."""
+    n, eps, delta = 40, 0.2, 0.1
+    dist = g.BandDistribution(gamma)
+    rng = np.random.default_rng(seed)
+    errors = [g.lp_route(dist, eps, delta, seed=int(rng.integers(2**31))).error for _ in range(n)]
+    assert sum(e > eps for e in errors) <= binom.ppf(1 - 1e-6, n, delta)
