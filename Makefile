@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book exercises test test-unit test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
+.PHONY: book exercises student pdf test test-unit test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -19,10 +19,19 @@ book: $(STAMP)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@test -f _build/html/index.html && echo "Book built: _build/html/index.html"
 
-# The same book without the exercises' solutions, for instructors to hand out.
+# The student edition: the book without the exercises' solutions, whose .ipynb downloads have
+# none either, and every chapter's notebook without solutions in one zip to hand out.
 exercises: $(STAMP)
 	PERCEPTRON_HIDE_SOLUTIONS=1 $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/exercises
+	cp _build/exercises/_build/html/student-notebooks.zip _build/exercises/student-notebooks.zip
 	@echo "Book without solutions: _build/exercises/_build/html/index.html"
+	@echo "Student notebooks: _build/exercises/student-notebooks.zip ($$(du -k _build/exercises/student-notebooks.zip | cut -f1) KB)"
+
+student: exercises
+
+# Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium.
+pdf: book
+	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 
 test-unit: $(STAMP)
 	$(BIN)/python -m pytest tests -m "not browser"

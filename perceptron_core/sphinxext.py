@@ -12,8 +12,12 @@
   exploration tools of its menu, all loaded from the same local copy. Only the files MathJax
   may load are copied (not the other combined builds, nor ``latest.js``, which fetches MathJax
   from a CDN). Without that package Sphinx's default (a CDN) is left alone.
-* With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the book without the
-  exercises' solutions, for instructors to hand out.
+* From one setting, ``repository: url:`` in ``_config.yml`` (empty: no buttons, no dead links),
+  every chapter gets Colab and Binder launch buttons (:func:`repository_url`); the student
+  edition gets none, since they would open the notebooks with their solutions.
+* With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
+  the book without the exercises' solutions, whose ``.ipynb`` downloads have no solutions either
+  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of every chapter's notebook.
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ from __future__ import annotations
 import copy
 import fnmatch
 import importlib.util
+import json
 import os
+import re
 import shutil
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +75,49 @@ def _use_local_mathjax(app: Any, config: Any) -> None:
         config.mathjax3_config = {**copy.deepcopy(MATHJAX3_CONFIG), **own}
 
 
+REPOSITORY_ENV_VAR = "PERCEPTRON_REPOSITORY_URL"
+BINDERHUB_URL = "https://mybinder.org"
+COLAB_URL = "https://colab.research.google.com"
+
+
+def repository_url(config: Any) -> str:
+    """The book's repository URL: ``repository: url:`` in ``_config.yml``, or the environment.
+
+    :data:`REPOSITORY_ENV_VAR` overrides the file (the tests build with a sample URL that way).
+    """
+    env = os.environ.get(REPOSITORY_ENV_VAR)
+    if env is not None:
+        return env.strip()
+    options = getattr(config, "html_theme_options", None) or {}
+    return str(options.get("repository_url") or "").strip()
+
+
+def _launch_buttons(app: Any, config: Any) -> None:
+    """Colab and Binder buttons from the one repository URL, or none at all without it.
+
+    The theme would otherwise need the URL and both launch services set separately, and with the
+    services set but no URL it shows no buttons but still promises them in the configuration.
+    Binder installs the repository's ``requirements.txt``; Colab opens the notebook from GitHub,
+    and the chapter's first cell installs ``perceptron_core`` there. The student edition gets
+    none (they would open the notebooks with their solutions).
+    """
+    options = dict(getattr(config, "html_theme_options", None) or {})
+    url = repository_url(config).rstrip("/")
+    launch = dict(options.get("launch_buttons") or {})
+    # The student edition has no launch buttons: Colab and Binder would open the repository's
+    # notebooks, solutions included. Its students download the solution-free .ipynb instead.
+    if url and not _hiding_solutions():
+        options["repository_url"] = url
+        launch.update(binderhub_url=BINDERHUB_URL, colab_url=COLAB_URL)
+        options["use_repository_button"] = True
+    else:
+        options.pop("repository_url", None)
+        launch.update(binderhub_url="", colab_url="")
+        options["use_repository_button"] = False
+    options["launch_buttons"] = launch
+    config.html_theme_options = options
+
+
 def _hiding_solutions() -> bool:
     return os.environ.get(HIDE_SOLUTIONS_ENV_VAR, "").lower() in {"1", "true", "yes", "on"}
 
@@ -84,6 +134,122 @@ def _drop_solutions(app: Any, doctree: Any) -> None:
     if _hiding_solutions():
         for node in list(doctree.findall(solution_node)):
             node.parent.remove(node)
+
+
+_FENCE = re.compile(r"^(`{3,}|~{3,})\{(solution|solution-start|solution-end)\}")
+STUDENT_ZIP = "student-notebooks.zip"
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes a code fence opened with ``fence`` (CommonMark: same character,
+    at least as many, nothing else on the line)."""
+    text = line.strip()
+    return len(text) >= len(fence) and set(text) == {fence[0]}
+
+
+def strip_solutions(nb: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a notebook (as JSON) without its solutions, for the student edition.
+
+    Removes every ``{solution}`` block from the markdown cells, and everything between a
+    ``{solution-start}`` and its ``{solution-end}`` (text and code cells: gated solutions span
+    cells). Markdown cells left empty are dropped. The exercises themselves stay.
+
+    Raises
+    ------
+    ValueError
+        When a ``{solution-start}`` has no ``{solution-end}``, or a fence is not closed: then
+        the notebook's solutions cannot be told apart from the rest.
+    """
+    out = copy.deepcopy(nb)
+    cells: list[dict[str, Any]] = []
+    gated = False  # inside solution-start ... solution-end
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            if not gated:
+                cells.append(copy.deepcopy(cell))
+            continue
+        source = cell["source"]
+        lines = (source if isinstance(source, str) else "".join(source)).splitlines(keepends=True)
+        kept: list[str] = []
+        fence: str | None = None  # the fence of a solution directive being skipped
+        for line in lines:
+            if fence is not None:
+                if _closes(line, fence):
+                    fence = None
+                continue
+            match = _FENCE.match(line)
+            if match:
+                fence, kind = match.group(1), match.group(2)
+                if kind == "solution-start":
+                    gated = True
+                elif kind == "solution-end":
+                    if not gated:
+                        raise ValueError("a {solution-end} without a {solution-start}")
+                    gated = False
+                continue
+            if not gated:
+                kept.append(line)
+        if fence is not None:
+            raise ValueError(f"a solution directive opened with {fence} is not closed in its cell")
+        text = re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip("\n")
+        if text.strip():
+            new = copy.deepcopy(cell)
+            new["source"] = text
+            cells.append(new)
+    if gated:
+        raise ValueError("a {solution-start} has no {solution-end}")
+    out["cells"] = cells
+    return out
+
+
+def write_student_notebooks(sources: list[Path], outdir: Path) -> Path:
+    """Strip the solutions from each notebook into ``outdir``, and zip them there.
+
+    Returns the zip's path. The zip is byte-for-byte reproducible (fixed timestamps, sorted).
+    """
+    outdir.mkdir(parents=True, exist_ok=True)
+    archive = outdir / STUDENT_ZIP
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for src in sorted(sources, key=lambda p: p.name):
+            nb = strip_solutions(json.loads(src.read_text(encoding="utf-8")))
+            text = json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+            (outdir / src.name).write_text(text, encoding="utf-8")
+            info = zipfile.ZipInfo(f"student-notebooks/{src.name}", date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, text)
+    return archive
+
+
+def _student_sources(app: Any, exception: Exception | None) -> None:
+    """In the student edition, replace every notebook download with its solution-free copy.
+
+    The HTML builder copies each page's source to ``_sources/`` (the theme's ``.ipynb``
+    download) before this runs; those copies, any notebook under ``_downloads/``, and one zip
+    of all chapter notebooks (``student-notebooks.zip`` at the site's root) are rewritten.
+    """
+    if exception is not None or not _hiding_solutions() or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    notebooks: list[Path] = []
+    for docname in sorted(app.env.found_docs):
+        source = Path(app.env.doc2path(docname))
+        if source.suffix != ".ipynb":
+            continue
+        notebooks.append(source)
+        target = outdir / "_sources" / Path(docname).parent / source.name
+        if target.parent.is_dir():
+            nb = strip_solutions(json.loads(source.read_text(encoding="utf-8")))
+            target.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    names = {p.name for p in notebooks}
+    by_name = {p.name: p for p in notebooks}
+    for download in (outdir / "_downloads").glob("**/*.ipynb"):
+        if download.name in names:
+            nb = strip_solutions(json.loads(by_name[download.name].read_text(encoding="utf-8")))
+            download.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    staging = outdir / "_student_notebooks"
+    archive = write_student_notebooks(notebooks, staging)
+    shutil.move(str(archive), outdir / STUDENT_ZIP)
+    shutil.rmtree(staging)
 
 
 def _copy_mathjax(app: Any, exception: Exception | None) -> None:
@@ -103,6 +269,8 @@ def _copy_mathjax(app: Any, exception: Exception | None) -> None:
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
     app.connect("config-inited", _use_local_mathjax)
+    app.connect("config-inited", _launch_buttons)
     app.connect("doctree-read", _drop_solutions)
     app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _student_sources)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,326 @@
+"""Append each chapter's self-checking code exercise (``perceptron_core.check``) to its notebook.
+
+Every chapter gets one exercise whose starter cell holds a stub raising ``NotImplementedError``
+and a call to the matching check, which then says "not implemented yet"; once the student writes
+the function, the same cell runs the check. The solution (a gated ``solution-start`` /
+``solution-end`` dropdown with the code) runs the check on a correct function, so the book build
+shows it passing, and the student edition drops it.
+
+Usage::
+
+    .venv/bin/python book/_tools/add_check_exercises.py [--check] [NOTEBOOK ...]
+
+Without notebooks it updates every chapter in :data:`EXERCISES` that exists. The cells are found
+by their ids (``<label>-...``), replaced in place when present and appended at the end of the
+notebook otherwise, so running the script twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _exercise(label: str, title_text: str) -> str:
+    return f"```{{exercise}}\n:label: {label}\n\n{title_text.strip()}\n```"
+
+
+def _start(label: str) -> str:
+    return f"````{{solution-start}} {label}\n:class: dropdown\n````\n\n"
+
+
+END = "````{solution-end}\n````"
+
+# chapter -> (label, exercise text, stub cell, solution text, solution cell)
+EXERCISES: dict[str, tuple[str, str, str, str, str]] = {
+    "first_look": (
+        "fl-ex-check",
+        """(Code, checked.) Write a function `mistakes(X, y, w)` that counts the points the line
+$w\\cdot x = 0$ gets wrong: those with $y_i\\, w\\cdot x_i \\le 0$, so that a point on the line
+counts as a mistake, as it does for the perceptron. Run the cell: `check.mistakes` tries your
+function on edge cases and on random data and tells you the first case it gets wrong.""",
+        '''from perceptron_core import check
+
+
+def mistakes(X, y, w):
+    """How many rows x_i of X have y_i * (w . x_i) <= 0."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.mistakes(mistakes)''',
+        "Multiply each score by its label and count the results that are not positive.\n\n",
+        '''def mistakes(X, y, w):
+    return int(np.sum(y * (X @ w) <= 0))
+
+
+check.mistakes(mistakes)''',
+    ),
+    "perceptron": (
+        "per-ex-check",
+        """(Code, checked.) Write one step of the perceptron, `update(w, x, y)`: it returns the
+weights after the example $(x, y)$, that is $w + y\\,x$ when $y\\, w\\cdot x \\le 0$ (ties count as
+mistakes) and $w$ otherwise. Return a new array rather than changing `w`. Run the cell to check
+it with `check.update`.""",
+        '''from perceptron_core import check
+
+
+def update(w, x, y):
+    """The perceptron's weights after seeing the example (x, y)."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.update(update)''',
+        "The test is on the sign of the score $y\\, w\\cdot x$, with $0$ counted as a mistake.\n\n",
+        '''def update(w, x, y):
+    if y * np.dot(w, x) <= 0:
+        return w + y * x
+    return w.copy()
+
+
+check.update(update)''',
+    ),
+    "separability": (
+        "sep-ex-check",
+        """(Code, checked.) Write `separable(X, y)`, which returns `True` when some $w$ has
+$y_i\\, w\\cdot x_i > 0$ for every $i$ (separable through the origin, no offset) and `False`
+otherwise. It must always give an answer: a perceptron run that has not stopped proves nothing.
+Use a linear program as in this chapter (`scipy.optimize.linprog`), and make sure the $w$ it
+returns really satisfies the strict inequalities. Run the cell to check it with
+`check.separable`.""",
+        '''from perceptron_core import check
+
+
+def separable(X, y):
+    """True if some w has y_i * (w . x_i) > 0 for all i, else False."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.separable(separable)''',
+        "Maximize $t$ subject to $y_i\\, w\\cdot x_i \\ge t$ with $w$ in a box; the data are\n"
+        "separable exactly when the optimum is positive. The returned $w$ is then checked in\n"
+        "exact arithmetic, as the chapter's certificates are.\n\n",
+        '''from fractions import Fraction
+
+from scipy.optimize import linprog
+
+
+def separable(X, y):
+    n, d = X.shape
+    Z = y[:, None] * X
+    # Variables (w, t): maximize t subject to t - z_i . w <= 0 and -1 <= w_j <= 1.
+    res = linprog(np.r_[np.zeros(d), -1.0], A_ub=np.c_[-Z, np.ones(n)],
+                  b_ub=np.zeros(n), bounds=[(-1, 1)] * d + [(None, 1)])
+    if res.x[-1] <= 0:
+        return False
+    w = [Fraction(v) for v in res.x[:d]]
+    return all(sum(Fraction(z) * v for z, v in zip(row, w)) > 0 for row in Z)
+
+
+check.separable(separable)''',
+    ),
+    "margin": (
+        "mgn-ex-check",
+        """(Code, checked.) Write `margin(X, y, w, b)`, the margin of the data set with respect
+to the hyperplane $w\\cdot x + b = 0$: the smallest of the point margins
+$y_i(w\\cdot x_i + b)/\\|w\\|$. It is negative when some point is on the wrong side. Then write
+`radius(X)`, the radius $R = \\max_i \\|x_i\\|$. Run the cell to check both.""",
+        '''from perceptron_core import check
+
+
+def margin(X, y, w, b):
+    """min over i of y_i (w . x_i + b) / ||w||."""
+    raise NotImplementedError  # replace this line with your code
+
+
+def radius(X):
+    """max over i of ||x_i||."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.margin(margin)
+check.radius(radius)''',
+        "Normalize by $\\|w\\|$ and keep the sign; the radius is a maximum of Euclidean norms.\n\n",
+        '''def margin(X, y, w, b):
+    return float(np.min(y * (X @ w + b)) / np.linalg.norm(w))
+
+
+def radius(X):
+    return float(np.max(np.linalg.norm(X, axis=1)))
+
+
+check.margin(margin)
+check.radius(radius)''',
+    ),
+    "convergence": (
+        "conv-ex-check",
+        """(Code, checked.) Write `mistake_bound(R, gamma)`, the Block–Novikoff bound on the
+number of mistakes, and run the cell to check it with `check.mistake_bound`.""",
+        '''from perceptron_core import check
+
+
+def mistake_bound(R, gamma):
+    """The perceptron's mistake bound for radius R and margin gamma."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.mistake_bound(mistake_bound)''',
+        "The bound is $(R/\\gamma)^2$.\n\n",
+        '''def mistake_bound(R, gamma):
+    return (R / gamma) ** 2
+
+
+check.mistake_bound(mistake_bound)''',
+    ),
+    "offset": (
+        "off-ex-check",
+        """(Code, checked.) Write `augment(X, c)`, which appends the constant coordinate $c$ to
+every point: row $x_i$ becomes $(x_i, c)$, so the result has one more column than `X`. Run the
+cell to check it with `check.augment`.""",
+        '''from perceptron_core import check
+
+
+def augment(X, c):
+    """X with a last column equal to c."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.augment(augment)''',
+        "Stack a column of $c$'s to the right of $X$.\n\n",
+        '''def augment(X, c):
+    return np.hstack([X, np.full((X.shape[0], 1), c)])
+
+
+check.augment(augment)''',
+    ),
+    "margin_perceptron": (
+        "mp-ex-check",
+        """(Code, checked.) Write the Margin Perceptron's update test,
+`margin_mistake(w, x, y, gamma, target)`: `True` when the algorithm updates on $(x, y)$, that is
+when $w = 0$ or the normalized margin $y\\, w\\cdot x/\\|w\\|$ is below $\\tau\\gamma$ (with
+$\\tau$ = `target`), and `False` otherwise. Run the cell to check it with
+`check.margin_mistake`.""",
+        '''from perceptron_core import check
+
+
+def margin_mistake(w, x, y, gamma, target):
+    """Does Margin Perceptron(gamma) with this target update on (x, y)?"""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.margin_mistake(margin_mistake)''',
+        "With $w = 0$ there is no margin yet, so it is an update; otherwise compare the\n"
+        "normalized margin with $\\tau\\gamma$, strictly.\n\n",
+        '''def margin_mistake(w, x, y, gamma, target):
+    norm = np.linalg.norm(w)
+    if norm == 0:
+        return True
+    return bool(y * np.dot(w, x) / norm < target * gamma)
+
+
+check.margin_mistake(margin_mistake)''',
+    ),
+    "nonseparable": (
+        "ns-ex-check",
+        """(Code, checked.) Write `hinge_deviation(X, y, w, gamma)`, the total hinge deviation
+$TD_\\gamma = \\sum_i \\max(0, \\gamma - y_i\\, u\\cdot x_i)$ of the data with respect to the unit
+vector $u = w/\\|w\\|$. Run the cell to check it with `check.hinge_deviation`.""",
+        '''from perceptron_core import check
+
+
+def hinge_deviation(X, y, w, gamma):
+    """Sum over i of max(0, gamma - y_i u . x_i), with u = w / ||w||."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.hinge_deviation(hinge_deviation)''',
+        "Normalize $w$, compute each point's margin, and add up how far each falls short of\n"
+        "$\\gamma$.\n\n",
+        '''def hinge_deviation(X, y, w, gamma):
+    u = w / np.linalg.norm(w)
+    return float(np.sum(np.maximum(0.0, gamma - y * (X @ u))))
+
+
+check.hinge_deviation(hinge_deviation)''',
+    ),
+    "guarantees": (
+        "gua-ex-check",
+        """(Code, checked.) Write `pac_window(R, gamma, epsilon, delta)`, the number of examples
+in a row on which the conversion of this chapter must see a hypothesis right before it outputs
+it, for radius $R$, margin $\\gamma$, error $\\varepsilon$ and confidence $\\delta$. Count the
+hypotheses the perceptron can hold with care. Run the cell to check it with
+`check.pac_window`.""",
+        '''from perceptron_core import check
+
+
+def pac_window(R, gamma, epsilon, delta):
+    """The window (an int) of the online-to-PAC conversion."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.pac_window(pac_window)''',
+        "With $M = \\lfloor (R/\\gamma)^2 \\rfloor$ mistakes the run holds at most $M + 1$\n"
+        "hypotheses, and each must fail its window with probability at most $\\delta/(M+1)$.\n\n",
+        '''import math
+
+
+def pac_window(R, gamma, epsilon, delta):
+    M = math.floor((R / gamma) ** 2)
+    return math.ceil(math.log((M + 1) / delta) / epsilon)
+
+
+check.pac_window(pac_window)''',
+    ),
+}
+
+
+def cells_for(chapter: str) -> list[nbformat.NotebookNode]:
+    label, text, stub, solution_text, solution = EXERCISES[chapter]
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [md(_exercise(label, text)), code(stub),
+             md(_start(label) + solution_text.rstrip("\n")), code(solution), md(END)]
+    for cell, suffix in zip(cells, ("exercise", "stub", "solution", "solution-code", "solution-end")):
+        cell.id = f"{label}-{suffix}"
+    return cells
+
+
+def with_check_exercise(nb: nbformat.NotebookNode, chapter: str) -> nbformat.NotebookNode:
+    new = cells_for(chapter)
+    ids = {c.id for c in new}
+    present = [i for i, c in enumerate(nb.cells) if c.get("id") in ids]
+    kept = [c for c in nb.cells if c.get("id") not in ids]
+    at = present[0] if present else len(kept)
+    nb.cells = kept[:at] + new + kept[at:]
+    return nb
+
+
+def update(path: Path, *, check: bool = False) -> bool:
+    text = path.read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=4)
+    new = nbformat.writes(with_check_exercise(nb, path.stem)) + "\n"
+    if new.rstrip("\n") == text.rstrip("\n"):
+        return False
+    if not check:
+        path.write_text(new, encoding="utf-8")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or [REPO / "book" / f"{c}.ipynb" for c in EXERCISES
+                               if (REPO / "book" / f"{c}.ipynb").exists()]
+    changed = [p for p in paths if update(p, check=args.check)]
+    for p in changed:
+        print(("out of date: " if args.check else "updated: ") + str(p))
+    return 1 if (args.check and changed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

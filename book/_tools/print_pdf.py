@@ -1,0 +1,155 @@
+"""Print the built book to PDF handouts with headless Chromium: one PDF per page, and the book.
+
+Usage::
+
+    .venv/bin/python book/_tools/print_pdf.py [HTML_DIR] [OUT_DIR]
+
+``HTML_DIR`` defaults to ``_build/html`` (``make book``), ``OUT_DIR`` to ``_build/pdf``. Each page
+of the table of contents (``_toc.yml``, in order) is opened from a local server, MathJax 3 is
+waited for (``MathJax.startup.promise``) so the math is typeset, every static slider gets its
+alt text as a printed caption under its initial frame, and Chromium prints the page with the
+print stylesheet (``book/_static/print.css``: no navigation, no dropdown solutions). The whole
+book is the pages in order, joined with ``pdfunite`` (poppler-utils).
+
+Jupyter Book's own PDF route goes through LaTeX and would need TeX Live; this one needs only the
+Chromium the browser tests already use (``CHROMIUM``, default ``/usr/bin/chromium``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BOOK_PDF = "book.pdf"
+
+# Typeset the math, then put each slider's alt text under its picture as a caption. The alt text
+# is the picture's description for screen readers; on paper it is the only description there is.
+_PREPARE = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  for (const img of document.querySelectorAll('div.pc-explore img.pc-explore-img')) {
+    const root = img.closest('div.pc-explore');
+    if (root.querySelector('.pc-print-caption')) continue;
+    const caption = document.createElement('p');
+    caption.className = 'pc-print-caption';
+    caption.textContent = img.alt;
+    img.insertAdjacentElement('afterend', caption);
+  }
+  await Promise.all([...document.images].map(i => i.complete ? null :
+    new Promise(r => { i.onload = i.onerror = r; })));
+  return {
+    untypeset: [...document.querySelectorAll('.math')]
+      .filter(m => !m.querySelector('mjx-container')).length,
+    sliders: document.querySelectorAll('div.pc-explore').length,
+  };
+}"""
+
+
+def toc_pages() -> list[str]:
+    """The book's pages in reading order, as docnames (``book/intro``, ``book/first_look``, ...)."""
+    toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
+    pages = [toc["root"]]
+    for part in toc.get("parts", []):
+        pages += [entry["file"] for entry in part.get("chapters", [])]
+    return [p.removesuffix(".md").removesuffix(".ipynb") for p in pages]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
+    """Print every page of the table of contents, and the whole book; return the PDFs by docname
+    (the book under ``"book"``)."""
+    from playwright.sync_api import sync_playwright
+
+    if not (html_dir / "index.html").exists():
+        raise SystemExit(f"No built book at {html_dir}: run `make book` first.")
+    if not CHROMIUM.exists():
+        raise SystemExit(f"Chromium not found at {CHROMIUM}: apt-get install chromium, or set CHROMIUM=.")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    pdfs: dict[str, Path] = {}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            # Nothing leaves the machine: the book is self-contained, MathJax included.
+            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
+                       or route.request.url.startswith("data:") else route.abort())
+            page.emulate_media(media="print")
+            for docname in toc_pages():
+                start = time.perf_counter()
+                page.goto(base + docname + ".html", wait_until="load")
+                state = page.evaluate(_PREPARE)
+                if state["untypeset"]:
+                    raise SystemExit(f"{docname}: {state['untypeset']} equations were not typeset.")
+                target = out_dir / (Path(docname).name + ".pdf")
+                title = page.title().split("\u2014")[0].split(" - ")[0].strip()
+                page.pdf(path=str(target), format="A4", print_background=False,
+                         display_header_footer=True,
+                         header_template="<span></span>",
+                         footer_template=('<div style="font-size:8pt;width:100%;text-align:center">'
+                                          f'{_escape(title)} \u00b7 <span class="pageNumber"></span>'
+                                          "</div>"),
+                         margin={"top": "14mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
+                pdfs[docname] = target
+                print(f"{target.relative_to(REPO) if target.is_relative_to(REPO) else target}: "
+                      f"{pages_in(target)} pages, {state['sliders']} slider(s), "
+                      f"{time.perf_counter() - start:.1f} s")
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    book = out_dir / BOOK_PDF
+    pdfunite = shutil.which("pdfunite")
+    if pdfunite is None:
+        raise SystemExit("pdfunite not found (apt-get install poppler-utils): the chapters are "
+                         f"printed to {out_dir}, but not joined into {BOOK_PDF}.")
+    subprocess.run([pdfunite, *map(str, pdfs.values()), str(book)], check=True)
+    pdfs["book"] = book
+    print(f"{book}: {pages_in(book)} pages")
+    return pdfs
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def pages_in(pdf: Path) -> int:
+    """The page count, from ``pdfinfo`` when installed, else by counting page objects."""
+    pdfinfo = shutil.which("pdfinfo")
+    if pdfinfo:
+        out = subprocess.run([pdfinfo, str(pdf)], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Pages:"):
+                return int(line.split()[1])
+    return pdf.read_bytes().count(b"/Type /Page\n") or pdf.read_bytes().count(b"/Type /Page")
+
+
+def main(argv: list[str]) -> None:
+    html_dir = Path(argv[1]) if len(argv) > 1 else REPO / "_build" / "html"
+    out_dir = Path(argv[2]) if len(argv) > 2 else REPO / "_build" / "pdf"
+    print_book(html_dir.resolve(), out_dir.resolve())
+
+
+if __name__ == "__main__":
+    main(sys.argv)

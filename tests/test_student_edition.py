@@ -1,0 +1,502 @@
+"""The student edition, the launch buttons, the chapters' install cell and the instructor guide.
+
+The fast tests (no marker) check the pieces on the notebooks themselves. The tests marked
+``browser`` need built books and run in ``make test`` after ``make book``: they build the student
+edition once per session (a second full build, with a sample repository URL so the launch
+buttons can be checked; it reuses the regular build's execution cache when there is one) and
+compare it with the regular edition in ``_build/html`` (or ``BOOK_HTML_DIR``).
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+
+from perceptron_core import sphinxext
+from perceptron_core.sphinxext import strip_solutions
+
+REPO = Path(__file__).resolve().parents[1]
+BOOK = REPO / "book"
+TOOLS = BOOK / "_tools"
+HTML_DIR = Path(os.environ.get("BOOK_HTML_DIR", REPO / "_build" / "html"))
+SAMPLE_URL = "https://github.com/example-org/perceptron-book"
+
+
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def chapter_names() -> list[str]:
+    import yaml
+
+    toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
+    files = [e["file"] for part in toc["parts"] for e in part["chapters"]]
+    return [Path(f).name for f in files if (REPO / f"{f}.ipynb").exists()]
+
+
+def _nb(name: str) -> dict:
+    return json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
+
+
+def _src(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def solution_parts(nb: dict) -> tuple[list[str], list[str]]:
+    """Phrases of solution text (plain words, no math or markup) and first lines of solution code,
+    found independently of strip_solutions: by scanning for the directives' fences."""
+    texts, gated_cells, public = [], [], []
+    gated = False
+    for cell in nb["cells"]:
+        source = _src(cell)
+        if cell["cell_type"] == "code":
+            hidden = {"remove-input", "remove-cell"} & set(cell.get("metadata", {}).get("tags", []))
+            if gated and not hidden:  # hidden inputs are not on the page to look for
+                gated_cells.append(source)
+            elif not gated:
+                public.append(source)
+            continue
+        inside: str | None = None
+        for line in source.splitlines():
+            if inside is None and (m := re.match(r"^(`{3,})\{solution(-start|-end)?\}", line)):
+                kind = m.group(2)
+                if kind == "-start":
+                    gated = True
+                elif kind == "-end":
+                    gated = False
+                inside = m.group(1)
+                continue
+            if inside is not None:
+                if line.strip() == inside:
+                    inside = None
+                elif not line.startswith(":"):
+                    texts.append(line)
+                continue
+            if gated:
+                texts.append(line)
+    # For each solution code cell, its longest line that no other code cell has.
+    codes = []
+    for source in gated_cells:
+        own = [line.strip() for line in source.splitlines()
+               if line.strip() and not any(line.strip() in p for p in public)]
+        if own:
+            codes.append(" ".join(max(own, key=len).split()))
+    phrases = []
+    for line in texts:
+        for run in re.findall(r"(?:[A-Za-z][a-z']+[,;]? ){5,}[A-Za-z][a-z']+", line):
+            phrases.append(run)
+            break
+    return phrases, codes
+
+
+# --------------------------------------------------------------------- stripping, on the sources
+
+
+@pytest.mark.parametrize("name", chapter_names())
+def test_strip_solutions_keeps_exercises_and_drops_solutions(name):
+    nb = _nb(name)
+    student = strip_solutions(nb)
+    text = json.dumps(student)
+    phrases, codes = solution_parts(nb)
+    assert phrases or codes, f"{name}: the chapter has no solutions to strip?"
+    assert "{solution" not in text
+    for phrase in phrases:
+        assert phrase not in text, f"{name}: solution text left: {phrase!r}"
+    student_code = [_src(c) for c in student["cells"] if c["cell_type"] == "code"]
+    for line in codes:
+        assert not any(line in c for c in student_code), f"{name}: solution code left: {line!r}"
+    # Every exercise stays, and every cell outside solutions is kept unchanged and in order.
+    assert text.count("{exercise}") == json.dumps(nb).count("{exercise}") > 0
+    kept = [c for c in nb["cells"] if c["cell_type"] == "code" and _src(c) in student_code]
+    assert [_src(c) for c in kept] == student_code
+    assert student["metadata"] == nb["metadata"]
+    nbformat.validate(nbformat.from_dict(student))
+
+
+def test_strip_solutions_spans_cells_and_nested_fences():
+    md = nbformat.v4.new_markdown_cell
+    code = nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook(cells=[
+        md("# T\n\n```{exercise}\n:label: a\n\nDo A.\n```\n\n```{solution} a\n:class: dropdown\n\n"
+           "Secret answer A.\n```\n\nAfter A."),
+        md("```{exercise}\n:label: b\n\nDo B.\n```\n\n````{solution-start} b\n:class: dropdown\n````\n\n"
+           "Secret text B.\n\n```python\nsecret_b = 1\n```"),
+        code("secret_code_b = 2"),
+        md("More secret B.\n\n````{solution-end}\n````\n\nPublic after B."),
+        code("public = 3"),
+        md("````{solution} c\n```python\nnested_secret\n```\nSecret C.\n````"),
+    ])
+    out = json.dumps(strip_solutions(nb))
+    for secret in ("Secret", "secret", "nested_secret", "{solution"):
+        assert secret not in out
+    for public in ("Do A.", "After A.", "Do B.", "Public after B.", "public = 3"):
+        assert public in out
+    assert len(strip_solutions(nb)["cells"]) == 4  # the all-solution cell is dropped
+    broken = nbformat.v4.new_notebook(cells=[md("````{solution-start} b\n````\n\nno end")])
+    with pytest.raises(ValueError, match="no \\{solution-end\\}"):
+        strip_solutions(broken)
+    with pytest.raises(ValueError, match="not closed"):
+        strip_solutions(nbformat.v4.new_notebook(cells=[md("```{solution} a\nopen")]))
+
+
+def test_student_zip_is_reproducible(tmp_path):
+    sources = [BOOK / f"{n}.ipynb" for n in chapter_names()]
+    first = sphinxext.write_student_notebooks(sources, tmp_path / "a").read_bytes()
+    second = sphinxext.write_student_notebooks(sources, tmp_path / "b").read_bytes()
+    assert first == second
+    with zipfile.ZipFile(tmp_path / "a" / sphinxext.STUDENT_ZIP) as zf:
+        assert sorted(zf.namelist()) == sorted(f"student-notebooks/{n}.ipynb" for n in chapter_names())
+
+
+# --------------------------------------------------------------------- launch buttons (config)
+
+
+def _config(url: str | None, theme: dict | None = None) -> SimpleNamespace:
+    return SimpleNamespace(html_theme_options=dict(theme or {}, **({"repository_url": url} if url is not None else {})))
+
+
+def test_launch_buttons_follow_the_one_url(monkeypatch):
+    monkeypatch.delenv(sphinxext.REPOSITORY_ENV_VAR, raising=False)
+    theme = {"launch_buttons": {"notebook_interface": "classic", "binderhub_url": "", "colab_url": ""}}
+    empty = _config("", theme)
+    sphinxext._launch_buttons(None, empty)
+    assert empty.html_theme_options["launch_buttons"]["binderhub_url"] == ""
+    assert empty.html_theme_options["launch_buttons"]["colab_url"] == ""
+    assert "repository_url" not in empty.html_theme_options
+    assert empty.html_theme_options["use_repository_button"] is False
+    stale = _config("", {"launch_buttons": {"binderhub_url": "https://mybinder.org", "colab_url": "x"}})
+    sphinxext._launch_buttons(None, stale)
+    assert not any(stale.html_theme_options["launch_buttons"].values())
+    set_ = _config(SAMPLE_URL + "/", theme)
+    sphinxext._launch_buttons(None, set_)
+    opts = set_.html_theme_options
+    assert opts["repository_url"] == SAMPLE_URL and opts["use_repository_button"] is True
+    assert opts["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
+    assert opts["launch_buttons"]["colab_url"] == "https://colab.research.google.com"
+    assert opts["launch_buttons"]["notebook_interface"] == "classic"
+    monkeypatch.setenv(sphinxext.REPOSITORY_ENV_VAR, SAMPLE_URL)
+    from_env = _config("", theme)
+    sphinxext._launch_buttons(None, from_env)
+    assert from_env.html_theme_options["repository_url"] == SAMPLE_URL
+    # The student edition: no buttons that would open the notebooks with their solutions.
+    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
+    student = _config(SAMPLE_URL, theme)
+    sphinxext._launch_buttons(None, student)
+    assert not any(student.html_theme_options["launch_buttons"].get(k) for k in ("binderhub_url", "colab_url"))
+
+
+def test_config_has_one_repository_setting_and_it_is_empty():
+    import yaml
+
+    config = yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
+    assert config["repository"]["url"] == ""
+    assert config["launch_buttons"]["binderhub_url"] == config["launch_buttons"]["colab_url"] == ""
+    assert "print.css" in config["sphinx"]["config"]["html_css_files"]
+
+
+# --------------------------------------------------------------------- the install cell
+
+
+@pytest.fixture
+def install_tool():
+    return _tool("add_install_cell")
+
+
+def test_install_cell_is_inserted_once_before_the_first_code(tmp_path, install_tool):
+    for name in chapter_names():
+        shutil.copy(BOOK / f"{name}.ipynb", tmp_path)
+    paths = sorted(tmp_path.glob("*.ipynb"))
+    assert install_tool.main(["--url", SAMPLE_URL, *map(str, paths)]) == 0
+    after_first = {p: p.read_text(encoding="utf-8") for p in paths}
+    assert install_tool.main(["--url", SAMPLE_URL, "--check", *map(str, paths)]) == 0
+    assert install_tool.main(["--url", SAMPLE_URL, *map(str, paths)]) == 0
+    assert {p: p.read_text(encoding="utf-8") for p in paths} == after_first  # idempotent
+    for p in paths:
+        nb = nbformat.read(p, as_version=4)
+        nbformat.validate(nb)
+        marked = [i for i, c in enumerate(nb.cells) if install_tool.TAG in c.metadata.get("tags", [])]
+        first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+        assert marked == [first_code]
+        cell = nb.cells[first_code]
+        assert "remove-cell" in cell.metadata.tags and cell.outputs == [] and cell.execution_count is None
+        assert SAMPLE_URL in cell.source
+        assert max(len(line) for line in cell.source.splitlines()) <= 88
+        original = nbformat.read(BOOK / p.name, as_version=4)
+        # Everything else is as it was.
+        rest = [c for c in nb.cells if install_tool.TAG not in c.metadata.get("tags", [])]
+        assert [c.source for c in rest] == [c.source for c in original.cells if install_tool.TAG not in c.metadata.get("tags", [])]
+        assert nb.metadata == original.metadata
+    # A changed URL updates the cell in place; --check reports it first.
+    assert install_tool.main(["--url", "https://github.com/other/repo", "--check", str(paths[0])]) == 1
+    install_tool.main(["--url", "https://github.com/other/repo", str(paths[0])])
+    nb = nbformat.read(paths[0], as_version=4)
+    assert sum(install_tool.TAG in c.metadata.get("tags", []) for c in nb.cells) == 1
+    assert "other/repo" in nb.cells[next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")].source
+
+
+def _run_cell(source: str, monkeypatch, *, installed: bool) -> list:
+    calls = []
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: (real(name, *a) if installed or name != "perceptron_core" else None))
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append((a, k)))
+    exec(compile(source, "<install cell>", "exec"), {})
+    return calls
+
+
+def test_install_cell_does_nothing_where_installed(monkeypatch, install_tool):
+    assert _run_cell(install_tool.cell_source(SAMPLE_URL), monkeypatch, installed=True) == []
+    assert _run_cell(install_tool.cell_source(""), monkeypatch, installed=True) == []
+
+
+def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, install_tool):
+    calls = _run_cell(install_tool.cell_source(SAMPLE_URL + ".git"), monkeypatch, installed=False)
+    (args, kwargs), = calls
+    assert args[0][:4] == [sys.executable, "-m", "pip", "install"]
+    assert args[0][-1] == f"perceptron_core @ git+{SAMPLE_URL}" and kwargs["check"] is True
+    with pytest.raises(ModuleNotFoundError, match="pip install -e"):
+        _run_cell(install_tool.cell_source(""), monkeypatch, installed=False)
+
+
+def test_install_cell_url_comes_from_config(install_tool, tmp_path):
+    config = tmp_path / "_config.yml"
+    config.write_text("repository:\n  url: https://github.com/a/b\n", encoding="utf-8")
+    assert install_tool.config_url(config) == "https://github.com/a/b"
+    assert install_tool.config_url() == ""  # the book's own: not set yet
+
+
+# --------------------------------------------------------------------- the instructor guide
+
+
+def test_instructor_guide_is_generated_from_the_current_chapters():
+    guide = _tool("instructor_guide")
+    assert guide.main(["--check"]) == 0, "run: python book/_tools/instructor_guide.py"
+    text = (BOOK / "instructor_guide.md").read_text(encoding="utf-8")
+    # Independent count of the exercises, straight from the notebooks.
+    for i, name in enumerate(chapter_names(), 1):
+        md = "\n".join(_src(c) for c in _nb(name)["cells"] if c["cell_type"] == "markdown")
+        labels = re.findall(r"```\{exercise\}[^\n]*\n:label: (\S+)", md)
+        row = next(line for line in text.splitlines() if line.startswith(f"| {i} |"))
+        assert f"| {len(labels)} (" in row, (name, row)
+        for label in labels:
+            assert f"{{ref}}`{label}`" in text
+    assert "<svg" in text and "<script" not in text and "http" not in text.split("<svg", 1)[1].split("</svg>")[0].replace("http://www.w3.org/2000/svg", "")
+    for section in ("One week", "Three weeks", "make exercises", "make serve", "pages.yml", "zip of `_build/html/`", "make pdf"):
+        assert section in text
+
+
+def test_pages_workflow_publishes_the_html():
+    import yaml
+
+    flow = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    steps = flow["jobs"]["build"]["steps"]
+    assert any(s.get("run") == "make book" for s in steps)
+    upload = next(s for s in steps if "upload-pages-artifact" in s.get("uses", ""))
+    assert upload["with"]["path"] == "_build/html"
+    assert any("deploy-pages" in s.get("uses", "") for s in flow["jobs"]["deploy"]["steps"])
+
+
+# --------------------------------------------------------------------- the built editions
+
+
+def _text(html_path: Path) -> str:
+    raw = html_path.read_text(encoding="utf-8")
+    raw = re.sub(r"<(script|style)\b.*?</\1>", " ", raw, flags=re.S)
+    # Tags go without a trace: highlighted code is one span per token.
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", raw)).split())
+
+
+def _build(out: Path, **env_vars: str) -> Path:
+    """A full book build into ``out`` with the given environment; returns its HTML folder."""
+    import time
+
+    cache = HTML_DIR.parent / ".jupyter_cache"  # _build/.jupyter_cache for _build/html
+    if cache.is_dir():  # the regular build's executed notebooks: the same code, no re-run
+        shutil.copytree(cache, out / "_build" / ".jupyter_cache")
+    env = {k: v for k, v in os.environ.items()
+           if k not in (sphinxext.HIDE_SOLUTIONS_ENV_VAR, sphinxext.REPOSITORY_ENV_VAR)}
+    jb = Path(sys.executable).with_name("jupyter-book")
+    start = time.perf_counter()
+    proc = subprocess.run([str(jb), "build", str(REPO), "-n", "-W", "--keep-going", "--path-output", str(out)],
+                          env=dict(env, **env_vars), capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    print(f"built {env_vars} in {time.perf_counter() - start:.0f} s")
+    return out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def student_build(tmp_path_factory):
+    """The student edition, built once (with a repository URL set, which it must ignore).
+
+    ``STUDENT_HTML_DIR`` points at such a build instead."""
+    if os.environ.get("STUDENT_HTML_DIR"):
+        return Path(os.environ["STUDENT_HTML_DIR"])
+    return _build(tmp_path_factory.mktemp("student"), **{sphinxext.HIDE_SOLUTIONS_ENV_VAR: "1",
+                                                          sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL})
+
+
+@pytest.fixture(scope="session")
+def launch_build(tmp_path_factory):
+    """The regular edition built with a sample repository URL. ``LAUNCH_HTML_DIR``: reuse one."""
+    if os.environ.get("LAUNCH_HTML_DIR"):
+        return Path(os.environ["LAUNCH_HTML_DIR"])
+    return _build(tmp_path_factory.mktemp("launch"), **{sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL})
+
+
+@pytest.fixture(scope="session")
+def regular_build():
+    if not (HTML_DIR / "index.html").exists():
+        pytest.fail(f"No built book at {HTML_DIR}: run `make book` first (or set BOOK_HTML_DIR).")
+    return HTML_DIR
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", chapter_names())
+def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_build, regular_build):
+    phrases, codes = solution_parts(_nb(name))
+    student = _text(student_build / "book" / f"{name}.html")
+    regular = _text(regular_build / "book" / f"{name}.html")
+    raw_student = (student_build / "book" / f"{name}.html").read_text(encoding="utf-8")
+    assert 'class="solution' not in raw_student and "solution-start" not in raw_student
+    found_regular = [p for p in phrases if p in regular]
+    assert found_regular, f"{name}: no solution phrase found in the regular edition"
+    for phrase in found_regular:
+        assert phrase not in student, f"{name}: student page shows solution text {phrase!r}"
+    for line in codes:
+        assert line in regular, f"{name}: regular edition lacks solution code {line!r}"
+        assert line not in student, f"{name}: student page shows solution code {line!r}"
+    assert student.count("Exercise") >= regular.count("Exercise") - regular.count("Solution to Exercise")
+
+
+@pytest.mark.browser
+def test_student_notebooks_are_the_stripped_sources(student_build):
+    archive = student_build / sphinxext.STUDENT_ZIP
+    assert archive.is_file()
+    with zipfile.ZipFile(archive) as zf:
+        zipped = {Path(n).name: json.loads(zf.read(n)) for n in zf.namelist()}
+    print(f"student-notebooks.zip: {archive.stat().st_size / 1024:.1f} KB, {len(zipped)} notebooks")
+    for name in chapter_names():
+        expected = strip_solutions(_nb(name))
+        download = json.loads((student_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
+        assert download == expected == zipped[f"{name}.ipynb"]
+        phrases, codes = solution_parts(_nb(name))
+        text = json.dumps(download)
+        assert not [p for p in phrases if p in text] and not [c for c in codes if c in text]
+        for extra in (student_build / "_downloads").glob(f"**/{name}.ipynb"):
+            assert json.loads(extra.read_text(encoding="utf-8")) == expected
+
+
+@pytest.mark.browser
+def test_regular_downloads_keep_the_solutions(regular_build):
+    for name in chapter_names():
+        assert json.loads((regular_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8")) == _nb(name)
+    assert not (regular_build / sphinxext.STUDENT_ZIP).exists()
+
+
+@pytest.mark.browser
+def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
+    """Every student notebook runs; the only error a cell may raise is the stubs' NotImplementedError."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    with zipfile.ZipFile(student_build / sphinxext.STUDENT_ZIP) as zf:
+        zf.extractall(tmp_path)
+    for path in sorted((tmp_path / "student-notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=False,
+                                allow_error_names=["NotImplementedError"],
+                                resources={"metadata": {"path": str(tmp_path)}})
+        try:
+            client.execute()
+        except CellExecutionError as exc:
+            pytest.fail(f"{path.name}: a cell failed in the student notebook:\n{str(exc)[-1500:]}")
+        errors = [o.get("ename") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                  if o.get("output_type") == "error"]
+        assert set(errors) <= {"NotImplementedError"}, (path.name, errors)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", chapter_names())
+def test_launch_links_with_a_repository_url(name, launch_build, student_build):
+    page = (launch_build / "book" / f"{name}.html").read_text(encoding="utf-8")
+    links = set(re.findall(r'href="([^"]+)"', html_lib.unescape(page)))
+    path = f"book/{name}.ipynb"
+    assert f"https://colab.research.google.com/github/example-org/perceptron-book/blob/main/{path}" in links
+    binder = [u for u in links if u.startswith("https://mybinder.org/v2/gh/example-org/perceptron-book/main")]
+    assert binder and all(path in u for u in binder), binder
+    downloads = [u for u in links if u.endswith(f"_sources/{path}")]
+    assert downloads and all((launch_build / "book" / u).resolve().is_file() for u in downloads)
+    assert SAMPLE_URL in links  # the repository button
+    # The student edition, built with the same URL, has no launch buttons (they would open the
+    # repository's notebooks, solutions included), but its own solution-free download.
+    student = (student_build / "book" / f"{name}.html").read_text(encoding="utf-8")
+    assert "colab.research.google.com" not in student and "mybinder.org" not in student
+    assert f"_sources/{path}" in student
+
+
+@pytest.mark.browser
+def test_no_launch_links_without_a_repository_url(regular_build):
+    for page in regular_build.glob("**/*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "colab.research.google.com" not in text and "mybinder.org" not in text, page
+    for name in chapter_names():
+        page = (regular_build / "book" / f"{name}.html").read_text(encoding="utf-8")
+        downloads = re.findall(r'href="([^"]*_sources/book/' + re.escape(name) + r'\.ipynb)"', page)
+        assert downloads and all((regular_build / "book" / u).resolve().is_file() for u in downloads)
+
+
+# --------------------------------------------------------------------- the checked exercises
+
+
+def test_check_exercises_for_every_chapter(tmp_path, capsys):
+    """The cells the lead appends: the stub says "not implemented yet", the solution passes, the
+    student edition keeps the stub and drops the solution, and a second run changes nothing."""
+    import numpy as np
+
+    tool = _tool("add_check_exercises")
+    guide = _tool("instructor_guide")
+    assert set(tool.EXERCISES) == set(guide.CHAPTERS)
+    for chapter, (label, *_rest) in tool.EXERCISES.items():
+        assert label in guide.CLASSIFICATION and "code" in guide.CLASSIFICATION[label][0]
+        source = BOOK / f"{chapter}.ipynb"
+        path = tmp_path / f"{chapter}.ipynb"
+        if source.exists():
+            shutil.copy(source, path)
+        else:
+            nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# T")]), path)
+        assert tool.main([str(path)]) == 0
+        once = path.read_text(encoding="utf-8")
+        assert tool.main(["--check", str(path)]) == 0 and tool.main([str(path)]) == 0
+        assert path.read_text(encoding="utf-8") == once
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+        student = strip_solutions(json.loads(once))
+        stub = next(c for c in student["cells"] if c.get("id") == f"{label}-stub")
+        assert not [c for c in student["cells"] if c.get("id", "").startswith(f"{label}-solution")]
+        assert f":label: {label}" in json.dumps(student)
+        for cell in nb.cells:
+            if cell.cell_type == "code" and cell.id.startswith(label):
+                assert max(len(line) for line in cell.source.splitlines()) <= 88
+        namespace = {"np": np}  # the chapters import numpy as np in their first cells
+        exec(compile(_src(stub), "<stub>", "exec"), namespace)
+        assert "not implemented yet" in capsys.readouterr().out
+        solution = next(c for c in nb.cells if c.get("id") == f"{label}-solution-code")
+        exec(compile(solution.source, "<solution>", "exec"), namespace)
+        out = capsys.readouterr().out
+        assert "cases passed" in out and "failed" not in out, (chapter, out)
