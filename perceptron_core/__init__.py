@@ -81,7 +81,7 @@ from .guarantees import (
     vc_sample_size,
 )
 
-from . import plotting
+from . import check, plotting
 from .interactive import explore
 
 __version__ = "0.1.0"

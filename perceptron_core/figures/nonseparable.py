@@ -1,0 +1,439 @@
+"""Figures and helpers for the chapter "When the data cannot be separated".
+
+* :func:`find_cycle` finds, exactly, the first time a run's state (weights and position in the
+  sweep) repeats, after which the run repeats forever; :func:`xor_cycle` applies it to XOR.
+* :func:`draw_never_settles`: the perceptron on XOR and on the inseparable Iris pair.
+* Balcan's bound ``M ≤ (R/γ)² + (2/γ)·TD_γ``: :func:`deviations`, :func:`solved_hinge_bound`
+  (the quadratic solved, a tighter form), :func:`best_gamma` (the γ that makes the bound
+  smallest for a fixed ``u``, in closed form), :func:`mistake_deviation` (the deviation the
+  proof actually pays: one term per mistake).
+* :func:`draw_noise`: cumulative mistakes against the bound, with a label-noise slider.
+* :func:`ways_out`: test errors of the last iterate, the averaged and the voted perceptron.
+
+Every expensive run is cached with :func:`functools.lru_cache`, so a redraw only re-plots.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_nonnegative, check_positive, check_vector, check_X_y
+from ..algorithms import ConvergenceWarning, PerceptronResult, perceptron
+from ..bounds import hinge_loss_bound
+from ..data import flip_labels, iris_pair, planted, xor
+from ..geometry import radius
+from ..plotting import NEGATIVE, POSITIVE, new_figure
+from ..variants import averaged_perceptron, voted_perceptron
+
+__all__ = [
+    "find_cycle",
+    "xor_cycle",
+    "never_settles_run",
+    "draw_never_settles",
+    "deviations",
+    "mistake_deviation",
+    "solved_hinge_bound",
+    "BestGamma",
+    "best_gamma",
+    "bound_at",
+    "noise_data",
+    "noise_run",
+    "draw_noise",
+    "ways_out",
+    "NEVER_SETTLES_ALT",
+    "NOISE_ALT",
+    "BENCH_CASES",
+]
+
+NOISE_N, NOISE_D, NOISE_GAMMA, PASSES = 200, 5, 0.1, 10
+IRIS_EPOCHS = 1000
+NEVER_SETTLES_DATA = ("XOR", "Iris versicolor/virginica")
+NEVER_SETTLES_ALT = (
+    "The perceptron with an offset on {data}: the weights after each mistake, and the mistakes "
+    "made in each epoch, which never fall to zero."
+)
+NOISE_ALT = (
+    "Planted data, 200 points in dimension 5, with a fraction {rate} of the labels flipped "
+    "(seed {seed}): the perceptron's cumulative mistakes over 10 passes against Balcan's bound "
+    "for the planted u, paid again on every pass; and the bound after 10 passes as a function "
+    "of gamma, smallest at the marked gamma."
+)
+_BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
+
+
+def _quiet_perceptron(X: NDArray, y: NDArray, **kwargs: object) -> PerceptronResult:
+    """:func:`perceptron` without the warning that is the point of this chapter."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return perceptron(X, y, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# The perceptron never settles
+# --------------------------------------------------------------------------------------------
+
+
+def find_cycle(res: PerceptronResult, n: int) -> tuple[int, int] | None:
+    """The first repeat of a run's state, found exactly: ``(start, period)`` in mistakes, or None.
+
+    The state after mistake k is the weights ``θ_k = (w_k, b_k)`` together with the position of
+    the next example in the sweep. The cyclic perceptron is deterministic, so once a state
+    repeats, everything after it repeats with the same period. The start (k = 0) is ``θ = 0``
+    at position 0. Weights are compared bit for bit; on integer data they are exact integers.
+
+    Parameters
+    ----------
+    res : a run made with ``record=True``.
+    n : the number of examples it swept.
+    """
+    h = res.history
+    if h is None:
+        raise ValueError("find_cycle needs the run's history; run perceptron(..., record=True).")
+    d = h.weights.shape[1]
+    seen = {(np.zeros(d + 1).tobytes(), 0): 0}
+    for k in range(res.mistakes):
+        theta = np.r_[h.weights[k], h.offsets[k]] + 0.0  # + 0.0 turns -0.0 into 0.0
+        key = (theta.tobytes(), (int(h.indices[k]) + 1) % n)
+        if key in seen:
+            return seen[key], k + 1 - seen[key]
+        seen[key] = k + 1
+    return None
+
+
+@lru_cache(maxsize=4)
+def xor_cycle(epochs: int = 6) -> dict[str, object]:
+    """The perceptron with an offset on XOR for ``epochs`` epochs, and its cycle.
+
+    Returns ``mistakes`` (all of them), ``start`` and ``period`` (in mistakes) of the first
+    repeated state, ``thetas`` (the distinct weights ``(w₁, w₂, b)`` of one period, as tuples of
+    ints) and ``per_epoch`` (mistakes in each epoch). The points are 0/1 and the weights small
+    integers, so every product is exact.
+    """
+    X, y = xor()
+    res = _quiet_perceptron(X, y, offset=True, max_epochs=epochs, record=True)
+    start, period = find_cycle(res, len(y))
+    h = res.history
+    thetas = [tuple(int(v) for v in np.r_[h.weights[k], h.offsets[k]]) for k in range(start, start + period)]
+    return {
+        "mistakes": res.mistakes,
+        "start": start,
+        "period": period,
+        "thetas": thetas,
+        "per_epoch": np.bincount(h.epochs, minlength=epochs + 1)[1:],
+    }
+
+
+@lru_cache(maxsize=4)
+def never_settles_run(data: str) -> tuple[PerceptronResult, NDArray[np.int64], int]:
+    """The recorded run with an offset on ``data`` (one of :data:`NEVER_SETTLES_DATA`), the
+    mistakes made in each epoch, and the number of examples. XOR runs 6 epochs, the Iris pair
+    :data:`IRIS_EPOCHS`."""
+    if data == "XOR":
+        X, y = xor()
+        epochs = 6
+    elif data == "Iris versicolor/virginica":
+        X, y = iris_pair("versicolor", "virginica")
+        epochs = IRIS_EPOCHS
+    else:
+        raise ValueError(f"data must be one of {NEVER_SETTLES_DATA}, got {data!r}.")
+    res = _quiet_perceptron(X, y, offset=True, max_epochs=epochs, record=True)
+    return res, np.bincount(res.history.epochs, minlength=epochs + 1)[1:], len(y)
+
+
+@lru_cache(maxsize=4)
+def _never_settles_cycle(data: str) -> tuple[int, int] | None:
+    res, _, n = never_settles_run(data)
+    return find_cycle(res, n)
+
+
+def draw_never_settles(data: str) -> Figure:
+    """Left: the weights (and offset) after each mistake. Right: mistakes in each epoch."""
+    res, per_epoch, _ = never_settles_run(data)
+    h = res.history
+    fig, (ax, ax2) = new_figure(2, width=8.6, height=3.6)
+    k = np.arange(1, res.mistakes + 1)
+    shown = min(res.mistakes, 24 if data == "XOR" else 4000)
+    colors = [POSITIVE, NEGATIVE, _ORANGE, "#2ca02c", "#9467bd"]
+    for j in range(h.weights.shape[1]):
+        ax.plot(k[:shown], h.weights[:shown, j], "-", lw=1, color=colors[j % 5],
+                marker="o" if data == "XOR" else None, ms=3, label=f"$w_{j + 1}$")
+    ax.plot(k[:shown], h.offsets[:shown], "--", lw=1, color="black",
+            marker="s" if data == "XOR" else None, ms=3, label="$b$")
+    ax.set_xlabel("mistakes $k$")
+    ax.set_ylabel("weight after mistake $k$")
+    ax.legend(fontsize=8, loc="upper left", ncol=2)
+    cyc = _never_settles_cycle(data)
+    title = (f"{data}: state repeats every {cyc[1]} mistakes" if cyc is not None
+             else f"{data}: first {shown} mistakes, no repeat")
+    ax.set_title(title, fontsize=10)
+    epochs = np.arange(1, len(per_epoch) + 1)
+    ax2.plot(epochs, per_epoch, "o-" if data == "XOR" else "-", ms=4, lw=1, color=NEGATIVE)
+    ax2.set_ylim(0, per_epoch.max() * 1.15 + 0.5)
+    ax2.set_xlabel("epoch")
+    ax2.set_ylabel("mistakes in the epoch")
+    ax2.set_title(f"never 0: at least {per_epoch.min()} per epoch, {res.mistakes} in all",
+                  fontsize=10)
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Balcan's bound
+# --------------------------------------------------------------------------------------------
+
+
+def _unit_margins(X: ArrayLike, y: ArrayLike, u: ArrayLike) -> NDArray[np.float64]:
+    X, y = check_X_y(X, y)
+    u = check_vector(u, X.shape[1], "u")
+    norm = float(np.linalg.norm(u))
+    if norm == 0:
+        raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
+    return y * (X @ u) / norm
+
+
+def deviations(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float) -> NDArray[np.float64]:
+    """``max(0, γ − yᵢ u·xᵢ)`` for each point, ``u`` normalized: how far point i must move
+    to reach margin γ. Their sum is Balcan's ``TD_γ``."""
+    gamma = check_positive(gamma, "gamma")
+    return np.maximum(0.0, gamma - _unit_margins(X, y, u))
+
+
+def mistake_deviation(
+    X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, indices: ArrayLike
+) -> float:
+    """The deviation the proof pays: ``Σ_k max(0, γ − y_{i_k} u·x_{i_k})`` over the mistakes k.
+
+    ``indices`` lists the example of each mistake (``run.history.indices``). Each example is
+    met at most once per pass, so over P passes this is at most ``P·TD_γ``.
+    """
+    dev = deviations(X, y, u, gamma)
+    return float(np.sum(dev[np.asarray(indices, dtype=np.int64)]))
+
+
+def solved_hinge_bound(R: float, gamma: float, td: float) -> float:
+    """The bound from solving ``R√M ≥ γM − TD`` for M: ``((R + √(R² + 4γ·TD))/(2γ))²``.
+
+    It is never larger than Balcan's ``(R/γ)² + (2/γ)·TD`` and equals it at ``TD = 0``.
+    """
+    R = check_nonnegative(R, "R")
+    gamma = check_positive(gamma, "gamma")
+    td = check_nonnegative(td, "td")
+    root = (R + math.sqrt(R * R + 4.0 * gamma * td)) / (2.0 * gamma)
+    return root * root
+
+
+@dataclass(frozen=True)
+class BestGamma:
+    """The γ that makes ``(R/γ)² + (2P/γ)·TD_γ`` smallest for one ``u``.
+
+    Attributes
+    ----------
+    gamma : the minimizer.
+    bound : the bound there.
+    td : ``TD_γ`` there (one pass).
+    passes : P.
+    R : the radius used.
+    """
+
+    gamma: float
+    bound: float
+    td: float
+    passes: int
+    R: float
+
+
+def bound_at(margins: NDArray, R: float, gamma: float, passes: int = 1) -> float:
+    """``(R/γ)² + (2P/γ)·TD_γ`` from the unit margins ``yᵢ u·xᵢ`` (for curves and checks)."""
+    td = float(np.sum(np.maximum(0.0, gamma - margins)))
+    return hinge_loss_bound(R, gamma, passes * td)
+
+
+def best_gamma(
+    X: ArrayLike, y: ArrayLike, u: ArrayLike, *, R: float | None = None, passes: int = 1
+) -> BestGamma:
+    """Minimize Balcan's bound over γ > 0 for a fixed ``u``, exactly.
+
+    With margins ``mᵢ = yᵢ u·xᵢ`` and ``t = 1/γ``, on each interval of γ between two
+    consecutive positive margins the set of points with ``mᵢ < γ`` is fixed, say k points with
+    margin sum S, and ``TD_γ/γ = k − S·t``. The bound is then the quadratic
+    ``R²t² − 2PS·t + 2Pk`` in t, smallest at ``t = PS/R²``, clipped to the interval. The least
+    of these piecewise minima is the global one.
+
+    As γ → ∞ the bound tends to ``2P·n``. When no finite γ does better (for instance when
+    no margin of ``u`` is positive), the result has ``gamma = inf``, ``td = inf`` and that limit
+    as ``bound``; it is never better than the trivial ``P·n``.
+
+    Parameters
+    ----------
+    X, y : the data.
+    u : the reference direction (any non-zero length; it is normalized).
+    R : the radius; default ``max ‖xᵢ‖``.
+    passes : P, the number of passes the bound should cover (``TD_γ`` is paid on each).
+    """
+    m = _unit_margins(X, y, u)
+    R = radius(X) if R is None else check_positive(R, "R")
+    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
+        raise ValueError(f"passes must be a positive integer, got {passes!r}.")
+    P = int(passes)
+    m_sorted = np.sort(m)
+    edges = np.r_[0.0, np.unique(m_sorted[m_sorted > 0]), np.inf]
+    below = np.searchsorted(m_sorted, edges, side="right")  # points with margin <= edge
+    prefix = np.r_[0.0, np.cumsum(m_sorted)]
+    best = (math.inf, math.nan)
+    for j in range(len(edges) - 1):
+        lo, hi = edges[j], edges[j + 1]  # γ in (lo, hi]: points with m <= lo have m < γ
+        k = int(below[j])
+        S = float(prefix[k])
+        # 1/γ of the interval's ends; a subnormal margin has no finite reciprocal.
+        with np.errstate(over="ignore", divide="ignore"):
+            t_lo = 0.0 if math.isinf(hi) else float(np.divide(1.0, hi))
+            t_hi = float(np.divide(1.0, lo))
+        t = min(max(P * S / (R * R), t_lo), t_hi)
+        if not (0 < t < math.inf):
+            continue  # the infimum sits at γ → ∞ or γ → 0, where the bound is not attained
+        value = R * R * t * t - 2.0 * P * S * t + 2.0 * P * k
+        if value < best[0]:
+            best = (value, 1.0 / t)
+    limit = 2.0 * P * len(m)  # the bound as γ → ∞, where every point has deviation ≈ γ
+    if not best[0] < limit:
+        # The bound only falls towards 2P·n as γ grows and is never attained: no γ helps, and
+        # 2P·n is twice the trivial bound (a mistake at every round of P passes).
+        return BestGamma(gamma=math.inf, bound=limit, td=math.inf, passes=P, R=R)
+    gamma = best[1]
+    td = float(np.sum(np.maximum(0.0, gamma - m)))
+    return BestGamma(gamma=gamma, bound=hinge_loss_bound(R, gamma, P * td), td=td, passes=P, R=R)
+
+
+# --------------------------------------------------------------------------------------------
+# Figure: label noise against the bound
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def noise_data(rate: float, seed: int = 0) -> tuple[NDArray, NDArray, NDArray]:
+    """Planted data (n = 200, d = 5, margin 0.1, R = 1) with ``round(rate·n)`` labels flipped.
+
+    Returns ``X``, the noisy labels and the planted unit vector ``u``.
+    """
+    X, y, u = planted(NOISE_N, NOISE_D, NOISE_GAMMA, 1.0, seed=seed)
+    return X, flip_labels(y, rate, seed=seed), u
+
+
+@lru_cache(maxsize=64)
+def noise_run(rate: float, seed: int = 0) -> dict[str, object]:
+    """The run of :data:`PASSES` epochs on :func:`noise_data` and the bound for the planted u.
+
+    Keys: ``run`` (recorded), ``rounds`` (round of each mistake, from 1), ``R``, ``best`` (one
+    :class:`BestGamma` per pass count p = 1..P), ``after_pass`` (cumulative mistakes at the end
+    of each pass), ``margins`` (unit margins of the planted u).
+    """
+    X, y, u = noise_data(rate, seed)
+    n = len(y)
+    res = _quiet_perceptron(X, y, max_epochs=PASSES, record=True)
+    h = res.history
+    rounds = (h.epochs - 1) * n + h.indices + 1
+    R = radius(X)
+    best = [best_gamma(X, y, u, R=R, passes=p) for p in range(1, PASSES + 1)]
+    after = np.searchsorted(rounds, np.arange(1, PASSES + 1) * n, side="right")
+    return {"run": res, "rounds": rounds, "R": R, "best": best, "after_pass": after,
+            "margins": y * (X @ u)}
+
+
+def draw_noise(rate: float, seed: int) -> Figure:
+    """Left: cumulative mistakes against rounds, with the bound for p passes at the end of pass
+    p. Right: the bound for all passes as a function of γ, for the planted u."""
+    r = noise_run(rate, seed)
+    res, rounds, best, after = r["run"], r["rounds"], r["best"], r["after_pass"]
+    n = NOISE_N
+    fig, (ax, ax2) = new_figure(2, width=8.6, height=3.8)
+    ax.step(np.r_[0, rounds, PASSES * n], np.r_[0, np.arange(1, res.mistakes + 1), res.mistakes],
+            where="post", color=NEGATIVE, lw=1.5, label="mistakes so far")
+    ends = np.arange(1, PASSES + 1) * n
+    ax.plot(ends, [b.bound for b in best], "s--", ms=4, color=_BOUND_COLOR, lw=1,
+            label="Balcan's bound for $p$ passes")
+    ax.plot(ends, ends, ":", color=POSITIVE, lw=1, label="trivial bound: every round")
+    top = max(res.mistakes, best[-1].bound) * 1.1 + 1
+    ax.set_ylim(0, top)
+    ax.set_xlim(0, PASSES * n)
+    ax.set_xlabel("rounds (examples presented)")
+    ax.set_ylabel("cumulative mistakes")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"noise {rate:.2f}: {res.mistakes} mistakes ≤ bound {best[-1].bound:.0f}",
+                 fontsize=10)
+    m, R = r["margins"], r["R"]
+    gammas = np.geomspace(0.02, 1.5, 120)
+    ax2.plot(gammas, [bound_at(m, R, g, PASSES) for g in gammas], color=_BOUND_COLOR, lw=1.2,
+             label=f"bound for {PASSES} passes")
+    ax2.axhline(res.mistakes, color=NEGATIVE, lw=1, label="mistakes of the run")
+    ax2.plot([best[-1].gamma], [best[-1].bound], "o", ms=7, mfc="none", mec="black",
+             label=f"best γ = {best[-1].gamma:.3f}")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_ylim(max(res.mistakes, 1) * 0.5, 1e4)
+    ax2.set_xlabel(r"$\gamma$ (planted $u$)")
+    ax2.legend(fontsize=8, loc="upper right")
+    ax2.set_title("choosing γ: one u, many bounds", fontsize=10)
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Ways out: last iterate, averaged, voted
+# --------------------------------------------------------------------------------------------
+
+
+def _errors(X_tr, y_tr, X_te, y_te, epochs: int, offset: bool) -> tuple[float, float, float]:
+    avg = averaged_perceptron(X_tr, y_tr, epochs=epochs, offset=offset)
+    vote = voted_perceptron(X_tr, y_tr, epochs=epochs, offset=offset)
+    last = _quiet_perceptron(X_tr, y_tr, offset=offset, max_epochs=epochs)
+    return (float(np.mean(last.predict(X_te) != y_te)), float(np.mean(avg.predict(X_te) != y_te)),
+            float(np.mean(vote.predict(X_te) != y_te)))
+
+
+@lru_cache(maxsize=8)
+def ways_out(data: str, epochs: int = 10, trials: int = 20, rate: float = 0.1) -> dict[str, NDArray]:
+    """Test errors of the last iterate, the averaged and the voted perceptron over ``trials``.
+
+    ``data="planted"``: 200 training points of planted data (d = 10, margin 0.05) with a
+    fraction ``rate`` of their labels flipped, and 1000 test points from the same draw with
+    their true labels; trial s uses seed s. ``data="iris"``: versicolor against virginica, all
+    four features, with an offset; trial s splits the 100 flowers at random (seed s) into 50
+    for training and 50 for testing, 25 of each species in each half, shuffles the training
+    order and centres both halves on the training mean.
+
+    Returns arrays of length ``trials`` under ``last``, ``averaged``, ``voted``.
+    """
+    rows = []
+    for s in range(trials):
+        if data == "planted":
+            X, y, _ = planted(1200, 10, 0.05, 1.0, seed=s)
+            X_tr, y_tr = X[:200], flip_labels(y[:200], rate, seed=s)
+            X_te, y_te = X[200:], y[200:]
+            rows.append(_errors(X_tr, y_tr, X_te, y_te, epochs, False))
+        elif data == "iris":
+            X, y = iris_pair("versicolor", "virginica")
+            rng = np.random.default_rng(s)
+            # Shuffled: the file lists the species in blocks, and a cyclic run on sorted
+            # data ends every epoch tuned to the last block.
+            train = rng.permutation(np.r_[rng.permutation(np.flatnonzero(y > 0))[:25],
+                                          rng.permutation(np.flatnonzero(y < 0))[:25]])
+            test = np.setdiff1d(np.arange(len(y)), train)
+            # Centred on the training mean: all measurements are positive and far from 0,
+            # and an offset of the right size would take the run many epochs to build.
+            mean = X[train].mean(axis=0)
+            rows.append(_errors(X[train] - mean, y[train], X[test] - mean, y[test], epochs, True))
+        else:
+            raise ValueError(f"data must be 'planted' or 'iris', got {data!r}.")
+    a = np.array(rows)
+    return {"last": a[:, 0], "averaged": a[:, 1], "voted": a[:, 2]}
+
+
+BENCH_CASES = [
+    ("nonseparable-never-settles", draw_never_settles, {"data": "Iris versicolor/virginica"}),
+    ("nonseparable-noise", draw_noise, {"rate": 0.2, "seed": 2}),
+]

@@ -1,0 +1,380 @@
+"""Tests for the chapter "When the data cannot be separated": its figures and its theorems.
+
+Balcan's bound is checked against real runs on noisy data over one to four passes, with the
+reference vector u and the margin γ taken from a source independent of the run: the planted
+truth, or a soft-margin linear SVM from scikit-learn. The deviations, norms and products are
+recomputed here with plain numpy, not taken from the package's own bookkeeping. The exact
+cycle on XOR is checked against a perceptron written here with Python integers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from matplotlib.figure import Figure
+from scipy.optimize import minimize_scalar
+from sklearn.svm import LinearSVC
+
+import perceptron_core as pc
+from perceptron_core.figures import nonseparable as nf
+
+# The slider grids of the chapter (book/nonseparable.ipynb); the tests draw their corners.
+GRIDS = {
+    nf.draw_never_settles: {"data": list(nf.NEVER_SETTLES_DATA)},
+    nf.draw_noise: {"rate": [0.0, 0.2], "seed": [0, 2]},
+}
+
+
+@pytest.fixture(autouse=True)
+def _no_convergence_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        yield
+
+
+def _corners():
+    for draw, grid in GRIDS.items():
+        for values in itertools.product(*grid.values()):
+            yield draw, dict(zip(grid, values))
+
+
+@pytest.mark.parametrize(("draw", "params"), list(_corners()), ids=lambda v: getattr(v, "__name__", str(v)))
+def test_draw_returns_figure_on_grid_corners(draw, params):
+    fig = draw(**params)
+    assert isinstance(fig, Figure)
+    assert len(fig.axes) == 2
+
+
+def test_bench_cases_are_the_chapter_figures():
+    names = [name for name, _, _ in nf.BENCH_CASES]
+    assert len(set(names)) == len(names) == 2
+    for _, draw, params in nf.BENCH_CASES:
+        assert isinstance(draw(**params), Figure)
+
+
+def test_alt_texts_fill_in():
+    assert "0.1" in nf.NOISE_ALT.format(rate=0.1, seed=0)
+    assert "XOR" in nf.NEVER_SETTLES_ALT.format(data="XOR")
+
+
+# ---------------------------------------------------------------------------------------------
+# The perceptron never settles: the cycle on XOR, exactly
+# ---------------------------------------------------------------------------------------------
+
+
+def _integer_run(X, y, epochs, offset=True):
+    """Cyclic perceptron in Python integers (ties are mistakes): the states after each mistake,
+    as (weights, next position)."""
+    rows = [[int(v) for v in row] + ([1] if offset else []) for row in X]
+    w = [0] * len(rows[0])
+    states = [(tuple(w), 0)]
+    for _ in range(epochs):
+        for i, (x, label) in enumerate(zip(rows, y)):
+            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + int(label) * b for a, b in zip(w, x)]
+                states.append((tuple(w), (i + 1) % len(rows)))
+    return states
+
+
+def test_xor_weights_return_to_zero_every_sweep():
+    cyc = nf.xor_cycle()
+    states = _integer_run(*pc.xor(), epochs=6)
+    assert len(states) - 1 == cyc["mistakes"] == 24
+    # The first repeat, found independently: the smallest l with states[l] equal to an earlier one.
+    first = next((k, l - k) for l in range(len(states)) for k in range(l) if states[k] == states[l])
+    assert first == (cyc["start"], cyc["period"]) == (0, 4)
+    assert cyc["thetas"] == [s[0] for s in states[1:5]]
+    assert cyc["per_epoch"].tolist() == [4] * 6
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 10**6), st.integers(2, 12))
+def test_find_cycle_agrees_with_an_integer_reference(n, d, seed, epochs):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, d)).astype(float)
+    y = rng.choice([-1.0, 1.0], size=n)
+    res = pc.perceptron(X, y, offset=True, max_epochs=epochs, record=True)
+    states = _integer_run(X, y, epochs)
+    if res.converged:
+        states = states[: res.mistakes + 1]
+    expected = next(((k, l - k) for l in range(len(states)) for k in range(l) if states[k] == states[l]), None)
+    assert nf.find_cycle(res, n) == expected
+    if expected is not None:
+        k, p = expected  # from there on the run is periodic
+        assert all(states[j] == states[j + p] for j in range(k, len(states) - p))
+
+
+def test_iris_pair_never_has_a_clean_epoch():
+    res, per_epoch, n = nf.never_settles_run("Iris versicolor/virginica")
+    assert n == 100 and len(per_epoch) == nf.IRIS_EPOCHS
+    assert per_epoch.min() >= 1 and not res.converged
+    assert not pc.separability(*pc.iris_pair("versicolor", "virginica"), offset=True).separable
+
+
+def test_find_cycle_needs_a_history():
+    X, y = pc.xor()
+    with pytest.raises(ValueError, match="record=True"):
+        nf.find_cycle(pc.perceptron(X, y, max_epochs=2), 4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Balcan's bound against runs on noisy data, 1-4 passes
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_bound(X, y, u, gamma, res, passes):
+    """Every claim of the proof, recomputed with numpy, for a run of at most ``passes`` epochs."""
+    u = np.asarray(u, float) / np.linalg.norm(u)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    M = res.mistakes
+    dev = np.maximum(0.0, gamma - y * (X @ u))
+    td = float(dev.sum())
+    assert math.isclose(td, pc.total_hinge_deviation(X, y, u, gamma), rel_tol=1e-9, abs_tol=1e-12)
+    h = res.history
+    paid = np.cumsum(dev[h.indices])
+    k = np.arange(1, M + 1)
+    tol = 1e-9 * (1 + R * k)
+    # The changed progress claim: w_{k+1}·u >= γk − (deviation of the first k mistakes).
+    assert np.all(h.weights @ u >= gamma * k - paid - tol)
+    # The growth claim, unchanged: ‖w_{k+1}‖² <= k R².
+    assert np.all(np.einsum("ij,ij->i", h.weights, h.weights) <= k * R * R * (1 + 1e-12) + 1e-12)
+    # Each example is met at most once per pass, so the proof pays at most P·TD_γ.
+    assert paid[-1] <= res.epochs * td * (1 + 1e-12) + 1e-12 if M else True
+    assert res.epochs <= passes
+    solved_tight = nf.solved_hinge_bound(R, gamma, float(paid[-1]) if M else 0.0)
+    solved = nf.solved_hinge_bound(R, gamma, passes * td)
+    balcan = pc.hinge_loss_bound(R, gamma, passes * td)
+    assert M <= solved_tight * (1 + 1e-9)
+    assert solved_tight <= solved * (1 + 1e-12) + 1e-12
+    assert solved <= balcan * (1 + 1e-12) + 1e-12
+    assert math.isclose(balcan, (R / gamma) ** 2 + 2 * passes * td / gamma, rel_tol=1e-12)
+    return M, balcan
+
+
+@st.composite
+def noisy_planted(draw):
+    n = draw(st.integers(5, 60))
+    d = draw(st.integers(1, 6))
+    R = draw(st.floats(0.5, 3.0))
+    margin = draw(st.floats(0.02, 1.0)) * R
+    rate = draw(st.floats(0.0, 0.4))
+    seed = draw(st.integers(0, 2**31 - 1))
+    X, y, u = pc.planted(n, d, margin, R, seed=seed)
+    return X, pc.flip_labels(y, rate, seed=seed), u, margin
+
+
+@settings(max_examples=200)
+@given(noisy_planted(), st.integers(1, 4), st.floats(0.05, 2.0), st.booleans())
+def test_hinge_bound_holds_for_the_planted_u_over_several_passes(data, passes, scale, perturb):
+    X, y, u, margin = data
+    gamma = scale * margin  # any γ > 0, below or above the planted margin
+    if perturb:  # any unit u works, not only the truth
+        u = u + 0.3 * np.random.default_rng(len(y)).standard_normal(u.shape)
+        assume(np.linalg.norm(u) > 1e-3)
+    res = pc.perceptron(X, y, max_epochs=passes, record=True)
+    _check_bound(X, y, u, gamma, res, passes)
+
+
+@settings(max_examples=60)
+@given(noisy_planted(), st.integers(1, 4), st.sampled_from([0.01, 0.1, 1.0, 10.0]))
+def test_hinge_bound_holds_for_an_svm_u_at_its_best_gamma(data, passes, C):
+    X, y, _, _ = data
+    assume(len(np.unique(y)) == 2)
+    svm = LinearSVC(C=C, fit_intercept=False, loss="hinge", max_iter=20_000).fit(X, y)
+    u = svm.coef_.ravel()
+    assume(np.linalg.norm(u) > 1e-9)
+    best = nf.best_gamma(X, y, u, passes=passes)
+    assume(math.isfinite(best.gamma))
+    res = pc.perceptron(X, y, max_epochs=passes, record=True)
+    M, balcan = _check_bound(X, y, u, best.gamma, res, passes)
+    assert math.isclose(balcan, best.bound, rel_tol=1e-9)
+
+
+def test_one_pass_deviation_is_not_enough_for_many_passes():
+    # Noisy planted data: the run keeps erring on every pass, so a bound that charged TD_γ only
+    # once, even at its best γ, is broken after a few passes; the P-pass bound is not.
+    X, y, u = nf.noise_data(0.1, 0)
+    res = pc.perceptron(X, y, max_epochs=10)
+    assert res.mistakes > nf.best_gamma(X, y, u, passes=1).bound
+    assert res.mistakes <= nf.best_gamma(X, y, u, passes=10).bound
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 5), st.floats(0.01, 10.0), st.lists(st.floats(-3, 3), min_size=3, max_size=3))
+def test_on_xor_no_u_and_gamma_beat_twice_the_trivial_bound(passes, gamma, u):
+    # Σ yᵢ zᵢ = 0 on XOR with the constant feature, so Σ yᵢ u·zᵢ = 0 for every u.
+    X, y = pc.xor()
+    Z = pc.augment(X)
+    assume(np.linalg.norm(u) > 1e-6)
+    td = float(np.sum(np.maximum(0.0, gamma - y * (Z @ u) / np.linalg.norm(u))))
+    assert pc.hinge_loss_bound(pc.radius(Z), gamma, passes * td) > 2 * passes * len(y) * (1 - 1e-12)
+    assert nf.best_gamma(Z, y, u, passes=passes).bound == 2 * passes * len(y)
+
+
+# ---------------------------------------------------------------------------------------------
+# The smallest bound for a fixed u, and the solved quadratic
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 5))
+def test_best_gamma_is_the_minimum_over_gamma(n, d, seed, passes):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = rng.choice([-1.0, 1.0], size=n)
+    u = rng.standard_normal(d)
+    m = y * (X @ u) / np.linalg.norm(u)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+
+    def f(g):  # the bound, written out independently
+        return (R / g) ** 2 + 2 * passes * np.sum(np.maximum(0.0, g - m)) / g
+
+    best = nf.best_gamma(X, y, u, passes=passes)
+    if math.isinf(best.gamma):  # the infimum is the limit 2Pn at γ → ∞, not attained
+        assert best.bound == 2 * passes * n
+        assert f(1e9 * max(R, 1.0)) == pytest.approx(best.bound, rel=1e-6)
+    else:
+        assert math.isclose(best.bound, f(best.gamma), rel_tol=1e-9)
+    grid = np.geomspace(1e-3, 1e3, 4000) * max(R, 1e-9)
+    assert best.bound <= min(f(g) for g in grid) * (1 + 1e-9)
+    # A local search started anywhere on the grid does no better either.
+    for g0 in grid[::800]:
+        sol = minimize_scalar(f, bounds=(g0 / 3, g0 * 3), method="bounded")
+        assert best.bound <= sol.fun * (1 + 1e-9)
+
+
+@settings(max_examples=200)
+@given(st.floats(0.0, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
+def test_solved_quadratic_is_tighter_and_is_the_largest_feasible_count(R, gamma, td):
+    solved = nf.solved_hinge_bound(R, gamma, td)
+    balcan = pc.hinge_loss_bound(R, gamma, td)
+    assert solved <= balcan * (1 + 1e-12) + 1e-12
+    # M = solved satisfies R√M >= γM − TD with equality (up to rounding); a bit more does not.
+    assert math.isclose(R * math.sqrt(solved), gamma * solved - td, rel_tol=1e-7, abs_tol=1e-7)
+    bigger = solved * (1 + 1e-6) + 1e-6
+    assert R * math.sqrt(bigger) < gamma * bigger - td
+
+
+def test_solved_equals_novikoff_without_deviation():
+    assert math.isclose(nf.solved_hinge_bound(2.0, 0.5, 0.0), 16.0)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: nf.best_gamma([[1.0]], [1.0], [0.0]), ValueError, "non-zero"),
+        (lambda: nf.best_gamma([[1.0]], [1.0], [1.0], passes=0), ValueError, "passes"),
+        (lambda: nf.best_gamma([[1.0]], [1.0], [1.0, 2.0]), ValueError, "length 1"),
+        (lambda: nf.solved_hinge_bound(1.0, 0.0, 1.0), ValueError, "gamma"),
+        (lambda: nf.solved_hinge_bound(1.0, 1.0, -1.0), ValueError, "td"),
+        (lambda: nf.deviations([[1.0]], [1.0], [1.0], -0.1), ValueError, "gamma"),
+        (lambda: nf.never_settles_run("AND"), ValueError, "XOR"),
+        (lambda: nf.ways_out("mnist"), ValueError, "planted"),
+    ],
+)
+def test_bad_input_to_the_helpers(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+# ---------------------------------------------------------------------------------------------
+# Ways out: the comparison the prose quotes
+# ---------------------------------------------------------------------------------------------
+
+
+def test_noise_run_is_bounded_on_every_slider_frame():
+    for rate in np.round(np.arange(0.0, 0.201, 0.02), 2):
+        for seed in (0, 1, 2):
+            r = nf.noise_run(float(rate), seed)
+            X, y, u = nf.noise_data(float(rate), seed)
+            assert np.sum(y != pc.planted(nf.NOISE_N, nf.NOISE_D, nf.NOISE_GAMMA, seed=seed)[1]) == round(rate * 200)
+            # After each pass p the mistakes so far are within the bound for p passes.
+            for p, (after, best) in enumerate(zip(r["after_pass"], r["best"]), start=1):
+                assert best.passes == p
+                assert after <= best.bound
+                direct = pc.perceptron(X, y, max_epochs=p).mistakes
+                assert after == direct
+
+
+def test_ways_out_averaging_beats_the_last_iterate_on_noisy_planted_data():
+    w = nf.ways_out("planted")
+    assert all(len(v) == 20 and np.all((0 <= v) & (v <= 1)) for v in w.values())
+    assert w["averaged"].mean() < w["last"].mean()
+    assert w["voted"].mean() < w["last"].mean()
+    assert w["averaged"].std() < w["last"].std()
+
+
+def test_ways_out_iris_split_is_stratified_and_disjoint():
+    w = nf.ways_out("iris")
+    assert all(len(v) == 20 for v in w.values())
+    # A direct recomputation of trial 0 with the public functions.
+    X, y = pc.iris_pair("versicolor", "virginica")
+    rng = np.random.default_rng(0)
+    train = rng.permutation(np.r_[rng.permutation(np.flatnonzero(y > 0))[:25],
+                                  rng.permutation(np.flatnonzero(y < 0))[:25]])
+    test = np.setdiff1d(np.arange(100), train)
+    assert len(test) == 50 and np.sum(y[test] > 0) == 25
+    mu = X[train].mean(axis=0)
+    avg = pc.averaged_perceptron(X[train] - mu, y[train], epochs=10, offset=True)
+    assert w["averaged"][0] == np.mean(avg.predict(X[test] - mu) != y[test])
+
+
+def test_best_gamma_with_no_positive_margin_is_the_limit():
+    best = nf.best_gamma([[1.0], [2.0]], [-1.0, -1.0], [1.0], passes=3)
+    assert math.isinf(best.gamma) and best.bound == 12.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's text
+# ---------------------------------------------------------------------------------------------
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "nonseparable.ipynb"
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def test_visible_code_fits_the_column_and_glue_is_hidden():
+    for cell in _cells():
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        assert "NBVAL_CHECK_OUTPUT" not in src
+        assert not cell["outputs"] and cell["execution_count"] is None
+        tags = cell.get("metadata", {}).get("tags", [])
+        if ("glue(" in src or "glue_numbers(" in src) and "remove-input" not in tags:
+            raise AssertionError(f"a cell that glues is visible:\n{src}")
+        if "remove-input" not in tags:
+            assert max(map(len, src.split("\n"))) <= 88, src
+
+
+def test_text_has_the_label_theorems_exercises_and_sources():
+    cells = _cells()
+    text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "".join(cells[0]["source"]).startswith("(chapter-nonseparable)=\n# ")
+    for label in ("ns-thm-hinge", "ns-cor-solved", "ns-cor-passes", "ns-prop-linear",
+                  "ns-alg-voted", "ns-alg-kernel", "ns-def-td", "ns-def-cycle"):
+        assert f":label: {label}" in text, label
+    assert text.count("```{exercise}") >= 3
+    assert text.count(":class: dropdown") == text.count("```{exercise}")
+    assert "Freund and Schapire" in text and "beyond the lecture notes" in text
+    assert "NP-hard" in text
+    for bad in ("seeds", "lecture note 2", "notes 004"):
+        assert bad not in text, bad
+
+
+def test_the_notebook_sliders_are_the_tested_grids():
+    code = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
+    assert "explore(nf.draw_noise, rate=(0.0, 0.2, 0.02), seed=[0, 1, 2]" in code
+    assert "explore(nf.draw_never_settles, data=list(nf.NEVER_SETTLES_DATA)" in code
+    # 11 noise rates x 3 seeds = 33 static frames, within explore's budget of 60.
+    assert len(np.arange(0.0, 0.201, 0.02)) * 3 <= 60
