@@ -96,7 +96,8 @@ class _ExactSigns:
         # Integer entries with small enough sums make every float operation exact.
         self.row_l1 = np.sum(abs_A, axis=1)
         self.l1_max = float(np.max(self.row_l1))
-        self.integral = bool(np.all(A == np.round(A)))
+        # The first row settles it for most float data without a pass over all of A.
+        self.integral = all(bool(np.all(B == np.round(B))) for B in (A[:1], A))
 
     def slack_within(self, l1: float) -> float:
         """:meth:`slack` for any θ that is a sum of rows of ``A`` with ``‖θ‖₁ <= l1``.
@@ -107,22 +108,12 @@ class _ExactSigns:
             return 0.0  # θ is integral too, and every partial sum is an exact integer
         return self.rel * l1 + self.abs
 
-    def slack(self, theta: NDArray, updates: int | None = None) -> float:
-        """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact).
-
-        ``updates``: θ is a sum of that many rows of ``A`` (so integral, with ‖θ‖₁ at most
-        ``updates`` times the largest row sum), which spares looking at θ.
-        """
-        if self.integral and updates is not None and updates * self.l1_max**2 < 2.0**53:
-            return 0.0
+    def slack(self, theta: NDArray) -> float:
+        """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact)."""
         l1 = float(np.sum(np.abs(theta)))
         if self.integral and self.l1_max * l1 < 2.0**53 and np.all(theta == np.round(theta)):
             return 0.0
         return self.rel * l1 + self.abs
-
-    def candidates(self, start: int, stop: int, theta: NDArray, slack: float) -> NDArray:
-        """Rows whose exact score may be <= 0: every such row, and a few more near 0."""
-        return ~(self.A[start:stop] @ theta > slack)  # ~(>) also flags a NaN from inf - inf
 
     def sign(self, i: int, theta: NDArray, slack: float) -> int:
         """The exact sign of ``A[i]·θ``."""
@@ -418,7 +409,10 @@ def perceptron(
     offset, record = check_flag(offset, "offset"), check_flag(record, "record")
     n, d = X.shape
     # Work with z_i = y_i x_i (augmented by y_i for the offset): then a mistake is z_i·θ <= 0.
-    Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
+    Z = np.empty((n, d + 1) if offset else (n, d))
+    np.multiply(y[:, None], X, out=Z[:, :d])  # written in place: one pass over a large X
+    if offset:
+        Z[:, d] = y
     theta = np.zeros(Z.shape[1])
     if u is not None:
         u = check_vector(u, Z.shape[1], "u (length d, or d+1 with offset=True)")
@@ -692,7 +686,10 @@ def margin_perceptron(
 
 
 class Perceptron:
-    """The perceptron with the scikit-learn estimator interface.
+    """The perceptron with the scikit-learn estimator interface, for labels ±1, without scikit-learn.
+
+    For any two class labels, pipelines, cross-validation and grid search, use
+    :class:`perceptron_core.estimator.Perceptron`: the same core, a true scikit-learn classifier.
 
     Parameters
     ----------
