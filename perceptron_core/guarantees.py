@@ -65,9 +65,12 @@ __all__ = [
 
 def _check_count(value: object, name: str, minimum: int = 1) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise TypeError(f"{name} must be a whole number, got {value!r} of type {type(value).__name__}.")
+        raise TypeError(
+            f"{name} must be a whole number, got {value!r} of type {type(value).__name__}; "
+            f"pass an int such as {name}={max(minimum, 1)}."
+        )
     if int(value) < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}.")
+        raise ValueError(f"{name} must be at least {minimum}, got {value}; pass {name} >= {minimum}.")
     return int(value)
 
 
@@ -138,7 +141,10 @@ class PerceptronLearner:
         x = check_vector(x, np.size(x), "x")
         w = np.zeros_like(x) if self.w is None else self.w
         if w.shape != x.shape:
-            raise ValueError(f"x has {x.shape[0]} features but the learner has seen {w.shape[0]}.")
+            raise ValueError(
+                f"x has {x.shape[0]} features but the learner has seen {w.shape[0]}; "
+                "pass examples of one length, or use a new learner."
+            )
         run = PerceptronResult(w, 0.0, self.mistakes, 0, False, 1, tie=self.tie)
         return int(run.predict(x[None, :])[0])
 
@@ -275,7 +281,10 @@ def adversary_game(learner: OnlineLearner, k: int, *, d: int | None = None, R: f
     AdversaryGame
     """
     if not isinstance(learner, OnlineLearner):
-        raise TypeError(f"learner must have predict(x) and update(x, y) methods, got {type(learner).__name__}.")
+        raise TypeError(
+            f"learner must have predict(x) and update(x, y) methods, got {type(learner).__name__}; "
+            "wrap it in a class with those two methods (see PerceptronLearner)."
+        )
     k = _check_count(k, "k")
     d = k if d is None else _check_count(d, "d")
     if d < k:
@@ -313,7 +322,7 @@ def angle(w: ArrayLike, u: ArrayLike) -> float:
     w, u = np.asarray(w, dtype=float), np.asarray(u, dtype=float)
     nw, nu = np.linalg.norm(w), np.linalg.norm(u)
     if nw == 0 or nu == 0:
-        raise ValueError("the angle needs two non-zero vectors.")
+        raise ValueError("the angle needs two non-zero vectors; pass w and u with at least one non-zero entry.")
     a, b = w / nw, u / nu
     # 2·atan2(‖a − b‖, ‖a + b‖) keeps full precision where arccos(a·b) loses it.
     return float(2.0 * math.atan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
@@ -347,7 +356,10 @@ class BandDistribution:
         R = check_positive(self.R, "R")
         g = check_positive(self.gamma, "gamma")
         if not g < R:
-            raise ValueError(f"gamma must be below R (a band of half-width gamma inside radius R), got gamma={g}, R={R}.")
+            raise ValueError(
+                f"gamma must be below R (a band of half-width gamma inside radius R), got gamma={g}, R={R}; "
+                "pass gamma < R."
+            )
         object.__setattr__(self, "R", R)
         object.__setattr__(self, "gamma", g)
 
@@ -421,11 +433,14 @@ class ConversionRun:
     w : the output hypothesis, or None when the examples ran out first.
     mistakes : the perceptron's mistakes, so ``mistakes + 1`` hypotheses were tested.
     examples : examples read.
+    current : the hypothesis in use when the examples ran out (None when there was an output, or
+        no example at all); with a sample of ``M`` windows this is ``h_{M+1}``.
     """
 
     w: NDArray[np.float64] | None
     mistakes: int
     examples: int
+    current: NDArray[np.float64] | None = None
 
     @property
     def output(self) -> bool:
@@ -460,16 +475,16 @@ def convert_stream(stream: Iterable[tuple[ArrayLike, float]], window: int, *, ti
     limit = None if max_examples is None else _check_count(max_examples, "max_examples", 0)
     if limit is not None:
         stream = itertools.islice(stream, limit)
-    run_length, w, mistakes, examples = 0, None, 0, 0
+    run_length, current, mistakes, examples = 0, None, 0, 0
     for step in online_perceptron(stream, tie=tie):
-        examples = step.t
+        examples, current = step.t, step.w
         if step.mistake:
             mistakes, run_length = step.mistakes, 0
         else:
             run_length += 1
             if run_length == window:
                 return ConversionRun(step.w, mistakes, examples)
-    return ConversionRun(None, mistakes, examples)
+    return ConversionRun(None, mistakes, examples, current)
 
 
 @dataclass(frozen=True)
@@ -541,7 +556,9 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     ConversionSimulation
     """
     if not isinstance(dist, BandDistribution):
-        raise TypeError(f"dist must be a BandDistribution, got {type(dist).__name__}.")
+        raise TypeError(
+            f"dist must be a BandDistribution, got {type(dist).__name__}; pass e.g. BandDistribution(0.1, 1.0)."
+        )
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     tie = _check_tie(tie)
@@ -620,7 +637,10 @@ def vc_sample_size(vc_dim: int, epsilon: float, delta: float) -> int:
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     if not delta < 0.25:
-        raise ValueError(f"UML's Theorem 28.3 is stated for delta < 1/4, got delta={delta}.")
+        raise ValueError(
+            f"UML's Theorem 28.3 is stated for delta < 1/4, got delta={delta}; pass a delta below 0.25 "
+            "(a smaller delta only asks for more examples)."
+        )
     return math.ceil(8.0 / epsilon * (2 * d * math.log(16 * math.e / epsilon) + math.log(2.0 / delta)))
 
 
@@ -637,7 +657,10 @@ def lp_consistent_halfspace(X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
     sep = separability(X, y)
     if sep.separable is not True or sep.w is None:
         why = "it is not separable through the origin" if sep.separable is False else sep.reason
-        raise ValueError(f"no consistent homogeneous halfspace: {why}.")
+        raise ValueError(
+            f"no consistent homogeneous halfspace: {why}. Check the labels, or add a constant feature "
+            "(augment(X)) for a halfspace with an offset."
+        )
     if not sep.verify(X, y):  # pragma: no cover - separability already checked it exactly
         raise RuntimeError("the LP's halfspace failed the exact check")
     return np.array(sep.w, dtype=float)
@@ -658,7 +681,9 @@ def lp_route(dist: BandDistribution, epsilon: float, delta: float, *, seed: int 
     """Draw ``vc_sample_size(2, ε, δ)`` examples from ``dist``, find a consistent halfspace by LP,
     and return it with its exact true error."""
     if not isinstance(dist, BandDistribution):
-        raise TypeError(f"dist must be a BandDistribution, got {type(dist).__name__}.")
+        raise TypeError(
+            f"dist must be a BandDistribution, got {type(dist).__name__}; pass e.g. BandDistribution(0.1, 1.0)."
+        )
     m = vc_sample_size(2, epsilon, delta)
     X, y = dist.sample(m, seed=seed)
     start = time.perf_counter()

@@ -38,8 +38,11 @@ def test_draw_shows_the_simulation_it_claims(epsilon, delta):
     title = _titles(f)
     assert f"failures {sim.failures}/{sim.repeats}" in title and f"δ = {delta:g}" in title
     assert f"window {sim.window}" in title and f"mistakes ≤ {int(sim.mistakes.max())}" in title
-    # The alt text fills in.
-    assert str(epsilon) in fig.ALT.format(epsilon=epsilon, delta=delta)
+    # The alt text states what this frame measured, and says "above" when the rate exceeds δ.
+    alt = fig.alt_text(epsilon, delta)
+    assert f"epsilon = {epsilon:g}" in alt and f"{sim.failures} of {sim.repeats}" in alt
+    assert f"{sim.failure_rate:.4f}, " + ("at most" if sim.failure_rate <= delta else "above") in alt
+    assert f"at most {int(sim.examples.max())})" in alt and str(sim.plan.sample_size) in alt
 
 
 def test_cached_redraw_is_fast():

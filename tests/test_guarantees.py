@@ -293,6 +293,8 @@ def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
     assert np.min(y * (X @ u)) == pytest.approx(1 / math.sqrt(M)) and pc.radius(X) == 1.0
     run = g.convert_stream(zip(X, y), kb, max_examples=M * kb)
     assert not run.output and run.mistakes == M and run.examples == M * kb
+    # The sample ran out while h_{M+1} was tested, and h_{M+1} is already right everywhere.
+    assert np.all(y * (X @ run.current) > 0)
     # One more example, and h_{M+1} is accepted: it is right on every point.
     more = g.convert_stream(zip(X, y), kb, max_examples=M * kb + 1)
     assert more.output and more.mistakes == M and np.all(y * (X @ more.w) > 0)
@@ -300,6 +302,39 @@ def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
     plan = pc.online_to_pac(1.0, 1 / math.sqrt(M), eps, delta)
     Xp, yp = off_by_one_stream(M, plan.window)
     assert g.convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size).output
+
+
+@settings(max_examples=80)
+@given(M=st.integers(1, 7), k=st.integers(1, 12), seed=st.integers(0, 2**31 - 1))
+def test_M_windows_run_out_only_while_h_M_plus_1_is_tested(M, k, seed):
+    # The chapter's claim: with a sample of M windows the run can end without output only after
+    # M mistakes, and then the hypothesis in use is right on the whole support. Streams: the
+    # vectors R·Q e_j (Q a random rotation) with random labels, each new one arriving after a
+    # random number (< k) of repeats of earlier ones. (Q is orthogonal only up to rounding, so a
+    # new point is not always a tie; the claim holds for every stream with this radius and margin.)
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.normal(size=(M, M)))
+    R = float(rng.uniform(0.5, 3.0))
+    P = R * Q.T  # rows: the support, pairwise orthogonal, of length R
+    labels = rng.choice([-1.0, 1.0], size=M)
+    X, y = [], []
+    for j in range(M):
+        for _ in range(int(rng.integers(0, k)) if j else 0):
+            i = int(rng.integers(0, j))
+            X.append(P[i]), y.append(labels[i])
+        X.append(P[j]), y.append(labels[j])
+    for _ in range((M + 1) * k):  # long enough for any plan below
+        i = int(rng.integers(0, M))
+        X.append(P[i]), y.append(labels[i])
+    X, y = np.array(X), np.array(y)
+    u = (labels[:, None] * P).sum(axis=0) / (R * math.sqrt(M))  # unit, margin R/sqrt(M)
+    assert np.min(y * (X @ u)) >= R / math.sqrt(M) * (1 - 1e-9)
+    run = g.convert_stream(zip(X, y), k, max_examples=M * k)
+    if not run.output:
+        assert run.mistakes == M and run.examples == M * k
+        assert np.all(labels * (P @ run.current) > 0)  # h_{M+1} is right on every support point
+    # With (M+1) windows the run always outputs.
+    assert g.convert_stream(zip(X, y), k, max_examples=(M + 1) * k).output
 
 
 # --- the LP route -------------------------------------------------------------------------------
