@@ -168,8 +168,9 @@ def online_to_pac(R: float, gamma: float, epsilon: float, delta: float) -> Onlin
     before its mistake and ``h_{M+1}`` a full one, so ``(M+1)`` windows of examples suffice.
 
     Balcan's notes take a window of ``(1/ε) ln(M/δ)`` and a sample of ``M`` windows. Their
-    sample is one window short: a run that makes all M mistakes, each just before a window
-    completes, reads M windows and has output nothing yet. Their union bound over M hypotheses
+    sample is one window short: a run whose M mistakes come late in their windows can read all
+    M windows while ``h_{M+1}`` is still being tested, and so output nothing. (Outputting the
+    hypothesis in use when the sample ends would also repair it, as that one is ``h_{M+1}``.) Their union bound over M hypotheses
     can be rescued when the margin holds on the whole distribution (then ``h_{M+1}``, which no
     example can make err, has error 0), but counting ``M + 1`` hypotheses needs no such
     argument, so this function does.

@@ -26,7 +26,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Union
 
 import numpy as np
@@ -40,7 +39,7 @@ from ._validation import (
     check_X,
     check_X_y,
 )
-from .algorithms import ConvergenceWarning, PerceptronResult, Tie, perceptron
+from .algorithms import ConvergenceWarning, PerceptronResult, Tie, _check_tie, _exact_sign, perceptron
 
 __all__ = [
     "AveragedPerceptronResult",
@@ -52,7 +51,6 @@ __all__ = [
     "KERNELS",
 ]
 
-_TIES = ("mistake", "positive", "negative")
 #: The kernels :func:`kernel_perceptron` knows by name ("quadratic" is "poly" with degree 2).
 KERNELS = ("linear", "poly", "quadratic", "rbf")
 Kernel = Union[str, Callable[[NDArray, NDArray], ArrayLike]]
@@ -64,13 +62,15 @@ def _frozen(a: NDArray) -> NDArray:
     return a
 
 
-def _check_tie(tie: object) -> Tie:
-    if not isinstance(tie, str) or tie not in _TIES:
+def _check_epochs(epochs: object) -> int:
+    """``epochs`` as a positive int, with a message that names this argument."""
+    try:
+        return check_max_epochs(epochs)  # type: ignore[arg-type]
+    except ValueError:
         raise ValueError(
-            "tie must be 'mistake' (y(w·x+b) <= 0 is a mistake), 'positive' (predict +1 at 0) "
-            f"or 'negative' (predict -1 at 0), got {tie!r}."
-        )
-    return tie  # type: ignore[return-value]
+            f"epochs must be a positive integer, got {epochs!r}: the number of sweeps whose "
+            "iterates are combined, e.g. epochs=10."
+        ) from None
 
 
 def _check_features(X: NDArray, d: int, context: str) -> None:
@@ -90,11 +90,7 @@ def _exact_signs(A: NDArray, thetas: NDArray) -> NDArray[np.int8]:
     slack = 2.0 * (d + 2) * _UNIT_ROUNDOFF * (np.abs(A) @ np.abs(thetas).T) + 1e-300
     signs = np.sign(scores).astype(np.int8)
     for i, k in np.argwhere(~(np.abs(scores) > slack)):
-        total = sum(
-            (Fraction(float(p)) * Fraction(float(q)) for p, q in zip(A[i], thetas[k]) if p and q),
-            Fraction(0),
-        )
-        signs[i, k] = (total > 0) - (total < 0)
+        signs[i, k] = _exact_sign(A[i], thetas[k])
     return signs
 
 
@@ -114,7 +110,7 @@ def _iterates(
     number of rounds ``n·epochs``. The counts add up to that total.
     """
     X, y = check_X_y(X, y)
-    epochs = check_max_epochs(epochs)
+    epochs = _check_epochs(epochs)
     offset = check_flag(offset, "offset")
     tie = _check_tie(tie)
     with warnings.catch_warnings():
@@ -473,7 +469,13 @@ def kernel_perceptron(
     """
     X, y = check_X_y(X, y)
     degree = _check_degree(degree)
-    gamma = check_positive(gamma, "gamma")
+    try:
+        gamma = check_positive(gamma, "gamma")
+    except ValueError:
+        raise ValueError(
+            f"gamma (the width of the rbf kernel exp(-gamma·‖x − z‖²)) must be finite and > 0, "
+            f"got {gamma!r}; e.g. gamma=1.0 on standardized data."
+        ) from None
     coef0 = check_real(coef0, "coef0")
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -39,6 +40,17 @@ def test_chapter_data_is_the_stated_planted_set_and_read_only():
     opt = mpf.optimum()
     # "its maximum margin is a little larger" than the planted 0.05
     assert 0.05 < opt.gamma_low <= opt.gamma_high < 0.07
+
+
+def test_gamma_low_and_gamma_star_agree_to_the_digits_shown():
+    """The prose runs with gamma_low and calls it γ*: both ends of the certified interval must
+    print the same at the precisions the chapter uses, and sit far from a rounding boundary."""
+    opt = mpf.optimum()
+    assert opt.gamma_high - opt.gamma_low < 1e-12
+    for digits in (4, 5):
+        assert f"{opt.gamma_low:.{digits}f}" == f"{opt.gamma_high:.{digits}f}"
+        scaled = opt.gamma_low * 10**digits
+        assert abs(scaled - math.floor(scaled) - 0.5) > 1e-3  # not on a display boundary
 
 
 def test_slider_grid_fits_the_budget_and_has_the_chapters_targets():
@@ -98,10 +110,13 @@ def test_draw_titles_state_the_run(fraction, target):
 @pytest.mark.parametrize("name, draw, params", mpf.BENCH_CASES)
 def test_draws_are_fast(name, draw, params):
     draw(**params)  # warm the caches
-    start = time.perf_counter()
-    draw(**params)
-    # The budget is 100 ms on the build machine; leave room for a loaded CI runner.
-    assert time.perf_counter() - start < 0.5, name
+    # Best of three: other processes on a loaded machine add time that is not the draw's.
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        draw(**params)
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.5, name
 
 
 def test_alt_text_fills_in_and_names_what_is_shown():

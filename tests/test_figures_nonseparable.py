@@ -20,7 +20,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
-from scipy.optimize import minimize_scalar
+from scipy.optimize import minimize, minimize_scalar
 from sklearn.svm import LinearSVC
 
 import perceptron_core as pc
@@ -330,6 +330,67 @@ def test_ways_out_iris_split_is_stratified_and_disjoint():
 def test_best_gamma_with_no_positive_margin_is_the_limit():
     best = nf.best_gamma([[1.0], [2.0]], [-1.0, -1.0], [1.0], passes=3)
     assert math.isinf(best.gamma) and best.bound == 12.0
+
+
+# ---------------------------------------------------------------------------------------------
+# The smallest bound over u and γ together: a soft-margin SVM with C = P/R²
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 25), st.integers(1, 3), st.integers(0, 10**6), st.integers(1, 4),
+       st.floats(0.0, 1.0))
+def test_best_bound_is_the_minimum_over_u_and_gamma(n, d, seed, passes, noise):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X @ rng.standard_normal(d) + noise * rng.standard_normal(n) >= 0, 1.0, -1.0)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+
+    def f(w, g):  # Balcan's P-pass bound at direction w and margin g, written out here
+        norm = np.linalg.norm(w)
+        if not (norm > 1e-12 and 1e-9 < g < 1e9):
+            return math.inf
+        m = y * (X @ w) / norm
+        return (R / g) ** 2 + 2 * passes * np.sum(np.maximum(0.0, g - m)) / g
+
+    best = nf.best_bound(X, y, passes=passes)
+    if best.u is None:
+        assert best.bound == 2 * passes * n
+    else:
+        assert math.isclose(np.linalg.norm(best.u), 1.0, rel_tol=1e-12)
+        assert math.isclose(f(best.u, best.gamma), best.bound, rel_tol=1e-9)
+    # The dual certificate: the bound found is within the solver's tolerance of optimal.
+    assert best.lower <= best.bound * (1 + 1e-12)
+    assert best.bound - best.lower <= 1e-5 * best.bound
+    # An independent search that knows nothing of SVMs: Nelder–Mead over (w, log γ) from
+    # random starts, and random directions at many γ. None goes below the certified lower
+    # bound, and the best found is not below the package's bound.
+    found = []
+    for _ in range(4):
+        z0 = np.r_[rng.standard_normal(d), rng.normal(0.0, 1.0)]
+        sol = minimize(lambda z: f(z[:d], math.exp(z[d])), z0, method="Nelder-Mead",
+                       options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20_000})
+        found.append(sol.fun)
+    for w in rng.standard_normal((200, d)):
+        found += [f(w, g) for g in np.geomspace(1e-2, 1e2, 50) * R]
+    assert min(found) >= best.lower * (1 - 1e-9)
+    assert best.bound <= min(found) * (1 + 1e-5)
+    # scikit-learn's solver of the same SVM (C = P/R², hinge loss, no offset) agrees.
+    if len(np.unique(y)) == 2:
+        svm = LinearSVC(C=passes / R**2, loss="hinge", fit_intercept=False, tol=1e-10,
+                        max_iter=1_000_000).fit(X, y)
+        w = svm.coef_.ravel()
+        if np.linalg.norm(w) > 0:
+            sk = nf.best_gamma(X, y, w, passes=passes).bound
+            assert sk >= best.lower * (1 - 1e-9)
+
+
+def test_best_bound_on_xor_is_the_limit():
+    # Σ yᵢzᵢ = 0 on XOR with the constant feature: the SVM's best v is 0 (see the exercise).
+    Z, y = pc.augment(pc.xor()[0]), pc.xor()[1]
+    best = nf.best_bound(Z, y, passes=3)
+    assert best.u is None and math.isinf(best.gamma) and best.bound == 24.0
+    assert best.lower == pytest.approx(24.0, rel=1e-5)
 
 
 # ---------------------------------------------------------------------------------------------

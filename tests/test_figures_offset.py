@@ -98,9 +98,13 @@ def test_draw_returns_a_figure_whose_title_and_alt_give_the_numbers(shift, c):
 @pytest.mark.parametrize("name, draw, params", of.BENCH_CASES)
 def test_each_frame_draws_fast(name, draw, params):
     draw(**params)  # warm the caches, as the static build does for the first frame
-    start = time.perf_counter()
-    draw(**params)
-    assert time.perf_counter() - start < 0.5, name
+    # Best of three: other processes on a loaded machine add time that is not the draw's.
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        draw(**params)
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.5, name
 
 
 def test_every_frame_shows_correct_numbers_and_runs_within_the_bound():
@@ -133,6 +137,12 @@ def test_frame_summary_claims():
     assert f["worst"] == max(last) == last[0] and f["best_run"] == min(last)
     X, y = of.shifted_data(of.shift_grid()[-1])
     assert len(_reference(augment(X, of.CS[0]), y)[0]) == f["worst"]
+    # "At shift 0 every c of the slider does well"; "near the origin the largest c does badly"
+    origin = [of.offset_state(0.0, c)["mistakes"] for c in of.CS]
+    assert f["origin_most"] == max(origin) <= 10
+    near = [of.offset_state(f["near_shift"], c)["mistakes"] for c in of.CS]
+    assert f["near_shift"] == of.shift_grid()[1] > 0 and f["c_large"] == of.CS[-1]
+    assert f["near_large"] == near[-1] > 10 * f["near_best"] and f["near_best"] == min(near)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,21 +214,32 @@ def test_translation_table_claims():
     assert np.ptp(tab["gamma_b"]) < 1e-9  # the margin with an offset stays put
     assert np.all(np.diff(tab["R"]) > 0) and np.all(np.diff(tab["raw"]) > 0)
     assert np.ptp(tab["centered"]) == 0 and tab["centered"][0] < tab["raw"][-1] / 100
-    raw_ratio = tab["raw"][-1] / tab["raw"][-2]
-    best_ratio = tab["bound_best"][-1] / tab["bound_best"][-2]
-    bound_ratio = tab["bound"][-1] / tab["bound"][-2]
-    # "the runs grow at the rate of the bound for c = 1, not at the rate of the best one"
-    assert raw_ratio > 2 * best_ratio and 0.5 < raw_ratio / bound_ratio < 2
+    raw = tab["raw"][2:] / tab["raw"][1:-1]  # at the doublings 1→2, 2→4, 4→8
+    bound = tab["bound"][2:] / tab["bound"][1:-1]
+    best = tab["bound_best"][-1] / tab["bound_best"][-2]
+    # "Near the origin the runs grew more slowly than that bound, further out at about its
+    # pace, and on the last doubling far faster than the best bound"
+    assert raw[0] < bound[0] / 1.5
+    assert 0.67 < raw[1] / bound[1] < 1.5 and 0.67 < raw[2] / bound[2] < 1.5
+    assert raw[2] > 2 * best
     assert np.all(tab["raw"] <= tab["bound"])
-    # Recount one seed with the reference perceptron, raw and centered.
-    for i, t in enumerate(shifts[:4]):
-        X, y = of.shifted_data(t, n=100, seed=0)
-        steps, _, closest = _reference(augment(X, 1.0), y)
-        assert closest > 1e-9
-        assert len(steps) == perceptron(X, y, offset=True, max_epochs=10**6).mistakes
-        Xc = X - X.mean(axis=0)
-        assert len(_reference(augment(Xc, 1.0), y)[0]) == perceptron(
-            Xc, y, offset=True, max_epochs=10**6).mistakes
+    # Recount every run with the reference perceptron, raw and centered, and check that no
+    # test comes near a tie: "rounding changes none of them".
+    for t in shifts:
+        raw_counts, centered_counts = [], []
+        for seed in range(5):
+            X, y = of.shifted_data(t, n=100, seed=seed)
+            steps, _, closest = _reference(augment(X, 1.0), y)
+            assert closest > 1e-9
+            assert len(steps) == perceptron(X, y, offset=True, max_epochs=10**6).mistakes
+            raw_counts.append(len(steps))
+            Xc = X - X.mean(axis=0)
+            steps_c, _, closest_c = _reference(augment(Xc, 1.0), y)
+            assert closest_c > 1e-9
+            centered_counts.append(len(steps_c))
+        i = shifts.index(t)
+        assert np.mean(raw_counts) == pytest.approx(tab["raw"][i], rel=1e-12)
+        assert np.mean(centered_counts) == pytest.approx(tab["centered"][i], rel=1e-12)
 
 
 def test_shifting_keeps_the_planted_separator_margin():

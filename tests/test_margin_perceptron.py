@@ -134,6 +134,32 @@ def test_lemmas_at_every_update(case):
     assert np.all(grown <= (norms + R) * (1 + REL))
 
 
+@given(st.floats(-1.0, 1e6))
+def test_the_square_root_inequality_for_alpha_at_least_minus_one(alpha):
+    """mp-lem-sqrt: √(1 + α) ≤ 1 + α/2 for α ≥ −1, checked exactly on the square (the right
+    side is positive, so comparing squares decides it)."""
+    from fractions import Fraction
+
+    a = Fraction(alpha)
+    assert 1 + a / 2 > 0
+    assert (1 + a / 2) ** 2 >= 1 + a
+    assert math.sqrt(1 + alpha) <= (1 + alpha / 2) * (1 + 1e-15)
+
+
+@given(runs(), st.floats(0.05, 1.95))
+def test_other_thresholds_give_the_remarks_bound(case, share):
+    """The remark after mp-thm-target: with T = R²/(δγ), 0 < δ < 2ε, the same steps give
+    M < (R²/(δγ²) + R/γ)/(ε − δ/2), whether or not the run starts below the threshold."""
+    X, y, u, gamma, R, target = case
+    eps = 1 - target
+    delta = share * eps
+    res = _run(X, y, gamma, target)
+    bound = (R**2 / (delta * gamma**2) + R / gamma) / (eps - delta / 2)
+    assert res.updates <= bound * (1 + REL)
+    # δ = ε is the best such threshold for the leading term, as the remark says.
+    assert 1 / (delta * (eps - delta / 2)) >= 2 / eps**2 * (1 - 1e-12)
+
+
 @given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3))
 def test_balcans_constants_at_target_one_half(R, gamma):
     rho = R / gamma

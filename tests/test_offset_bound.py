@@ -131,6 +131,24 @@ def test_runs_never_exceed_offset_bound_with_the_planted_separator(data, c):
         assert perceptron(X, y, offset=True, max_epochs=10**6).mistakes == m
 
 
+@SETTINGS
+@given(translated(), st.floats(0.01, 100.0), st.booleans())
+def test_the_augmented_points_have_the_lemmas_radius_and_margin(data, c, negative):
+    """off-lem-radius and off-lem-margin, recomputed on the points (x, c) with NumPy: u' is a
+    unit vector, ‖(x, c)‖ ≤ √(R² + c²), and y u'·(x, c) ≥ γ/√(1 + b²/c²) (also for c < 0)."""
+    X, y, u, b, g = data
+    c = -c if negative else c
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    Xa = np.hstack([X, np.full((len(y), 1), c)])
+    u_aug = np.r_[u, b / c] / math.sqrt(1 + (b / c) ** 2)
+    assert np.linalg.norm(u_aug) == pytest.approx(1.0, rel=1e-12)
+    assert np.max(np.linalg.norm(Xa, axis=1)) <= math.sqrt(R * R + c * c) * (1 + 1e-12)
+    margin = float(np.min(y * (Xa @ u_aug)))
+    assert margin >= g / math.sqrt(1 + (b / c) ** 2) * (1 - 1e-9)
+    # The lemma's margin is attained, not just bounded: equality at the closest point.
+    assert margin == pytest.approx(g / math.sqrt(1 + (b / c) ** 2), rel=1e-9)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(translated())
 def test_runs_never_exceed_offset_bound_with_an_svc_separator(data):

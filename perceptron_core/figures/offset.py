@@ -260,7 +260,9 @@ def frame_summary() -> dict[str, float]:
     ``factor``: the largest ratio, over the shifts, between the slider's c with the fewest
     measured mistakes and the bound's best c (either way round); at the largest shift, the
     mistakes at the smallest c (``worst``, at ``c_small``) and the fewest over the slider
-    (``best_run``).
+    (``best_run``); at shift 0, the most mistakes over the slider (``origin_most``); at the
+    first non-zero shift (``near_shift``), the mistakes at the largest c, ``c_large``
+    (``near_large``), and the fewest over the slider (``near_best``).
     """
     factor = 1.0
     for shift in shift_grid():
@@ -269,7 +271,12 @@ def frame_summary() -> dict[str, float]:
         cb = offset_state(shift, c_run)["c_best"]
         factor = max(factor, c_run / cb, cb / c_run)
     last = [_mistakes(shift_grid()[-1], c)[0] for c in CS]
-    return {"factor": factor, "worst": last[0], "c_small": CS[0], "best_run": min(last)}
+    origin = [_mistakes(shift_grid()[0], c)[0] for c in CS]
+    near_shift = shift_grid()[1]
+    near = [_mistakes(near_shift, c)[0] for c in CS]
+    return {"factor": factor, "worst": last[0], "c_small": CS[0], "best_run": min(last),
+            "origin_most": max(origin), "near_shift": near_shift, "near_large": near[-1],
+            "c_large": CS[-1], "near_best": min(near)}
 
 
 def alt_text(shift: float, c: float) -> str:
