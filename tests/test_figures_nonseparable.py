@@ -4,7 +4,9 @@ Balcan's bound is checked against real runs on noisy data over one to four passe
 reference vector u and the margin γ taken from a source independent of the run: the planted
 truth, or a soft-margin linear SVM from scikit-learn. The deviations, norms and products are
 recomputed here with plain numpy, not taken from the package's own bookkeeping. The exact
-cycle on XOR is checked against a perceptron written here with Python integers.
+cycle on XOR is checked against a perceptron written here with Python integers. The smallest
+bound over u and γ together (``best_bound``, an SVM) is checked against searches that know
+nothing of SVMs and against scikit-learn's solver.
 """
 
 from __future__ import annotations
