@@ -33,8 +33,12 @@ student: exercises
 pdf: book
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 
+# pytest-xdist: one process per core. The browser tests mostly wait on Chromium and Jupyter, so
+# they share out well too; `-rP` shows what they print (page reports, latencies) when they pass.
+XDIST := -n auto
+
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not browser"
+	$(BIN)/python -m pytest tests -m "not browser" $(XDIST)
 
 # Every notebook executes, and every number it glues matches tests/notebook_numbers/ (floats to a
 # relative 1e-6). Twice: as the machine is, then under another OpenBLAS kernel with numpy's SIMD
@@ -56,7 +60,7 @@ test-notebooks-alt: $(STAMP)
 	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
 
 test-browser: book
-	$(BIN)/python -m pytest tests -m browser
+	$(BIN)/python -m pytest tests -m browser $(XDIST) --dist loadgroup -rP
 
 test: test-unit test-notebooks test-browser
 

@@ -15,6 +15,9 @@
 * From one setting, ``repository: url:`` in ``_config.yml`` (empty: no buttons, no dead links),
   every chapter gets Colab and Binder launch buttons (:func:`repository_url`); the student
   edition gets none, since they would open the notebooks with their solutions.
+* Before Sphinx reads the chapters one by one, it runs every notebook that the execution cache
+  lacks, one per core (:func:`_execute_notebooks_in_parallel`); Sphinx then finds them all in
+  the cache, so a fresh build takes about half the time on two cores.
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
   the book without the exercises' solutions, whose ``.ipynb`` downloads have no solutions either
   (:func:`strip_solutions`), plus ``student-notebooks.zip`` of every chapter's notebook.
@@ -280,10 +283,61 @@ def _citation_list_roles(
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+def _execute_notebooks_in_parallel(app: Any) -> None:
+    """Put every notebook the build will read into myst-nb's execution cache, one per core.
+
+    myst-nb's ``cache`` mode executes a notebook when Sphinx reads it, one after another. This
+    runs the ones the cache lacks first, with jupyter-cache's own parallel executor, in the same
+    way myst-nb would (the notebook's folder as working directory, the build's timeout, this
+    process's environment), and stores them where myst-nb looks. A notebook that fails here is
+    not stored, so myst-nb runs it again and reports the error as usual.
+    """
+    config = getattr(app.env, "mystnb_config", None)
+    cores = os.cpu_count() or 1
+    if config is None or config.execution_mode != "cache" or cores < 2:
+        return
+    import logging
+    import time
+
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors import load_executor
+    from sphinx.project import Project
+    from sphinx.util import logging as sphinx_logging
+
+    project = Project(app.srcdir, app.config.source_suffix)
+    docnames = project.discover(app.config.exclude_patterns, app.config.include_patterns)
+    notebooks = sorted(p for p in (Path(project.doc2path(d, absolute=True)) for d in docnames)
+                       if p.suffix == ".ipynb")
+    cache = get_cache(config.execution_cache_path)
+    missing = []
+    for path in notebooks:
+        try:
+            cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            missing.append(str(path))
+    if len(missing) < 2:
+        return  # nothing to run side by side
+    for uri in missing:
+        cache.add_nb_to_project(uri)
+    quiet = logging.getLogger(f"{__name__}.execute")
+    quiet.setLevel(logging.WARNING)  # its pool would log every step at a lower level
+    start = time.perf_counter()
+    result = load_executor("local-parallel", cache=cache, logger=quiet).run_and_cache(
+        filter_uris=missing, timeout=config.execution_timeout, allow_errors=config.execution_allow_errors
+    )
+    sphinx_logging.getLogger(__name__).info(
+        f"Executed {len(result.succeeded)} of {len(missing)} notebooks, {min(cores, len(missing))} "
+        f"at a time, in {time.perf_counter() - start:.1f} s"
+    )
+
+
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
     app.connect("config-inited", _use_local_mathjax)
     app.connect("config-inited", _launch_buttons)
+    # After myst-nb's own builder-inited handler, which sets the cache's path.
+    app.connect("builder-inited", _execute_notebooks_in_parallel, priority=900)
     app.connect("doctree-read", _drop_solutions)
     app.connect("html-page-context", _citation_list_roles)
     app.connect("build-finished", _copy_mathjax)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+# One process prints the PDFs once for every test here (pytest-xdist).
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("pdf")]
 
 REPO = Path(__file__).resolve().parents[1]
 BOOK = REPO / "book"

@@ -340,6 +340,11 @@ def _build(out: Path, **env_vars: str) -> Path:
     return out / "_build" / "html"
 
 
+# Under pytest-xdist, the tests that share the two extra builds run in one process, so that each
+# build is made once.
+ONE_WORKER = pytest.mark.xdist_group("student-and-launch-builds")
+
+
 @pytest.fixture(scope="session")
 def student_build(tmp_path_factory):
     """The student edition, built once (with a repository URL set, which it must ignore).
@@ -367,6 +372,7 @@ def regular_build():
 
 
 @pytest.mark.browser
+@ONE_WORKER
 @pytest.mark.parametrize("name", chapter_names())
 def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_build, regular_build):
     phrases, codes = solution_parts(_nb(name))
@@ -385,6 +391,7 @@ def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_buil
 
 
 @pytest.mark.browser
+@ONE_WORKER
 def test_student_notebooks_are_the_stripped_sources(student_build):
     archive = student_build / sphinxext.STUDENT_ZIP
     assert archive.is_file()
@@ -410,6 +417,7 @@ def test_regular_downloads_keep_the_solutions(regular_build):
 
 
 @pytest.mark.browser
+@ONE_WORKER
 def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
     """Every student notebook runs; the only error a cell may raise is the stubs' NotImplementedError."""
     from nbclient import NotebookClient
@@ -432,6 +440,7 @@ def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
 
 
 @pytest.mark.browser
+@ONE_WORKER
 @pytest.mark.parametrize("name", chapter_names())
 def test_launch_links_with_a_repository_url(name, launch_build, student_build):
     page = (launch_build / "book" / f"{name}.html").read_text(encoding="utf-8")
