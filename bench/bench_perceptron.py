@@ -9,6 +9,10 @@ of the labels flipped, T = 20 epochs, for each tie rule and with and without an 
 medians; ratio = ours / scikit-learn's, both measured in this run. scikit-learn has one tie rule
 (a tie is a mistake), so under the other two rules the weights may differ from its own, and the
 bench then says so instead of asserting parity.
+
+Then: teaching sizes run to convergence, and the first call in a fresh process (numba is imported
+and the loop compiled, or loaded from numba's on-disk cache, at the first call of perceptron()),
+with a cold cache (an empty NUMBA_CACHE_DIR) and a warm one, and without numba.
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import json
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 
@@ -94,6 +102,67 @@ def issue_table(repeat: int = 5) -> None:
                       f"{res.mistakes:9d}  {'= sklearn' if same else 'differ (other tie rule)'}")
 
 
+def teaching_table(repeat: int = 5) -> None:
+    """Teaching sizes (n <= 1000, d <= 3), each run to convergence: the target is under 1 ms."""
+    calls = max(repeat, 5) * 5
+    print(f"\nTeaching sizes, offset=True, tie='mistake', run to convergence (median of {calls} calls)")
+    print(f"{'data':32s} {'ms':>7s} {'mistakes':>9s} {'epochs':>7s}")
+    for n, d, gamma in [(20, 2, 0.1), (100, 2, 0.05), (1000, 2, 0.01), (1000, 3, 0.01), (1000, 3, 0.002)]:
+        X, y, _ = pc.planted(n, d, gamma, 1.0, seed=n + d)
+        res = pc.perceptron(X, y, offset=True, max_epochs=10**6)
+        assert res.converged
+        fit = lambda: pc.perceptron(X, y, offset=True, max_epochs=10**6)  # noqa: E731
+        times = [best_of(fit, repeat=1)[0] for _ in range(calls)]
+        print(f"{f'{n}x{d}, gamma={gamma}':32s} {statistics.median(times)*1e3:7.3f} "
+              f"{res.mistakes:9d} {res.epochs:7d}")
+
+
+# Run in a fresh interpreter: the import, then the first call of perceptron(), each timed.
+_FIRST_CALL = """
+import sys, time
+if {block_numba}:
+    sys.modules["numba"] = None
+t0 = time.perf_counter()
+import perceptron_core as pc
+t1 = time.perf_counter()
+if {numba_first}:
+    import numba
+t2 = time.perf_counter()
+pc.perceptron([[1.0, 0.5], [-1.0, -0.2]], [1, -1])
+t3 = time.perf_counter()
+import json
+print(json.dumps([t1 - t0, t2 - t1, t3 - t2, pc._compiled.perceptron_epochs.uses_numba]))
+"""
+
+
+def _fresh_process(cache_dir: str, block_numba: bool = False, numba_first: bool = False) -> list:
+    code = _FIRST_CALL.format(block_numba=block_numba, numba_first=numba_first)
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def first_call_table(repeat: int = 5) -> None:
+    """The first call in a fresh process: cold cache, warm cache, without numba (medians)."""
+    rows: dict[str, list] = {"cold": [], "warm": [], "warm, numba imported first": [], "without numba": []}
+    with tempfile.TemporaryDirectory() as warm_dir:
+        _fresh_process(warm_dir)  # fills the cache
+        for _ in range(repeat):  # interleaved, so that a change of load hits every row alike
+            with tempfile.TemporaryDirectory() as cold_dir:
+                rows["cold"].append(_fresh_process(cold_dir))
+            rows["warm"].append(_fresh_process(warm_dir))
+            rows["warm, numba imported first"].append(_fresh_process(warm_dir, numba_first=True))
+            rows["without numba"].append(_fresh_process(warm_dir, block_numba=True))
+    print(f"\nFirst call in a fresh process (medians of {repeat}): `import perceptron_core`, then the "
+          "first perceptron() call,\nwhich imports numba and compiles the loop (cold cache) or loads "
+          "it from disk (warm cache)")
+    print(f"{'cache':28s} {'import s':>9s} {'numba import s':>15s} {'first call s':>13s} {'numba':>6s}")
+    for name, runs in rows.items():
+        med = [statistics.median(r[k] for r in runs) for k in range(3)]
+        numba_import = f"{med[1]:15.3f}" if name.endswith("first") else f"{'(in call)':>15s}"
+        print(f"{name:28s} {med[0]:9.3f} {numba_import} {med[2]:13.3f} {str(runs[0][3]):>6s}")
+
+
 def best_of(fn, *args, repeat=5):
     times = []
     for _ in range(repeat):
@@ -104,7 +173,10 @@ def best_of(fn, *args, repeat=5):
 
 
 def main() -> None:
-    issue_table(int(os.environ.get("BENCH_REPEAT", "5")))
+    repeat = int(os.environ.get("BENCH_REPEAT", "5"))
+    issue_table(repeat)
+    teaching_table(repeat)
+    first_call_table(repeat)
     print()
     cases = []
     X, y, _ = pc.planted(2_000, 10, 0.05, 1.0, seed=0)

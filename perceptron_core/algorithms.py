@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _compiled
 from ._validation import (
     check_flag,
     check_max_epochs,
@@ -43,19 +44,22 @@ from ._validation import (
 
 Tie = Literal["mistake", "positive", "negative"]
 _TIES = ("mistake", "positive", "negative")
+# The label each rule predicts where w·x + b = 0 (0: no answer, which is always a mistake).
+_AT_TIE = {"mistake": 0, "positive": 1, "negative": -1}
 
-# Points are scanned in blocks: one matrix-vector product finds the next mistake in a block,
-# which is much faster than a Python loop over points, and visits them in exactly the same order.
-# After a block without a mistake the next block is twice as long (up to _MAX_BLOCK), so a long
-# clean epoch costs few calls; after a mistake it starts small again.
+# The Margin Perceptron's loop (_sweep) scans points in blocks: one matrix-vector product finds
+# the next margin mistake in a block, which is much faster than a Python loop over points, and
+# visits them in exactly the same order. After a block without a mistake the next block is twice
+# as long (up to _MAX_BLOCK), so a long clean epoch costs few calls; after a mistake it starts
+# small again.
 _BLOCK = 128
 _MAX_BLOCK = 16384
 
 # Rounding in a dot product of length d, in any order and with or without FMA, is at most
 # γ_d Σ|aⱼθⱼ| with γ_d ≈ d·2⁻⁵³, plus 2⁻¹⁰⁷⁵ per product that underflows. A score farther
 # from 0 than that has the sign of the exact score; nearer ones are decided exactly.
-_UNIT_ROUNDOFF = 2.0**-53
-_SUBNORMAL = float(np.finfo(float).smallest_subnormal)
+_UNIT_ROUNDOFF = _compiled.UNIT_ROUNDOFF
+_SUBNORMAL = _compiled.SUBNORMAL
 
 
 class ConvergenceWarning(UserWarning):
@@ -84,6 +88,7 @@ class _ExactSigns:
     (a float is a rational, so ``Fraction(a) * Fraction(t)`` is exact). So a decision never
     hinges on the last bit of a dot product, which BLAS may round differently on another CPU or
     for another block of rows, and the run and :meth:`PerceptronResult.predict` always agree.
+    (The run itself applies the same rule row by row, in :mod:`perceptron_core._compiled`.)
     """
 
     def __init__(self, A: NDArray) -> None:
@@ -94,19 +99,9 @@ class _ExactSigns:
         self.rel = 2.0 * (d + 2) * _UNIT_ROUNDOFF * self.row_max
         self.abs = 2.0 * (d + 2) * _SUBNORMAL
         # Integer entries with small enough sums make every float operation exact.
-        self.row_l1 = np.sum(abs_A, axis=1)
-        self.l1_max = float(np.max(self.row_l1))
+        self.l1_max = float(np.max(np.sum(abs_A, axis=1)))
         # The first row settles it for most float data without a pass over all of A.
         self.integral = all(bool(np.all(B == np.round(B))) for B in (A[:1], A))
-
-    def slack_within(self, l1: float) -> float:
-        """:meth:`slack` for any θ that is a sum of rows of ``A`` with ``‖θ‖₁ <= l1``.
-
-        A run knows such a bound without looking at θ: ``‖θ + z‖₁ <= ‖θ‖₁ + ‖z‖₁``.
-        """
-        if self.integral and self.l1_max * l1 < 2.0**53:
-            return 0.0  # θ is integral too, and every partial sum is an exact integer
-        return self.rel * l1 + self.abs
 
     def slack(self, theta: NDArray) -> float:
         """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact)."""
@@ -144,8 +139,7 @@ def _exact_sign(a: NDArray, theta: NDArray) -> int:
 
 def _predict_from_signs(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
     """Labels from the exact signs of ``w·x + b``, with the tie rule deciding at 0."""
-    at_tie = {"mistake": 0, "positive": 1, "negative": -1}[tie]
-    return np.where(signs > 0, 1, np.where(signs < 0, -1, at_tie)).astype(np.int64)
+    return np.where(signs > 0, 1, np.where(signs < 0, -1, _AT_TIE[tie])).astype(np.int64)
 
 
 def _overflow_error(what: str) -> ValueError:
@@ -163,16 +157,11 @@ def _sweep(
     short: Callable[[int, int, NDArray], NDArray],
     *,
     record: bool = True,
-    confirm: Callable[[int, NDArray], bool] | None = None,
-    on_update: Callable[[NDArray], None] | None = None,
 ) -> tuple[int, bool, int, list[int], list[int]]:
     """Cycle through the rows z_i of ``Z`` in order, adding z_i to ``theta`` (in place) whenever
     ``short(start, stop, theta)`` flags it, until a sweep flags nothing or ``max_epochs`` pass.
 
-    ``short`` answers for the block of rows ``start:stop`` at once. When ``confirm`` is given,
-    ``short`` may flag more rows than it should, and ``confirm(i, theta)`` decides each flagged
-    row in order (the perceptron flags rows whose score is near 0 and decides them exactly).
-    Returns the number of
+    ``short`` answers for the block of rows ``start:stop`` at once. Returns the number of
     sweeps, whether the last was clean, the number of updates, and, when ``record`` is true,
     the index and sweep of every update (otherwise two empty lists, so that memory does not
     grow with the length of the run). The run stops at the first clean sweep, so a huge
@@ -189,18 +178,13 @@ def _sweep(
         start, block = 0, _BLOCK
         while start < n:
             stop = min(start + block, n)
-            i = -1
-            for h in np.flatnonzero(short(start, stop, theta)):
-                if confirm is None or confirm(start + int(h), theta):
-                    i = start + int(h)
-                    break
-            if i < 0:
+            flagged = np.flatnonzero(short(start, stop, theta))
+            if flagged.size == 0:
                 start = stop
                 block = min(2 * block, _MAX_BLOCK)
                 continue
+            i = start + int(flagged[0])
             theta += Z[i]
-            if on_update is not None:
-                on_update(theta)
             updates += 1
             if record:
                 indices.append(i)
@@ -214,62 +198,58 @@ def _sweep(
     return epoch, converged, updates, indices, epochs
 
 
-def _perceptron_sweeps(
-    Z: NDArray,
-    theta: NDArray,
-    max_epochs: int,
-    signs: _ExactSigns,
-    mistake_at_tie: Callable[[int], bool],
-    record: bool,
-) -> tuple[int, bool, int, list[int], list[int]]:
-    """The perceptron's loop: :func:`_sweep` with every sign decided exactly, at few numpy
-    calls per mistake (a mistake costs one block product, one comparison and one addition).
+def _perceptron_run(
+    X: NDArray, y: NDArray, offset: bool, tie: Tie, max_epochs: int, record: bool
+) -> tuple[NDArray, int, bool, int, NDArray[np.int64], NDArray[np.int64]]:
+    """Run the perceptron's loop (:func:`perceptron_core._compiled.perceptron_epochs`) to its
+    end, deciding exactly, in rational arithmetic, every sign the loop cannot trust a float for.
 
-    Rows are scanned in blocks as in :func:`_sweep`. A row is surely right when its float score
-    exceeds ``slack``, the largest rounding error any score can have; the first row that is not
-    is a mistake when its score is below ``-slack``, and is decided exactly when it lies nearer
-    to 0 (rare). ``slack`` follows a bound on ``‖θ‖₁`` that grows by ``‖z_i‖₁`` per update and
-    is refreshed from θ once per epoch, so an update does not look at θ again.
-    Returns what :func:`_sweep` returns.
+    Returns θ = (w, b) (length d + 1; ``b = 0`` without an offset), the number of epochs, whether
+    the last was clean, the number of updates, and the row and the epoch of every update (empty
+    unless ``record``: then memory does not grow with the length of the run).
     """
-    n = Z.shape[0]
-    row_l1 = signs.row_l1.tolist()
-    indices: list[int] = []
-    epochs: list[int] = []
-    updates = 0
-    epoch, converged = 0, False
-    while epoch < max_epochs and not converged:
-        epoch += 1
-        converged = True
-        l1 = float(np.sum(np.abs(theta)))
-        slack = signs.slack_within(l1)
-        start, block = 0, _BLOCK
-        while start < n:
-            stop = min(start + block, n)
-            scores = Z[start:stop] @ theta
-            right = scores > slack  # False for a NaN too, which is then decided exactly
-            k = int(right.argmin())  # the first row not surely right
-            if right[k]:
-                start, block = stop, min(2 * block, _MAX_BLOCK)
-                continue
-            i = start + k
-            if not scores[k] < -slack:  # near 0: decide exactly
-                sign = signs.sign(i, theta, slack)
-                if sign > 0 or (sign == 0 and not mistake_at_tie(i)):
-                    start = i + 1
-                    continue
-            theta += Z[i]
-            updates += 1
-            l1 += row_l1[i]
-            slack = signs.slack_within(l1)
-            if record:
-                indices.append(i)
-                epochs.append(epoch)
-            converged = False
-            start, block = i + 1, _BLOCK
+    n, d = X.shape
+    X = np.ascontiguousarray(X)  # the loop reads rows: a copy only if they are not contiguous
+    theta = np.zeros(d + 1)
+    state = np.array([0, n, 0, 0, _compiled.UNKNOWN], dtype=np.int64)  # the end of epoch 0
+    capacity = 1024 if record else 0
+    indices, epochs = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
+    # The largest coefficient of a margin (1 for the offset) scales its rounding error. Integer
+    # data are scored exactly while the sums stay below 2⁵³; the first row settles that for
+    # most float data without a pass over all of X.
+    row_max = max(float(X.max()), -float(X.min()), 1.0 if offset else 0.0)
+    integral = all(bool(np.all(B == np.round(B))) for B in (X[:1], X))
+    # An epoch count beyond int64 is never reached, and the compiled loop counts in int64.
+    cap = min(max_epochs, int(np.iinfo(np.int64).max))
+    while True:
+        # Overflow is reported below; run as Python (no numba), the loop would also warn of it.
+        with np.errstate(over="ignore", invalid="ignore"):
+            status = _compiled.perceptron_epochs(
+                X, y, theta, offset, _AT_TIE[tie], row_max, integral, cap, record, indices, epochs, state
+            )
+        if status == _compiled.SIGN_NEEDED:
+            if not np.all(np.isfinite(theta)):
+                break  # overflow: reported below
+            i = state[_compiled.ROW]  # the sign of yᵢ (w·xᵢ + b), exactly
+            state[_compiled.SIGN] = _exact_sign(y[i] * np.r_[X[i], 1.0], theta)
+        elif status == _compiled.RECORD_FULL:
+            indices = np.concatenate([indices, np.empty_like(indices)])
+            epochs = np.concatenate([epochs, np.empty_like(epochs)])
+        else:
+            break
+    updates = int(state[_compiled.UPDATES])
+    # Entries below the safe limit of check_X keep θ finite for any feasible number of updates
+    # (|θⱼ| <= updates · 1.3e154); this guards the promise.
     if not np.all(np.isfinite(theta)):
         raise _overflow_error(f"the weights after {updates} updates")
-    return epoch, converged, updates, indices, epochs
+    return (
+        theta,
+        int(state[_compiled.EPOCH]),
+        bool(state[_compiled.CLEAN]),
+        updates,
+        indices[:updates].copy(),
+        epochs[:updates].copy(),
+    )
 
 
 def _running_sums(start: NDArray, steps: NDArray) -> NDArray:
@@ -397,6 +377,13 @@ def perceptron(
     -------
     PerceptronResult
 
+    Notes
+    -----
+    The loop runs compiled by numba where numba is installed (``pip install numba``, or the
+    ``fast`` extra). The first call in a process imports numba and loads the compiled loop from
+    numba's on-disk cache (most of a second; a second or two more the first time, to compile it).
+    Without numba the same loop runs as Python, with the same result, slowly on large data.
+
     Examples
     --------
     >>> res = perceptron([[1.0, 0.5], [-1.0, -0.2]], [1, -1])
@@ -408,26 +395,17 @@ def perceptron(
     tie = _check_tie(tie)
     offset, record = check_flag(offset, "offset"), check_flag(record, "record")
     n, d = X.shape
-    # Work with z_i = y_i x_i (augmented by y_i for the offset): then a mistake is z_i·θ <= 0.
-    Z = np.empty((n, d + 1) if offset else (n, d))
-    np.multiply(y[:, None], X, out=Z[:, :d])  # written in place: one pass over a large X
-    if offset:
-        Z[:, d] = y
-    theta = np.zeros(Z.shape[1])
+    m = d + 1 if offset else d  # θ = (w, b) with an offset, w without
     if u is not None:
-        u = check_vector(u, Z.shape[1], "u (length d, or d+1 with offset=True)")
+        u = check_vector(u, m, "u (length d, or d+1 with offset=True)")
         u_norm = np.linalg.norm(u)
         if u_norm == 0:
             raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
         u = u / u_norm
         record = True
 
-    def mistake_at_tie(i: int) -> bool:
-        """Whether ``z_i·θ = 0`` exactly is a mistake under the tie rule."""
-        return tie == "mistake" or (y[i] < 0) == (tie == "positive")
-
-    epochs, converged, mistakes, indices, update_epochs = _perceptron_sweeps(
-        Z, theta, max_epochs, _ExactSigns(Z), mistake_at_tie, record
+    theta, epochs, converged, mistakes, indices, update_epochs = _perceptron_run(
+        X, y, offset, tie, max_epochs, record
     )
 
     if not converged:
@@ -441,12 +419,17 @@ def perceptron(
 
     history = None
     if record:
-        thetas = _running_sums(np.zeros(Z.shape[1]), Z[indices])[1:]
+        # The update yᵢ(xᵢ, 1) of each mistake, added in the run's order: θ after each mistake.
+        steps = np.empty((mistakes, m))
+        np.multiply(y[indices, None], X[indices], out=steps[:, :d])
+        if offset:
+            steps[:, d] = y[indices]
+        thetas = _running_sums(np.zeros(m), steps)[1:]
         history = History(
-            indices=_frozen(np.array(indices, dtype=np.int64)),
-            epochs=_frozen(np.array(update_epochs, dtype=np.int64)),
+            indices=_frozen(indices),
+            epochs=_frozen(update_epochs),
             weights=_frozen(thetas[:, :d].copy()),
-            offsets=_frozen(thetas[:, d].copy() if offset else np.zeros(len(indices))),
+            offsets=_frozen(thetas[:, d].copy() if offset else np.zeros(mistakes)),
             progress=None if u is None else _frozen(thetas @ u),
             norms_sq=_frozen(np.einsum("ij,ij->i", thetas, thetas)),
         )
@@ -569,7 +552,7 @@ def _online_rounds(stream: Iterable, offset: bool, tie: Tie) -> Iterator[OnlineS
             )
         # The exact sign of w·x + b, as in perceptron(), so the two forms make the same run.
         sign = int(_ExactSigns(np.r_[x, 1.0][None, :])(0, 1, np.r_[w, b])[0])
-        prediction = sign if sign != 0 else {"mistake": 0, "positive": 1, "negative": -1}[tie]
+        prediction = sign if sign != 0 else _AT_TIE[tie]
         mistake = prediction != label
         if mistake:
             w = w + label * x

@@ -101,7 +101,8 @@ def test_offset_trick_with_a_nonzero_offset(n, d, gamma, b_frac, t, seed):
         extra = np.zeros((1, 1))
     else:
         v = np.random.default_rng([seed, 1]).standard_normal(d)  # not planted's own u
-        v -= (v @ u) * u
+        for _ in range(2):  # twice: once leaves ~1e-16/‖v‖ along u when v starts near ±u
+            v -= (v @ u) * u
         v *= t / np.linalg.norm(v)
         extra = np.vstack([v, -v])  # u·(±v) + b0 = b0 >= gamma
     X, y = np.vstack([X, extra]), np.r_[y0, np.ones(len(extra))]
