@@ -10,6 +10,9 @@ Executing the notebooks takes a while, so those tests run only with ``PERCEPTRON
 (``make test-notebooks`` sets it); the tests of the comparison itself always run.
 ``PERCEPTRON_NOTEBOOK_DIR`` / ``PERCEPTRON_NOTEBOOK_REFERENCES`` point the test at other
 notebooks and references, ``PERCEPTRON_NOTEBOOK_WORKERS`` sets how many run at once.
+``PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache`` checks the runs the book build made
+instead of executing the notebooks again (``make test`` does so for the machine as it is: the
+numbers checked are then the very numbers on the published pages).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import notebook_numbers as nn  # noqa: E402
 BOOK = Path(os.environ.get("PERCEPTRON_NOTEBOOK_DIR", nn.BOOK)).resolve()
 REFERENCES = Path(os.environ.get("PERCEPTRON_NOTEBOOK_REFERENCES", nn.REFERENCES)).resolve()
 RUN_NOTEBOOKS = os.environ.get("PERCEPTRON_NOTEBOOKS", "").lower() in {"1", "true", "yes", "on"}
+FROM_BUILD = os.environ.get("PERCEPTRON_NOTEBOOKS_FROM_BUILD", "")
 NOTEBOOKS = nn.discover(BOOK)
 needs_kernel = pytest.mark.skipif(
     not RUN_NOTEBOOKS, reason="executes notebooks: run `make test-notebooks` (PERCEPTRON_NOTEBOOKS=1)"
@@ -238,6 +242,26 @@ def test_harness_on_a_synthetic_notebook(tmp_path: Path) -> None:
     assert run.glued is None and "code cell 2" in run.error and "broken chapter" in run.error
 
 
+def test_from_build_reads_the_run_of_exactly_this_code(tmp_path: Path) -> None:
+    """The build's cached run is found by the notebook's code, and a changed cell finds none."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+    from nbclient import NotebookClient
+
+    source = ["from myst_nb import glue\nglue('syn-k', 7, display=False)"]
+    nb = _synthetic(tmp_path / "syn.ipynb", source)
+    executed = nbformat.read(nb, 4)
+    # As the build runs it: without timing metadata, which would change the cells' hash.
+    NotebookClient(executed, kernel_name="python3", record_timing=False).execute()
+    cache_dir = tmp_path / "jupyter_cache"
+    get_cache(str(cache_dir)).cache_notebook_bundle(CacheBundleIn(executed, str(nb)), check_validity=False)
+    run = nn.from_build(nb, cache_dir)
+    assert run.error is None and run.glued.values == {"syn-k": {"type": "int", "value": 7}}
+    changed = _synthetic(tmp_path / "changed.ipynb", ["from myst_nb import glue\nglue('syn-k', 8, display=False)"])
+    run = nn.from_build(changed, cache_dir)
+    assert run.glued is None and "make book" in run.error
+
+
 # --------------------------------------------------------------------------------------------
 # The chapters
 # --------------------------------------------------------------------------------------------
@@ -273,14 +297,21 @@ def runs(request: pytest.FixtureRequest) -> dict[Path, nn.Run]:
         if getattr(item, "originalname", None) == "test_notebook_glued_numbers" and hasattr(item, "callspec")
     ]
     wanted = list(dict.fromkeys(wanted))
-    workers = int(os.environ.get("PERCEPTRON_NOTEBOOK_WORKERS", "0")) or nn.default_workers(len(wanted))
-    start = time.perf_counter()
-    results = nn.execute_all(wanted, workers)
-    summary = (
-        f"\nExecuted {len(results)} notebooks ({_numeric_setup()}), {workers} at a time, in "
-        f"{time.perf_counter() - start:.1f} s: "
-        + ", ".join(f"{nb.stem} {r.seconds:.1f} s" for nb, r in results.items())
-    )
+    if FROM_BUILD:
+        cache = Path(FROM_BUILD).resolve()
+        results = {nb: nn.from_build(nb, cache) for nb in wanted}
+        summary = (f"\nChecked the book build's runs of {len(results)} notebooks ({_numeric_setup()}, "
+                   f"static controls; from {cache}): "
+                   + ", ".join(f"{nb.stem} {r.seconds:.1f} s" for nb, r in results.items()))
+    else:
+        workers = int(os.environ.get("PERCEPTRON_NOTEBOOK_WORKERS", "0")) or nn.default_workers(len(wanted))
+        start = time.perf_counter()
+        results = nn.execute_all(wanted, workers)
+        summary = (
+            f"\nExecuted {len(results)} notebooks ({_numeric_setup()}), {workers} at a time, in "
+            f"{time.perf_counter() - start:.1f} s: "
+            + ", ".join(f"{nb.stem} {r.seconds:.1f} s" for nb, r in results.items())
+        )
     # Past pytest's output capture (kernels' stderr stays captured), so that `make test` shows it.
     capman = request.config.pluginmanager.getplugin("capturemanager")
     if capman is not None:

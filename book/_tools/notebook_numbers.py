@@ -367,6 +367,27 @@ def execute_all(notebooks: Iterable[Path], workers: int = 1) -> dict[Path, Run]:
         return dict(zip(notebooks, pool.map(execute, notebooks)))
 
 
+def from_build(notebook: Path, cache_dir: Path) -> Run:
+    """The run the book build made of ``notebook``, from its jupyter-cache (``_build/.jupyter_cache``).
+
+    The build executes every notebook as the machine is, with static controls, and keeps the
+    executed copy under the hash of the notebook's code; so a match is the run of exactly this
+    code, and its glue is what the published page shows.
+    """
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(cache_dir))
+    try:
+        record = cache.match_cache_notebook(nbformat.read(notebook, as_version=4))
+    except KeyError:
+        return Run(notebook, 0.0, error=(
+            f"the book build in {cache_dir} has no run of this notebook's current code: run "
+            "`make book` first (a notebook whose execution failed is not in the cache either)"))
+    executed = cache.get_cache_bundle(record.pk).nb
+    return Run(notebook, float(record.data.get("execution_seconds") or 0.0), glued=collect_glue(executed))
+
+
 def strip_outputs(notebook: Path) -> bool:
     """Remove every output and execution count; return whether the file changed.
 
