@@ -1,26 +1,35 @@
 """How long does one slider move take, and how long does a static control take to build?
 
 For every figure the book passes to :func:`perceptron_core.interactive.explore` (the
-``BENCH_CASES`` lists of the modules in :mod:`perceptron_core.figures`) this prints
+``BENCH_CASES`` lists of the modules in :mod:`perceptron_core.figures`: each chapter's figure
+with the grid of its sliders) this prints
 
-* live redraw: ``draw(**params)`` + render to PNG bytes, what one slider move costs in a kernel,
-  timed over random grid points (p50 / p95 in ms, target p95 < 100 ms);
+* live redraw: from new slider values to the PNG bytes the kernel sends, what one slider move
+  costs in a kernel (p50 / p95 in ms over random grid points, target p95 < 100 ms). As the
+  live widget does, the figure is drawn once, one step is taken along each slider, and from
+  then on each move updates the figure in place and redraws what changed. The model runs of
+  every grid point are computed first (they are cached, as after a reader's first visit), so
+  the numbers are the figure's, not the perceptron's;
 * static build: computing every frame of the whole control, as ``jupyter-book build`` does,
   with the number of distinct frames and the weight of the HTML.
 
-``params`` may hold explore() specs (``{"angle": (0, 350, 10)}``: a grid, timed as the whole
-control) or plain values (``{"angle": 40}``: a single point, which then counts as a one-value
-grid, so the static column only times one frame). Give grids to benchmark the static build.
+``--before DIR`` times an older copy of the package side by side, in the same process and
+interleaved move by move (the machine's load then weighs on both alike), e.g. the last commit::
 
-Run from the repository root: ``python bench/bench_redraw.py [--reps 30]``. Not a test: the
-numbers depend on the machine.
+    mkdir -p /tmp/before && git archive HEAD perceptron_core | tar -x -C /tmp/before
+    python bench/bench_redraw.py --before /tmp/before/perceptron_core
+
+Run from the repository root: ``python bench/bench_redraw.py [--moves 40] [--only NAME]``.
+Not a test: the numbers depend on the machine and on its load, which is printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import itertools
+import os
 import pkgutil
 import random
 import sys
@@ -31,118 +40,183 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
 
+import perceptron_core  # noqa: E402
 from perceptron_core import interactive  # noqa: E402
 
 TARGET_P95_MS = 100.0
 
 
-def discover_cases() -> list[tuple[str, object, dict]]:
-    """``(module:name, draw, params)`` from every ``perceptron_core.figures.<chapter>``."""
-    try:
-        package = importlib.import_module("perceptron_core.figures")
-    except ImportError as err:
-        print(f"(no perceptron_core.figures package: {err})")
-        return []
-    cases = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        name = f"{package.__name__}.{info.name}"
+def load_package(path: Path, name: str):
+    """Import the package in directory ``path`` under another name (its imports are relative)."""
+    spec = importlib.util.spec_from_file_location(
+        name, path / "__init__.py", submodule_search_locations=[str(path)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--before {path}: no package there (expected {path}/__init__.py)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def discover_cases(package) -> dict[str, tuple]:
+    """``{module:name: (draw, params)}`` from every ``<package>.figures.<chapter>``."""
+    figures = importlib.import_module(f"{package.__name__}.figures")
+    cases = {}
+    for info in sorted(pkgutil.iter_modules(figures.__path__), key=lambda m: m.name):
         try:
-            module = importlib.import_module(name)
+            module = importlib.import_module(f"{figures.__name__}.{info.name}")
         except Exception as err:  # a chapter in progress must not stop the benchmark
-            print(f"(skipping {name}: import failed: {err!r})")
+            print(f"(skipping {info.name}: import failed: {err!r})")
             continue
-        for case in getattr(module, "BENCH_CASES", None) or []:
-            label, draw, params = case
-            # A plain value is a fixed point: make it a one-value choice so explore() accepts it.
+        for label, draw, params in getattr(module, "BENCH_CASES", None) or []:
+            # A plain value is a fixed point: a one-value choice, so explore() accepts it.
             grid = {k: v if isinstance(v, (tuple, list)) else [v] for k, v in params.items()}
-            cases.append((f"{info.name}:{label}", draw, grid))
+            cases[f"{info.name}:{label}"] = (draw, grid)
     return cases
 
 
-def demo_case() -> tuple[str, object, dict]:
-    """A book-sized stand-in used while no chapter defines BENCH_CASES yet."""
-    from matplotlib.figure import Figure
-
-    def draw(gamma: float, seed: int) -> Figure:
-        rng = np.random.default_rng(seed)
-        X = rng.normal(size=(80, 2))
-        y = np.where(X @ [1.0, 1.0] >= 0, 1, -1)
-        X = X + gamma * y[:, None]
-        fig = Figure(figsize=(6.4, 4), layout="constrained")
-        ax = fig.add_subplot()
-        ax.scatter(*X[y > 0].T, marker="o")
-        ax.scatter(*X[y < 0].T, marker="x")
-        xs = np.linspace(-3, 3, 2)
-        ax.plot(xs, -xs, "k-")
-        ax.fill_between(xs, -xs - gamma * 2**0.5, -xs + gamma * 2**0.5, alpha=0.15)
-        ax.set(xlim=(-3, 3), ylim=(-3, 3), title=f"margin {gamma:.2f}, data set {seed}")
-        return fig
-
-    return "demo (built-in)", draw, {"gamma": (0.05, 0.5, 0.05), "seed": [0, 1, 2]}
+def find_before(old, name: str, draw):
+    """The older package's function of the same chapter and name as ``draw``, if any."""
+    chapter = name.split(":")[0]
+    try:
+        module = importlib.import_module(f"{old.__name__}.figures.{chapter}")
+    except ImportError:
+        return None
+    return getattr(module, draw.__name__, None)
 
 
-def bench_live(draw, params: dict, reps: int) -> tuple[float, float, float]:
-    """p50 and p95 of a whole slider move, and p50 of the part spent inside ``draw``."""
-    grids = [p.values for p in interactive._expand_all(params, max_frames=10**9)]
-    names = list(params)
-    rng = random.Random(0)
-    interactive._render_png(interactive._call_draw(draw, {n: g[0] for n, g in zip(names, grids)}))
-    total, in_draw = [], []
-    for _ in range(reps):
-        values = {n: rng.choice(g) for n, g in zip(names, grids)}
-        start = time.perf_counter()
-        fig = interactive._call_draw(draw, values)
-        drawn = time.perf_counter()
-        interactive._render_png(fig)  # draw + render = one slider move
-        end = time.perf_counter()
-        total.append((end - start) * 1000)
-        in_draw.append((drawn - start) * 1000)
-    return (float(np.percentile(total, 50)), float(np.percentile(total, 95)),
-            float(np.percentile(in_draw, 50)))
+def grid_points(interactive_module, params: dict) -> tuple[list[dict], dict]:
+    expanded = interactive_module._expand_all(params, max_frames=10**9)
+    names = [p.name for p in expanded]
+    points = [dict(zip(names, combo)) for combo in itertools.product(*(p.values for p in expanded))]
+    first = {p.name: p.values[p.initial] for p in expanded}
+    return points, first
 
 
-def bench_static(draw, params: dict) -> tuple[float, int, int, int]:
+class After:
+    """This package's live path: the figure drawn once, then updated (what a LiveExplorer does)."""
+
+    def __init__(self, draw, params):
+        self.frames = interactive._Frames(draw)
+        expanded = interactive._expand_all(params, max_frames=10**9)
+        first = {p.name: p.values[p.initial] for p in expanded}
+        self.frames.png(first)
+        for p in expanded:  # the widget's first steps, which show what a move changes
+            if len(p.values) > 1:
+                step = p.initial + 1 if p.initial + 1 < len(p.values) else p.initial - 1
+                self.frames.png({**first, p.name: p.values[step]})
+
+    def move(self, values: dict) -> bytes:
+        return self.frames.png(values)
+
+
+class Before:
+    """An older package's live path, whatever it is: draw() a new figure, render it to PNG."""
+
+    def __init__(self, module, draw):
+        self.module, self.draw = module, draw
+        # An older copy of this very design keeps its figure from move to move.
+        self.frames = module._Frames(draw) if hasattr(module, "_Frames") else None
+
+    def move(self, values: dict) -> bytes:
+        if self.frames is not None:
+            return self.frames.png(values)
+        return self.module._render_png(self.module._call_draw(self.draw, values))
+
+
+def percentiles(xs: list[float]) -> tuple[float, float]:
+    return float(np.percentile(xs, 50)), float(np.percentile(xs, 95))
+
+
+def static_build(interactive_module, draw, params) -> tuple[float, int, int, int]:
     start = time.perf_counter()
-    ctrl = interactive.explore(draw, alt="benchmark", mode="static", max_frames=10**9, **params)
-    seconds = time.perf_counter() - start
-    n_points = len(ctrl.frame_index)
-    return seconds, n_points, len(ctrl.frames), len(ctrl.html)
+    ctrl = interactive_module.explore(draw, alt="benchmark", mode="static", max_frames=10**9,
+                                      **params)
+    return time.perf_counter() - start, len(ctrl.frame_index), len(ctrl.frames), len(ctrl.html)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reps", type=int, default=30, help="live redraws per case")
+    parser.add_argument("--moves", type=int, default=40, help="live moves per figure")
+    parser.add_argument("--before", type=Path, help="an older perceptron_core directory")
+    parser.add_argument("--only", help="time only the figures whose name contains this")
+    parser.add_argument("--no-static", action="store_true", help="skip the static builds")
     args = parser.parse_args()
 
-    cases = discover_cases()
+    cases = discover_cases(perceptron_core)
+    old = load_package(args.before.resolve(), "perceptron_core_before") if args.before else None
+    if args.only:
+        cases = {k: v for k, v in cases.items() if args.only in k}
     if not cases:
-        print("(no BENCH_CASES in perceptron_core.figures yet; timing a built-in demo figure)")
-        cases = [demo_case()]
+        raise SystemExit("no BENCH_CASES in perceptron_core.figures")
 
-    width = max(len(c[0]) for c in cases) + 1
-    header = (f"{'case':<{width}} {'live p50':>9} {'live p95':>9} {'in draw':>8}  {'static s':>8} "
-              f"{'points':>6} "
-              f"{'frames':>6} {'KB':>7} {'KB/frame':>8}")
+    load = os.getloadavg()
+    print(f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"at the start; {args.moves} moves per figure")
+    width = max(len(name) for name in cases) + 1
+    cols = f"{'after p50':>9} {'p95':>7}"
+    if old is not None:
+        cols = f"{'before p50':>10} {'p95':>7}  " + cols
+    header = f"{'figure':<{width}} {cols}"
+    if not args.no_static:
+        header += f"  {'static s':>8} {'points':>6} {'frames':>6} {'KB':>6}"
+        if old is not None:
+            header += f" {'before s':>8}"
     print(header)
     print("-" * len(header))
     slow = []
-    for name, draw, params in cases:
+    for name, (draw, params) in cases.items():
         try:
-            p50, p95, p50_draw = bench_live(draw, params, args.reps)
-            seconds, points, frames, size = bench_static(draw, params)
+            # The static build first: it also computes (and caches) every grid point's data.
+            static = (None if args.no_static
+                      else static_build(interactive, draw, params))
+            points, _ = grid_points(interactive, params)
+            if args.no_static:
+                for values in points:
+                    interactive._close(interactive._call_draw(draw, values))
+            after = After(draw, params)
+            before = None
+            old_draw = find_before(old, name, draw) if old is not None else None
+            if old_draw is not None:
+                old_params = params  # this package's grid, drawn by the older code
+                old_static = (None if args.no_static
+                              else static_build(old.interactive, old_draw, old_params))
+                if args.no_static:
+                    for values in points:
+                        old.interactive._close(old.interactive._call_draw(old_draw, values))
+                before = Before(old.interactive, old_draw)
+            rng = random.Random(0)
+            times: dict[str, list[float]] = {"after": [], "before": []}
+            for i in range(args.moves):
+                values = rng.choice(points)
+                runs = [("after", after)] + ([("before", before)] if before else [])
+                for label, runner in (runs if i % 2 else runs[::-1]):  # alternate who goes first
+                    start = time.perf_counter()
+                    runner.move(values)
+                    times[label].append((time.perf_counter() - start) * 1000)
         except Exception as err:  # report and go on with the other figures
             print(f"{name:<{width}} failed: {err!r}")
             continue
-        flag = "" if p95 < TARGET_P95_MS else "  <- over target"
-        if flag:
+        p50, p95 = percentiles(times["after"])
+        row = f"{name:<{width}} "
+        if old is not None:
+            row += (f"{percentiles(times['before'])[0]:>8.0f}ms {percentiles(times['before'])[1]:>5.0f}ms  "
+                    if times["before"] else f"{'-':>10} {'-':>7}  ")
+        row += f"{p50:>7.0f}ms {p95:>5.0f}ms"
+        if static is not None:
+            seconds, n_points, n_frames, size = static
+            row += f"  {seconds:>8.2f} {n_points:>6} {n_frames:>6} {size / 1000:>6.0f}"
+            if old is not None and before is not None:
+                row += f" {old_static[0]:>8.2f}"
+        if p95 >= TARGET_P95_MS:
             slow.append(name)
-        print(f"{name:<{width}} {p50:>7.1f}ms {p95:>7.1f}ms {p50_draw:>6.1f}ms  {seconds:>8.2f} "
-              f"{points:>6} {frames:>6} "
-              f"{size / 1000:>7.0f} {size / 1000 / max(frames, 1):>8.1f}{flag}")
-    print(f"\nlive = draw + PNG render per slider move over {args.reps} random grid points "
-          "('in draw' = p50 of the part inside draw(), i.e. building the figure); "
-          f"target p95 < {TARGET_P95_MS:.0f} ms.")
-    print("static = all frames of one control at build time; KB = its HTML (pages <= 3 MB).")
+            row += "  <- over target"
+        print(row, flush=True)
+    load = os.getloadavg()
+    print(f"\nload average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end")
+    print(f"live = new slider values -> PNG bytes, over {args.moves} random grid points; "
+          f"target p95 < {TARGET_P95_MS:.0f} ms. static = every frame of the control at build "
+          "time; KB = its HTML (pages <= 3 MB).")
     if slow:
         print("Over target:", ", ".join(slow))
 

@@ -4,7 +4,6 @@ prose makes about them."""
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -14,6 +13,11 @@ from scipy.stats import binom
 import perceptron_core as pc
 from perceptron_core.figures import guarantees as fig
 from perceptron_core.interactive import _expand_all
+
+
+def _initial(params: dict) -> dict:
+    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
+    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
 
 
 def _titles(f: Figure) -> str:
@@ -45,11 +49,14 @@ def test_draw_shows_the_simulation_it_claims(epsilon, delta):
     assert f"at most {int(sim.examples.max())})" in alt and str(sim.plan.sample_size) in alt
 
 
-def test_cached_redraw_is_fast():
+def test_a_redraw_does_not_simulate_again():
+    # Not timed (bench/bench_redraw.py measures the time): the simulation is what costs, and a
+    # frame drawn again must reuse it.
     fig.draw(epsilon=0.2, delta=0.1)
-    start = time.perf_counter()
+    before = fig._simulation.cache_info()
     fig.draw(epsilon=0.2, delta=0.1)
-    assert time.perf_counter() - start < 1.0  # a generous ceiling on a shared machine
+    after = fig._simulation.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
 
 
 def test_every_frame_is_within_delta_with_a_binomial_margin():
@@ -103,4 +110,4 @@ def test_comparison_guarantees_hold_on_a_small_run():
 
 def test_bench_cases_draw():
     for name, draw, params in fig.BENCH_CASES:
-        assert isinstance(draw(**params), Figure), name
+        assert isinstance(draw(**_initial(params)), Figure), name

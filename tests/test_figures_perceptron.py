@@ -30,8 +30,14 @@ from perceptron_core import (
 from perceptron_core.figures import perceptron as figs
 
 from conftest import planted_data, small_labelled_data
+from perceptron_core.interactive import _expand_all
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "perceptron.ipynb"
+
+
+def _initial(params: dict) -> dict:
+    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
+    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
 
 
 def _texts(fig: Figure) -> str:
@@ -509,4 +515,10 @@ def test_exercise_order_runs_stay_within_bound():
 
 @pytest.mark.parametrize("name, draw, params", figs.BENCH_CASES)
 def test_bench_cases_draw(name, draw, params):
-    assert isinstance(draw(**params), Figure)
+    assert isinstance(draw(**_initial(params)), Figure)
+
+
+def test_bench_update_slider_is_the_chapters():
+    """The chapter's slider runs k = 0..M over the run's mistakes; BENCH_CASES says 15."""
+    (_, _, params), = [case for case in figs.BENCH_CASES if case[1] is figs.draw_update]
+    assert params["k"] == (0, figs.running_run().mistakes, 1)

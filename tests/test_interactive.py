@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from perceptron_core import interactive
-from perceptron_core.interactive import STATIC_ENV_VAR, StaticExplorer, _expand, explore
+from perceptron_core.interactive import STATIC_ENV_VAR, StaticExplorer, _expand, _expand_all, explore
 
 SIZE = (3.2, 2.0)  # small figures keep the tests fast
 
@@ -320,7 +320,7 @@ class _FakeSphinx:
     def __init__(self):
         self.handlers = {}
 
-    def connect(self, event, handler):
+    def connect(self, event, handler, priority=500):  # Sphinx's signature
         self.handlers[event] = handler
 
 
@@ -460,3 +460,239 @@ def test_exercises_build_drops_every_solution(monkeypatch):
     sphinxext._drop_solutions(None, dropped)
     assert not list(dropped.findall(solution_node))
     assert [p.astext() for p in dropped.findall(nodes.paragraph)] == ["exercise"]
+
+
+# ----------------------------------------------------------------------------- drawn once, updated
+
+
+def _fresh(draw_function, values) -> np.ndarray:
+    """The reference: a new figure drawn by plain matplotlib, nothing reused or skipped."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(draw_function(**values))
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba()).copy()
+
+
+def _assert_same_picture(live: np.ndarray, fresh: np.ndarray, what: object) -> None:
+    """Pixel for pixel, within a tiny tolerance: at most 1 pixel in 10 000 may differ."""
+    assert live.shape == fresh.shape, what
+    differ = np.any(live != fresh, axis=2)
+    assert differ.mean() <= 1e-4, f"{what}: {int(differ.sum())} pixels differ"
+
+
+def _book_cases() -> list:
+    """Every figure the chapters pass to explore(), with the chapter's grid (BENCH_CASES)."""
+    import importlib
+    import pkgutil
+
+    from perceptron_core import figures
+
+    cases = []
+    for info in sorted(pkgutil.iter_modules(figures.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{figures.__name__}.{info.name}")
+        cases += [pytest.param(draw_function, params, id=name)
+                  for name, draw_function, params in getattr(module, "BENCH_CASES", [])]
+    return cases
+
+
+def _reader_path(params: dict, jumps: int = 3) -> list[dict]:
+    """A reader's way through a grid: the first frame, a step along each slider and a step
+    further, a few jumps anywhere, and back to the start."""
+    import random
+
+    expanded = _expand_all(params, max_frames=10**6)
+    first = {p.name: p.values[p.initial] for p in expanded}
+    path = [first]
+    for p in expanded:
+        for step in (1, 2):
+            i = p.initial + step if p.initial + step < len(p.values) else p.initial - step
+            if 0 <= i < len(p.values):
+                path.append({**path[-1], p.name: p.values[i]})
+    rng = random.Random(len(path))
+    path += [{p.name: rng.choice(p.values) for p in expanded} for _ in range(jumps)]
+    return path + [first]
+
+
+@pytest.mark.parametrize("draw_function, params", _book_cases())
+def test_every_book_figure_updated_in_place_equals_a_fresh_drawing(draw_function, params):
+    """The live and static frames (both drawn by _Frames: the figure drawn once, then only
+    what changed) equal a new figure drawn from scratch at the same values."""
+    frames = interactive._Frames(draw_function)
+    figures = set()
+    for values in _reader_path(params):
+        live = frames.rgba(values)
+        assert frames.recycled, "the figure was drawn anew, not updated"
+        figures.add(id(frames._painter._fig))
+        _assert_same_picture(live, _fresh(draw_function, values), values)
+    assert len(figures) == 1  # one figure for the whole path
+
+
+def _tiny(ncols=1):
+    from perceptron_core.plotting import new_figure
+
+    return new_figure(ncols, width=2.4, height=1.8)
+
+
+def test_unchanged_calls_keep_their_artists_and_only_changes_are_redrawn():
+    from perceptron_core.plotting import FigureRecycler
+
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1], [0, 1], color="C0")       # the same in every frame
+        ax.plot([0, 1], [k, 0], color="C1")       # moves with k
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 3)
+        ax.set_title(f"k = {k}")
+        return fig
+
+    recycler = FigureRecycler()
+    with recycler.frame():
+        fig = draw_k(1)
+    recycler.finish(fig)
+    fixed, moving = fig.axes[0].lines
+    with recycler.frame():
+        again = draw_k(2)
+    changed = recycler.finish(again)
+    assert again is fig
+    assert fig.axes[0].lines[0] is fixed and fig.axes[0].lines[1] is not moving
+    assert fixed not in changed and fig.axes[0].lines[1] in changed
+    assert fig.axes[0].title in changed and len(fig.axes[0].lines) == 2
+    with recycler.frame():  # outside a frame nothing is recycled
+        pass
+    assert draw_k(2) is not fig
+
+
+def test_colour_cycle_data_limits_and_changed_artists_match_a_fresh_figure():
+    """Kept calls must not shift the colour cycle, must count in autoscaled limits, and an
+    artist changed after it was made (here only in odd frames) must be made again."""
+
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, k], [0, 1])                   # colour from the cycle, data changing
+        ax.plot([0, 1], [1, 0])                   # colour from the cycle, data fixed
+        line, = ax.plot([0, 2], [2, 0], color="k")
+        if k % 2:
+            line.set_linestyle("--")
+        ax.scatter([3], [k], color="C3")          # autoscaled limits: all of it counts
+        ax.legend(["a", "b", "c"], loc="upper right")
+        return fig
+
+    frames = interactive._Frames(draw_k)
+    for k in (1, 2, 2, 3, 1, 4):
+        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
+        assert frames.recycled
+
+
+def test_methods_that_are_not_recorded_still_draw_correctly_and_do_not_pile_up():
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.stem([1, 2, 3], [1, k, 2])             # not one of the recorded calls
+        ax.set_ylim(0, 5)
+        return fig
+
+    frames = interactive._Frames(draw_k)
+    for k in (1, 2, 3, 2):
+        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
+    assert len(frames._painter._fig.axes[0].get_children()) == len(
+        draw_k(2).axes[0].get_children())
+
+
+def test_an_overlapping_unchanged_artist_stays_on_top():
+    """The legend does not change but lies over a line that does: it must be drawn again,
+    over the new line, as in a fresh figure."""
+
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1], [0.9, 0.9], color="C0", label="fixed")
+        ax.plot([0, 1], [k / 10, k / 10], color="C1", lw=8)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.legend(loc="upper left", framealpha=0.5)
+        return fig
+
+    frames = interactive._Frames(draw_k)
+    for k in (1, 9, 8, 2, 8, 9):
+        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
+
+
+def test_a_failed_frame_starts_the_next_one_afresh():
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1], [0, k], color="C0")
+        if k == 2:
+            raise RuntimeError("no frame for k = 2")
+        return fig
+
+    frames = interactive._Frames(draw_k)
+    first = frames.rgba({"k": 1})
+    with pytest.raises(RuntimeError, match="k = 2"):
+        frames.rgba({"k": 2})
+    _assert_same_picture(frames.rgba({"k": 3}), _fresh(draw_k, {"k": 3}), 3)
+    _assert_same_picture(frames.rgba({"k": 1}), first, 1)
+
+
+def test_live_figure_is_drawn_once_then_updated():
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1], [0, k], color="C0")
+        ax.set_ylim(0, 5)
+        return fig
+
+    ctrl = explore(draw_k, k=(1, 4, 1), alt="k = {k}", mode="live")
+    # The first frame and one step along the slider (which shows what a move changes).
+    assert set(ctrl._frames) == {(1,), (2,)} and ctrl._source.recycled
+    ctrl.controls["k"].value = 4
+    png, _ = _shown(ctrl)
+    assert png == ctrl._frames[(4,)]
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")),
+                          _fresh(draw_k, {"k": 4}))
+
+
+@pytest.mark.parametrize("alpha", [255, 128])
+def test_fast_png_is_lossless(alpha):
+    rng = np.random.default_rng(0)
+    rgba = rng.integers(0, 256, size=(7, 5, 4), dtype=np.uint8)
+    rgba[..., 3] = np.where(rng.random((7, 5)) < 0.5, alpha, 255)
+    png = interactive._png_fast(rgba)
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == ("RGB" if alpha == 255 else "RGBA")
+    assert np.array_equal(np.asarray(img.convert("RGBA")), rgba)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0,), "ncols"), ((True,), "ncols"), ((1.5,), "ncols"),
+    ((1,), "width"),
+])
+def test_new_figure_rejects_bad_sizes(args, message):
+    from perceptron_core.plotting import new_figure
+
+    kwargs = {"width": -1.0} if message == "width" else {}
+    with pytest.raises(ValueError, match=message):
+        new_figure(*args, **kwargs)
+
+
+def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
+    """In a running event loop (a kernel's), a move schedules the next value in the same
+    direction; a newer move cancels it; outside a loop nothing is scheduled."""
+    import asyncio
+
+    calls = []
+
+    def counting_draw(n):
+        calls.append(n)
+        return draw(gamma=0.1 * n, seed=0)
+
+    ctrl = explore(counting_draw, n=(1, 6, 1), alt="n={n}", mode="live")
+    ctrl.controls["n"].value = 2
+    assert calls == [1, 2] and ctrl._pending is None  # no loop: no drawing ahead
+
+    async def steps():
+        ctrl.controls["n"].value = 3
+        ctrl.controls["n"].value = 4  # cancels the drawing of 4 scheduled by the first move
+        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 4)
+
+    asyncio.run(steps())
+    assert calls == [1, 2, 3, 4, 5]  # 5 drawn ahead, once
+    ctrl.controls["n"].value = 5
+    assert calls == [1, 2, 3, 4, 5] and _shown(ctrl)[0] == ctrl._frames[(5,)]

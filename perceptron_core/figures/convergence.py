@@ -486,9 +486,11 @@ def offset_counterexample() -> dict[str, float]:
     }
 
 
+#: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
 BENCH_CASES = [
-    ("convergence-invariants", draw_invariants, {"gamma": 0.05, "R": 1.0}),
-    ("convergence-survey", draw_survey, {"gamma": 0.05, "n": 500}),
-    ("convergence-worst-case", draw_worst_case, {"n": 30}),
-    ("convergence-wedge", draw_wedge, {"k": 10}),
+    ("convergence-invariants", draw_invariants, {"gamma": (0.05, 0.25, 0.05), "R": [1.0, 2.0]}),
+    ("convergence-survey", draw_survey, {"gamma": (0.05, 0.25, 0.1), "n": [20, 100, 500]}),
+    ("convergence-worst-case", draw_worst_case, {"n": (2, 30, 4, 14)}),
+    ("convergence-wedge", draw_wedge, {"k": (0, 10, 2, 4)}),
 ]

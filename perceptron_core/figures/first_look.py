@@ -78,4 +78,6 @@ def draw_trained(gamma: float = 0.1, seed: int = 0) -> Figure:
     return fig
 
 
-BENCH_CASES = [("first_look.draw_trained", draw_trained, {"gamma": 0.1, "seed": 0})]
+#: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+BENCH_CASES = [("first-look-trained", draw_trained, {"gamma": GAMMAS, "seed": SEEDS})]

@@ -283,4 +283,6 @@ def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
     return fig
 
 
-BENCH_CASES = [("guarantees.draw", draw, {"epsilon": 0.1, "delta": 0.1})]
+#: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+BENCH_CASES = [("guarantees-conversion", draw, {"epsilon": EPSILONS, "delta": DELTAS})]

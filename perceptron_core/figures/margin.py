@@ -310,7 +310,9 @@ def draw_hull_bounds(angle: float) -> Figure:
     return fig
 
 
+#: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
 BENCH_CASES = [
-    ("margin: turning separator", draw_turning_separator, {"angle": 40}),
-    ("margin: hull bounds", draw_hull_bounds, {"angle": 30}),
+    ("margin-turning-separator", draw_turning_separator, {"angle": ANGLE_GRID}),
+    ("margin-hull-bounds", draw_hull_bounds, {"angle": HULL_ANGLE_GRID}),
 ]

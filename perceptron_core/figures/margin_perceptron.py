@@ -180,6 +180,26 @@ def timed_runs(X: ArrayLike, y: ArrayLike, gamma: float, targets: tuple[float, .
     return rows
 
 
+def _log_span(values) -> tuple[float, float]:
+    """Limits of a log axis over ``values``, with matplotlib's 5 % margins (in decades)."""
+    lo, hi = float(np.min(values)), float(np.max(values))
+    pad = (hi / lo) ** 0.05
+    return lo / pad, hi * pad
+
+
+@lru_cache(maxsize=1)
+def _updates_ylim() -> tuple[float, float]:
+    """The left panel's y limits: all it shows over every slider position, so the axes stay
+    put while the bound and the runs move as γ changes."""
+    X, _ = chapter_data()
+    fractions, targets = slider_values()
+    fine = np.linspace(targets[0], targets[-1], 200)
+    gammas = [reach(f, targets[0]).gamma for f in fractions]
+    bounds = [margin_perceptron_bound(radius(X), g, t) for g in gammas for t in fine]
+    updates = [max(reach(f, t).updates, 1) for f in fractions for t in targets]
+    return _log_span(bounds + updates)
+
+
 def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     """Updates against the bound (left) and margin reached against the target (right).
 
@@ -204,6 +224,7 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     ax.set_xlabel("target τ")
     ax.set_ylabel("updates (log scale)")
     ax.set_xlim(0, 1)
+    ax.set_ylim(*_updates_ylim())
     ax.legend(loc="upper left", fontsize=8)
     ax.set_title(f"τ = {here.target:g}: {here.updates} updates ≤ bound {here.bound:,.0f}",
                  fontsize=10)
@@ -224,4 +245,7 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     return fig
 
 
-BENCH_CASES = [("margin_perceptron.draw", draw, {"fraction": 0.6, "target": 0.8})]
+#: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+BENCH_CASES = [("margin-perceptron", draw, {"fraction": (0.2, 1.0, 0.2, 1.0),
+                                            "target": TARGETS})]

@@ -382,10 +382,10 @@ def draw_iris(pair: str) -> Figure:
     return fig
 
 
-#: One representative (and one expensive-looking) case per figure, timed by bench/bench_redraw.py.
+#: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
+#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
 BENCH_CASES = [
-    ("separability-clouds-separable", draw_clouds, {"distance": 6.0, "noise": 0.0}),
-    ("separability-clouds-certificate", draw_clouds, {"distance": 2.0, "noise": 0.1}),
-    ("separability-gate-xor", draw_gate, {"gate": "xor"}),
-    ("separability-iris-inseparable", draw_iris, {"pair": "versicolor/virginica"}),
+    ("separability-gate", draw_gate, {"gate": GATES}),
+    ("separability-iris", draw_iris, {"pair": IRIS_PAIRS}),
+    ("separability-clouds", draw_clouds, {"distance": CLOUD_DISTANCES, "noise": NOISE_RATES}),
 ]
