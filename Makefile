@@ -33,8 +33,9 @@ student: exercises
 pdf: book
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 
-# pytest-xdist: one process per core. The browser tests mostly wait on Chromium and Jupyter, so
-# they share out well too; `-rP` shows what they print (page reports, latencies) when they pass.
+# pytest-xdist: the unit tests run in one process per core. The browser tests run in one process:
+# on two cores, two at a time took about as long (Chromium, the kernels and the builds all want
+# the CPU) and made the JupyterLab latencies, which they check, hostage to the other process.
 XDIST := -n auto
 
 test-unit: $(STAMP)
@@ -62,7 +63,7 @@ test-notebooks-alt: $(STAMP)
 	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
 
 test-browser: book
-	$(BIN)/python -m pytest tests -m browser $(XDIST) --dist loadgroup -rP
+	$(BIN)/python -m pytest tests -m browser -rP
 
 test: test-unit test-notebooks test-browser
 
