@@ -33,9 +33,7 @@ student: exercises
 pdf: book
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 
-# pytest-xdist: the unit tests run in one process per core. The browser tests run in one process:
-# on two cores, two at a time took about as long (Chromium, the kernels and the builds all want
-# the CPU) and made the JupyterLab latencies, which they check, hostage to the other process.
+# pytest-xdist: one process per core.
 XDIST := -n auto
 
 test-unit: $(STAMP)
@@ -62,8 +60,11 @@ test-notebooks-alt: $(STAMP)
 	  start=$$(date +%s); env $$vars $(NOTEBOOK_CHECKS) \
 	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
 
+# The live-kernel tests time key press to new picture, so they run with nothing else beside them;
+# then the other browser tests, one process per core (tests that share a build form an xdist group).
 test-browser: book
-	$(BIN)/python -m pytest tests -m browser -rP
+	$(BIN)/python -m pytest tests -m "browser and latency" -rP
+	$(BIN)/python -m pytest tests -m "browser and not latency" -rP $(XDIST) --dist loadgroup
 
 test: test-unit test-notebooks test-browser
 

@@ -70,9 +70,13 @@ MAX_CONTROL_BYTES = 3_000_000
 CONTINUOUS_UPDATE_BELOW_S = 0.1
 #: Live mode keeps this many rendered frames per control, so revisiting a value is instant.
 LIVE_CACHE_FRAMES = 64
-#: After a slider move, once the kernel has been idle this long, live mode draws the next value
-#: in the same direction, so that a reader stepping through a slider finds it ready. A newer
-#: move cancels it, so dragging never queues up drawings.
+#: After a slider move, live mode draws what the reader is likely to ask for next: the next
+#: value along that slider in the direction it moved, then one step along each other slider.
+#: Each drawing waits until the kernel has been idle this long after a step (a key press), or
+#: PREFETCH_AFTER_S after a jump (a drag, which rarely lands on the next value). A newer move
+#: cancels the rest, so dragging never queues up drawings; a move waits at most for the one
+#: drawing under way.
+PREFETCH_AFTER_STEP_S = 0.005
 PREFETCH_AFTER_S = 0.05
 
 ParamSpec = Union[tuple, list]
@@ -771,6 +775,13 @@ class _Frames:
 # --------------------------------------------------------------------------------------------
 
 
+def _roomier_step(p: _Param, i: int) -> int:
+    """The index one step from ``i`` towards the side of ``p`` with more values left (up on a
+    tie): where a reader at ``i`` can go further, so more likely goes."""
+    up, down = len(p.values) - 1 - i, i
+    return i + 1 if up >= down and up > 0 else i - 1
+
+
 def _make_live_class():
     """Build the widget class lazily so that importing this module does not need ipywidgets."""
     import ipywidgets as widgets
@@ -823,9 +834,8 @@ def _make_live_class():
             for p in self._params:
                 if len(p.values) < 2:
                     continue
-                step = p.initial + 1 if p.initial + 1 < len(p.values) else p.initial - 1
                 start = time.perf_counter()
-                self._frame({**self.values, p.name: p.values[step]})
+                self._frame({**self.values, p.name: p.values[_roomier_step(p, p.initial)]})
                 seconds = time.perf_counter() - start
             return seconds
 
@@ -865,31 +875,50 @@ def _make_live_class():
             self._prefetch_later(param, param.values.index(self.values[name]) - old)
 
         def _prefetch_later(self, param: _Param, moved: int) -> None:
-            """Schedule drawing the next value along ``param`` in the direction it just moved.
+            """Schedule drawing, one at a time, the frames the reader is likely to ask for next
+            (see :data:`PREFETCH_AFTER_STEP_S`).
 
             Only in a running event loop (a kernel's); nothing happens in a plain script.
             """
             if self._pending is not None:
                 self._pending.cancel()
                 self._pending = None
-            i = param.values.index(self.values[param.name]) + (moved > 0) - (moved < 0)
-            if moved == 0 or not 0 <= i < len(param.values):
-                return
-            ahead = {**self.values, param.name: param.values[i]}
-            if tuple(ahead.values()) in self._frames:
+            if moved == 0:
                 return
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return
-            self._pending = loop.call_later(PREFETCH_AFTER_S, self._prefetch, ahead)
+            queue = self._likely_next(param, moved)
+            if queue:
+                delay = PREFETCH_AFTER_STEP_S if abs(moved) == 1 else PREFETCH_AFTER_S
+                self._pending = loop.call_later(delay, self._prefetch, loop, queue)
 
-        def _prefetch(self, values: dict[str, Any]) -> None:
+        def _likely_next(self, param: _Param, moved: int) -> list[dict[str, Any]]:
+            """The next value along ``param`` in the direction it moved, then one step along
+            each other slider in the order they sit (from ``param`` on), each towards its
+            roomier side; frames already drawn are left out."""
+            i = param.values.index(self.values[param.name])
+            ahead = i + (1 if moved > 0 else -1)
+            queue = [{**self.values, param.name: param.values[ahead]}] \
+                if 0 <= ahead < len(param.values) else []
+            k = self._params.index(param)
+            for p in self._params[k + 1:] + self._params[:k]:
+                if len(p.values) > 1:
+                    j = p.values.index(self.values[p.name])
+                    queue.append({**self.values, p.name: p.values[_roomier_step(p, j)]})
+            return [v for v in queue if tuple(v.values()) not in self._frames]
+
+        def _prefetch(self, loop, queue: list[dict[str, Any]]) -> None:
             self._pending = None
             try:
-                self._frame(values)
+                self._frame(queue[0])
             except Exception:  # noqa: BLE001 - a guess that failed; the reader's own move to
                 pass           # these values draws them again and shows the error then
+            if queue[1:]:
+                # A timer, not call_soon: a move that arrived meanwhile is handled first.
+                self._pending = loop.call_later(PREFETCH_AFTER_STEP_S, self._prefetch, loop,
+                                                queue[1:])
 
         def _show(self, png: bytes) -> None:
             """Swap picture and alt text in one message, so they never disagree."""

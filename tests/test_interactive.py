@@ -696,3 +696,50 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
     assert calls == [1, 2, 3, 4, 5]  # 5 drawn ahead, once
     ctrl.controls["n"].value = 5
     assert calls == [1, 2, 3, 4, 5] and _shown(ctrl)[0] == ctrl._frames[(5,)]
+
+
+def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkeypatch):
+    """After a step, the next value along the same slider comes first, then one step along each
+    other slider (towards its roomier side), one drawing at a time; a move cancels the rest."""
+    import asyncio
+
+    calls = []
+
+    def counting_draw(a, b, c):
+        calls.append((a, b, c))
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1, 2], [a, b, c], color="C0")
+        ax.set_ylim(0, 5)
+        return fig
+
+    ctrl = explore(counting_draw, a=(0, 4, 1), b=(0, 3, 1, 3), c=(0, 2, 1, 1), alt="x",
+                   mode="live")
+    # The first frame, then one step along each slider: b sits at its top, so it steps down;
+    # c is in the middle of its range, and a tie goes up.
+    assert calls == [(0, 3, 1), (1, 3, 1), (0, 2, 1), (0, 3, 2)]
+    del calls[:]
+
+    async def step_then_wait():
+        ctrl.controls["b"].value = 2  # a step down along b
+        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
+
+    asyncio.run(step_then_wait())
+    # Shown (0, 2, 1), already drawn; then ahead along b (down), then c (from b on, wrapping
+    # round to a), each step towards the roomier side.
+    assert calls == [(0, 1, 1), (0, 2, 2), (1, 2, 1)]
+    del calls[:]
+
+    async def two_quick_moves():
+        ctrl.controls["a"].value = 1  # shown from the cache: (1, 2, 1) was drawn ahead
+        ctrl.controls["c"].value = 0  # before anything was drawn ahead: cancels that queue
+        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
+
+    asyncio.run(two_quick_moves())
+    assert calls[0] == (1, 2, 0)  # the reader's own move
+    # Only the queue of the last move: c cannot go further down, so a (up), then b (down).
+    assert calls[1:] == [(2, 2, 0), (1, 1, 0)]
+
+
+def test_roomier_step():
+    p = interactive._expand("k", (0, 4, 1))
+    assert [interactive._roomier_step(p, i) for i in range(5)] == [1, 2, 3, 2, 3]

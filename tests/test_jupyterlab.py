@@ -8,8 +8,10 @@ the frame's alt text, and that every control, moved twice, changes the picture w
 time. It prints the counts and the p95 from key press (or mouse release) to the new picture,
 over all moves and separately over the first and the second move of each control.
 
-Part of ``make test`` through the ``browser`` marker. Under ``CI=true`` a missing Chromium,
-Playwright, JupyterLab or Notebook fails the test instead of skipping it.
+Part of ``make test`` through the ``browser`` marker; the ``latency`` marker makes it run with
+no other test beside it, so that the latencies are the client's and the kernel's alone. Under
+``CI=true`` a missing Chromium, Playwright, JupyterLab or Notebook fails the test instead of
+skipping it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import pytest
 
 from perceptron_core.interactive import STATIC_ENV_VAR
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.latency]
 
 REPO = Path(__file__).resolve().parents[1]
 BOOK = REPO / "book"

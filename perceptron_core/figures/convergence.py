@@ -35,7 +35,7 @@ from ..data import (
     planted,
 )
 from ..geometry import dataset_margin, max_margin, radius
-from ..plotting import NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
+from ..plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
 
 __all__ = [
     "shell_data",

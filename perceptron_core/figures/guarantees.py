@@ -125,7 +125,7 @@ def off_by_one_stream(M: int, window: int) -> tuple[NDArray[np.float64], NDArray
     wrong at once). Mistake j is then example ``1 + (j−1)·window``, and ``h_{M+1}`` needs
     ``window`` more examples: ``M·window + 1`` in all.
     """
-    X, y = [], []
+    X = []
     for j in range(M):
         e = np.zeros(M)
         e[j] = 1.0

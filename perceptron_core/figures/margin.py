@@ -300,7 +300,7 @@ def draw_hull_bounds(angle: float) -> Figure:
             label=f"nearest point p*, ‖p*‖ = {np.linalg.norm(p_star):.3f}")
     ax.scatter(*Z[closest_points(angle)].T, s=200, facecolors="none", edgecolors="black", linewidths=1.5, zorder=4)
     # The supporting line {z : z·u = m}: through m·u, perpendicular to u.
-    plot_separator(ax, u, b=-m, label=f"$z\\cdot u = m(u)$", show_normal=False, color="tab:purple")
+    plot_separator(ax, u, b=-m, label="$z\\cdot u = m(u)$", show_normal=False, color="tab:purple")
     ax.annotate("", xy=0.45 * u, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="tab:purple", lw=1.6))
     ax.text(*(0.5 * u), "$u$", color="tab:purple", fontsize=12)
     ax.plot(0, 0, "k+", ms=8)

@@ -447,7 +447,7 @@ def draw_noise(rate: float, seed: int) -> Figure:
     """Left: cumulative mistakes against rounds, with the bound for p passes at the end of pass
     p. Right: the bound for all passes as a function of γ, for the planted u."""
     r = noise_run(rate, seed)
-    res, rounds, best, after = r["run"], r["rounds"], r["best"], r["after_pass"]
+    res, rounds, best = r["run"], r["rounds"], r["best"]
     n = NOISE_N
     fig, (ax, ax2) = new_figure(2, width=8.6, height=3.8)
     ax.step(np.r_[0, rounds, PASSES * n], np.r_[0, np.arange(1, res.mistakes + 1), res.mistakes],
