@@ -61,10 +61,11 @@ test-notebooks-alt: $(STAMP)
 	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
 
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
-# then the other browser tests, one process per core (tests that share a build form an xdist group).
+# then the other browser tests, one process per core (the extra builds and the PDFs that several
+# tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
 test-browser: book
 	$(BIN)/python -m pytest tests -m "browser and latency" -rP
-	$(BIN)/python -m pytest tests -m "browser and not latency" -rP $(XDIST) --dist loadgroup
+	$(BIN)/python -m pytest tests -m "browser and not latency" -rP $(XDIST)
 
 test: test-unit test-notebooks test-browser
 

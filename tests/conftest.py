@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import os
+import pickle
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -41,3 +47,41 @@ def small_labelled_data(draw, max_n: int = 12, max_d: int = 3):
     X = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n)), float)
     y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
     return X, y
+
+
+@pytest.fixture(scope="session")
+def once_per_run(tmp_path_factory):
+    """``once_per_run(name, make)`` returns ``make(folder)``, made once per test run even when
+    pytest-xdist spreads the tests over several processes: the first process to ask makes it in
+    a folder they all see; the others wait for it and reuse it. (xdist's own ``xdist_group``
+    does not keep tests together under pytest 9.2: xdist 3.8 renames ``item._nodeid``, which
+    pytest 9.2 no longer reads.)"""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # this run's folder, above each worker's own
+
+    def run(name: str, make: Callable[[Path], Any], timeout_s: float = 900) -> Any:
+        folder, done, failed = root / name, root / f"{name}.done", root / f"{name}.failed"
+        try:
+            (root / f"{name}.lock").mkdir()  # atomic: exactly one process gets here
+        except FileExistsError:
+            deadline = time.monotonic() + timeout_s
+            while not (done.exists() or failed.exists()):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{name}: another test process did not finish it in {timeout_s} s")
+                time.sleep(0.5)
+            if failed.exists():
+                pytest.fail(f"{name} failed in another test process: {failed.read_text()}")
+            return pickle.loads(done.read_bytes())
+        folder.mkdir()
+        try:
+            result = make(folder)
+        except BaseException as exc:
+            failed.write_text(str(exc)[-3000:] or type(exc).__name__)
+            raise
+        partial = root / f"{name}.done.partial"
+        partial.write_bytes(pickle.dumps(result))
+        partial.rename(done)  # the waiting processes never read half a file
+        return result
+
+    return run

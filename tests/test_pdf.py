@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-# One process prints the PDFs once for every test here (pytest-xdist).
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("pdf")]
+pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
 BOOK = REPO / "book"
@@ -43,16 +42,20 @@ def _words(text: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pdfs(tmp_path_factory):
+def pdfs(once_per_run):
+    """Every page and the whole book printed once (shared by the test processes)."""
     if shutil.which("pdftotext") is None:
         pytest.fail("pdftotext not found: apt-get install poppler-utils")
     if not (HTML_DIR / "index.html").exists():
         pytest.fail(f"No built book at {HTML_DIR}: run `make book` first (or set BOOK_HTML_DIR).")
-    out = tmp_path_factory.mktemp("pdf")
-    start = time.perf_counter()
-    printed = _print_pdf().print_book(HTML_DIR, out)
-    print(f"printed {len(printed)} PDFs in {time.perf_counter() - start:.0f} s")
-    return printed
+
+    def print_all(out: Path) -> dict[str, Path]:
+        start = time.perf_counter()
+        printed = _print_pdf().print_book(HTML_DIR, out)
+        print(f"printed {len(printed)} PDFs in {time.perf_counter() - start:.0f} s")
+        return printed
+
+    return once_per_run("pdf", print_all)
 
 
 def _pdf_text(path: Path) -> str:

@@ -340,28 +340,24 @@ def _build(out: Path, **env_vars: str) -> Path:
     return out / "_build" / "html"
 
 
-# Under pytest-xdist, the tests that share the two extra builds run in one process, so that each
-# build is made once.
-ONE_WORKER = pytest.mark.xdist_group("student-and-launch-builds")
-
-
 @pytest.fixture(scope="session")
-def student_build(tmp_path_factory):
+def student_build(once_per_run):
     """The student edition, built once (with a repository URL set, which it must ignore).
 
     ``STUDENT_HTML_DIR`` points at such a build instead."""
     if os.environ.get("STUDENT_HTML_DIR"):
         return Path(os.environ["STUDENT_HTML_DIR"])
-    return _build(tmp_path_factory.mktemp("student"), **{sphinxext.HIDE_SOLUTIONS_ENV_VAR: "1",
-                                                          sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL})
+    return once_per_run("student-build", lambda out: _build(
+        out, **{sphinxext.HIDE_SOLUTIONS_ENV_VAR: "1", sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL}))
 
 
 @pytest.fixture(scope="session")
-def launch_build(tmp_path_factory):
+def launch_build(once_per_run):
     """The regular edition built with a sample repository URL. ``LAUNCH_HTML_DIR``: reuse one."""
     if os.environ.get("LAUNCH_HTML_DIR"):
         return Path(os.environ["LAUNCH_HTML_DIR"])
-    return _build(tmp_path_factory.mktemp("launch"), **{sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL})
+    return once_per_run("launch-build",
+                        lambda out: _build(out, **{sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL}))
 
 
 @pytest.fixture(scope="session")
@@ -372,7 +368,6 @@ def regular_build():
 
 
 @pytest.mark.browser
-@ONE_WORKER
 @pytest.mark.parametrize("name", chapter_names())
 def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_build, regular_build):
     phrases, codes = solution_parts(_nb(name))
@@ -391,7 +386,6 @@ def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_buil
 
 
 @pytest.mark.browser
-@ONE_WORKER
 def test_student_notebooks_are_the_stripped_sources(student_build):
     archive = student_build / sphinxext.STUDENT_ZIP
     assert archive.is_file()
@@ -417,7 +411,6 @@ def test_regular_downloads_keep_the_solutions(regular_build):
 
 
 @pytest.mark.browser
-@ONE_WORKER
 def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
     """Every student notebook runs; the only error a cell may raise is the stubs' NotImplementedError."""
     from concurrent.futures import ThreadPoolExecutor
@@ -450,7 +443,6 @@ def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
 
 
 @pytest.mark.browser
-@ONE_WORKER
 @pytest.mark.parametrize("name", chapter_names())
 def test_launch_links_with_a_repository_url(name, launch_build, student_build):
     page = (launch_build / "book" / f"{name}.html").read_text(encoding="utf-8")
