@@ -78,6 +78,9 @@ LIVE_CACHE_FRAMES = 64
 #: drawing under way.
 PREFETCH_AFTER_STEP_S = 0.005
 PREFETCH_AFTER_S = 0.05
+#: In a kernel, a slider move is drawn this long after it arrives, so that the moves that queued
+#: up meanwhile (a drag, a held arrow key) are drawn once, at their last value, not one by one.
+DRAW_AFTER_S = 0.01
 
 ParamSpec = Union[tuple, list]
 AltSpec = Union[str, Callable[..., str]]
@@ -793,7 +796,9 @@ def _make_live_class():
             self._draw, self._alt, self._params = draw, alt, params
             # The figure is drawn once; a slider move updates what changed (see _Frames).
             self._source = _Frames(draw)
-            self._pending = None  # the scheduled drawing ahead (see _prefetch_later)
+            self._pending = None  # the scheduled drawing (see _on_change, _prefetch_later)
+            self._wanted: dict[str, Any] | None = None  # values moved to, not drawn yet
+            self._moved: _Param | None = None  # the slider that moved last
             # Rendered frames by grid point: moving back to a value costs nothing. Bounded, so
             # a long session of dragging keeps at most a few MB.
             self._frames: dict[tuple, bytes] = {}
@@ -869,10 +874,27 @@ def _make_live_class():
 
         def _on_change(self, name: str, new: Any) -> None:
             param = next(p for p in self._params if p.name == name)
-            old = param.values.index(self.values[name])
-            self.values = {**self.values, name: param.nearest(new)}
-            self._show(self._frame(self.values))
-            self._prefetch_later(param, param.values.index(self.values[name]) - old)
+            self._wanted = {**(self._wanted or self.values), name: param.nearest(new)}
+            self._moved = param
+            if self._pending is not None:  # an older move not drawn yet, or a drawing ahead
+                self._pending.cancel()
+                self._pending = None
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # a plain script: draw now
+                self._draw_wanted()
+                return
+            # In a kernel, the values a drag or a held key sends while a frame is drawn wait in
+            # line; drawing a moment later draws only the last of them.
+            self._pending = loop.call_later(DRAW_AFTER_S, self._draw_wanted)
+
+        def _draw_wanted(self) -> None:
+            self._pending = None
+            wanted, self._wanted, param = self._wanted, None, self._moved
+            old = param.values.index(self.values[param.name])
+            self.values = wanted
+            self._show(self._frame(wanted))
+            self._prefetch_later(param, param.values.index(wanted[param.name]) - old)
 
         def _prefetch_later(self, param: _Param, moved: int) -> None:
             """Schedule drawing, one at a time, the frames the reader is likely to ask for next

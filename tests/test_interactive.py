@@ -689,7 +689,9 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
 
     async def steps():
         ctrl.controls["n"].value = 3
-        ctrl.controls["n"].value = 4  # cancels the drawing of 4 scheduled by the first move
+        await asyncio.sleep(interactive.DRAW_AFTER_S * 3)
+        assert calls == [1, 2, 3] and _shown(ctrl)[0] == ctrl._frames[(3,)]
+        ctrl.controls["n"].value = 4  # before 4 is drawn ahead: cancels that, draws 4 itself
         await asyncio.sleep(interactive.PREFETCH_AFTER_S * 4)
 
     asyncio.run(steps())
@@ -738,6 +740,31 @@ def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkey
     assert calls[0] == (1, 2, 0)  # the reader's own move
     # Only the queue of the last move: c cannot go further down, so a (up), then b (down).
     assert calls[1:] == [(2, 2, 0), (1, 1, 0)]
+
+
+def test_live_moves_that_queue_up_are_drawn_once_at_their_last_value():
+    """In a kernel, values that arrive together (a drag, a held key) give one drawing: the last."""
+    import asyncio
+
+    calls = []
+
+    def counting_draw(n):
+        calls.append(n)
+        return draw(gamma=0.1 * n, seed=0)
+
+    ctrl = explore(counting_draw, n=(1, 9, 1), alt="n={n}", mode="live")
+    assert calls == [1]
+
+    async def drag():
+        for n in (3, 4, 5, 6):
+            ctrl.controls["n"].value = n
+        assert calls == [1] and ctrl.values == {"n": 1}  # nothing drawn yet
+        await asyncio.sleep(interactive.DRAW_AFTER_S * 3)
+
+    asyncio.run(drag())
+    assert calls[:2] == [1, 6] and ctrl.values == {"n": 6}
+    png, alt = _shown(ctrl)
+    assert png == ctrl._frames[(6,)] and alt == "n=6"
 
 
 def test_roomier_step():
