@@ -242,6 +242,33 @@ def test_harness_on_a_synthetic_notebook(tmp_path: Path) -> None:
     assert run.glued is None and "code cell 2" in run.error and "broken chapter" in run.error
 
 
+def test_nbval_plugin_checks_the_glue_of_the_run_it_watched(tmp_path: Path) -> None:
+    """``pytest --nbval-lax -p nbval_glue``: a ``glued numbers`` test after each chapter's cells
+    passes when the run glues the reference's values, and fails, naming the value, when not."""
+    import subprocess
+
+    book, refs = tmp_path / "book", tmp_path / "refs"
+    book.mkdir()
+    nb = _synthetic(book / "syn.ipynb", ["from myst_nb import glue", "glue('syn-k', 6 * 7, display=False)"])
+    nn.write_reference(refs / "syn.json", "book/syn.ipynb", nn.Glued(values={"syn-k": {"type": "int", "value": 42}}))
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "book" / "_tools"),
+           "PERCEPTRON_NOTEBOOK_DIR": str(book), "PERCEPTRON_NOTEBOOK_REFERENCES": str(refs)}
+
+    def nbval() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "pytest", "--nbval-lax", "--nbval-current-env", "-p", "nbval_glue",
+             "-p", "no:cacheprovider", "-rA", str(nb)],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+
+    done = nbval()
+    assert done.returncode == 0 and "3 passed" in done.stdout, done.stdout + done.stderr
+    assert "syn.ipynb::glued numbers" in done.stdout
+    nn.write_reference(refs / "syn.json", "book/syn.ipynb", nn.Glued(values={"syn-k": {"type": "int", "value": 43}}))
+    done = nbval()
+    assert done.returncode == 1 and "1 failed, 2 passed" in done.stdout, done.stdout + done.stderr
+    assert "syn-k" in done.stdout
+
+
 def test_from_build_reads_the_run_of_exactly_this_code(tmp_path: Path) -> None:
     """The build's cached run is found by the notebook's code, and a changed cell finds none."""
     from jupyter_cache import get_cache
