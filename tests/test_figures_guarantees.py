@@ -111,3 +111,99 @@ def test_comparison_guarantees_hold_on_a_small_run():
 def test_bench_cases_draw():
     for name, draw, params in fig.BENCH_CASES:
         assert isinstance(draw(**_initial(params)), Figure), name
+
+
+def test_off_by_one_stream_runs_out_and_what_the_conversion_then_returns():
+    ob = fig.off_by_one(M=4, epsilon=0.1, delta=0.1)
+    M, k, K = ob["M"], ob["window_balcan"], ob["plan"].window
+    # The stream built for the notes' window holds M·k + 1 examples; built for the corrected
+    # window, M·K + 1. Counted here from the streams themselves.
+    assert ob["stream_length"] == len(fig.off_by_one_stream(M, k)[1]) == M * k + 1 == 149
+    assert ob["plan_stream_length"] == len(fig.off_by_one_stream(M, K)[1]) == M * K + 1 == 161
+    # The corrected window on the notes' stream: the stream ends first. No output, and the
+    # hypothesis in use is h_{M+1} = Σ e_i, right on every point, after M mistakes.
+    here = ob["run_plan_here"]
+    assert not here.output and here.w is None and here.examples == 149 and here.mistakes == M
+    np.testing.assert_array_equal(here.current, np.ones(M))
+    last_mistake = 1 + (M - 1) * k
+    assert here.examples - last_mistake == k < K  # right on the last k, short of a window of K
+    # On its own stream the corrected procedure outputs h_{M+1} within its sample.
+    assert ob["run_plan"].output and ob["run_plan"].examples == 161 <= ob["plan"].sample_size
+
+
+def test_band_error_formula_against_an_independent_sampler():
+    rows = fig.band_error_check(n=200_000, seed=1)
+    assert all(r["z"] < 5 for r in rows)
+    psi = math.asin(fig.GAMMA / fig.R)
+    for r in rows:
+        if r["theta"] <= psi:  # within psi of u: no point of the sample is misclassified
+            assert r["exact"] == 0 and r["estimate"] == 0
+    # Closed forms at two angles: a quarter turn errs on half, a half turn on everything.
+    w = np.array([0.0, 1.0])
+    assert fig.distribution().error(w) == pytest.approx(0.5, abs=1e-15)
+    assert fig.distribution().error(-fig.distribution().u) == 1.0
+
+
+def test_failure_quantile_is_the_binomial_quantile():
+    q = fig.failure_quantile(2000, 0.1)
+    assert binom.sf(q, 2000, 0.1) < fig.QUANTILE_LEVEL <= binom.sf(q - 1, 2000, 0.1)
+    # The short window's failures exceed it, the chapter's window's do not.
+    short = pc.simulate_conversion(fig.distribution(), 0.1, 0.1, repeats=2000, seed=7, window=10)
+    assert short.failures > q
+    assert fig.simulation(0.1, 0.1).failures <= q
+    assert fig.slider_summary()["below_quantile"]
+
+
+def test_the_vectorized_simulation_agrees_with_the_online_perceptron_run_by_run():
+    r = fig.simulation_agreement(epsilon=0.2, delta=0.1, repeats=30, seed=4)
+    assert r == {"repeats": 30, "agree": 30}
+
+
+@pytest.mark.parametrize("x", [1.0, 4.0, 4.938, 9.0, 9.5, 100.0, 2.0000001, 1.9999999])
+def test_no_further_mistake_exactly_when_m_plus_one_exceeds_the_bound(x):
+    # Exercise (b): an (M+1)-th mistake is ruled out exactly when M + 1 > (R/γ)², that is
+    # M >= ⌊(R/γ)²⌋ for an integer M, and not M >= (R/γ)² when (R/γ)² is not an integer.
+    for M in range(0, 120):
+        assert (M + 1 > x) == (M >= math.floor(x))
+    if x != math.floor(x):
+        M = math.floor(x)
+        assert M + 1 > x and not M >= x
+
+
+@pytest.mark.parametrize("gamma", [0.45, 0.5, 0.3, 0.26])
+def test_the_perceptron_is_perfect_after_floor_mistakes_and_not_before(gamma):
+    # R = 1: (R/γ)² is 4.94, 4, 11.1 and 14.8. The adversary's k = ⌊(R/γ)²⌋ points have margin
+    # 1/√k >= γ; the perceptron makes exactly k mistakes on them, its hypothesis after k - 1
+    # of them errs on the next point, and after k it is right on every point.
+    k = math.floor((1 / gamma) ** 2)
+    game = pc.adversary_game(pc.PerceptronLearner("mistake"), k, R=1.0)
+    assert game.mistakes == k and np.min(game.y * (game.X @ game.u)) >= gamma - 1e-12
+    w = np.zeros(k)
+    for j, (x, label) in enumerate(zip(game.X, game.y)):
+        assert label * (w @ x) <= 0  # h_{j+1} errs on point j + 1
+        w = w + label * x
+    assert np.all(game.y * (game.X @ w) > 0)
+
+
+NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "book" / "guarantees.ipynb"
+
+
+def test_the_text_is_for_readers_and_uses_the_books_notation():
+    import json
+
+    cells = json.loads(NOTEBOOK.read_text())["cells"]
+    text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    for bad in ("tests/", "test_", "the tests ", "\\alpha", "161"):
+        assert bad not in text, bad
+    # The distribution is \mathcal{D}; a bare D is only the CS229 notes' radius.
+    assert text.count("$D$") == 1 and "(with $D$ for $R$)" in text
+    assert "\\sim D" not in text
+    # "Can any learner do better?" comes with the dimension the adversary needs.
+    assert "in dimension $d \\ge (R/\\gamma)^2$" in text
+    # Exercise (b): the condition M + 1 > (R/γ)².
+    assert "M + 1 > (R/\\gamma)^2" in text
+    for cell in cells:
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "code" and "remove-input" not in cell["metadata"].get("tags", []):
+            assert "glue_numbers(" not in src
+            assert max(map(len, src.split("\n"))) <= 88, src

@@ -11,6 +11,7 @@ nothing of SVMs and against scikit-learn's solver.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -22,7 +23,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import brentq, minimize, minimize_scalar
 from sklearn.svm import LinearSVC
 
 import perceptron_core as pc
@@ -71,6 +72,62 @@ def test_bench_cases_are_the_chapter_figures():
 def test_alt_texts_fill_in():
     assert "0.1" in nf.NOISE_ALT.format(rate=0.1, seed=0)
     assert "XOR" in nf.NEVER_SETTLES_ALT.format(data="XOR")
+
+
+# ---------------------------------------------------------------------------------------------
+# An epoch without a mistake: what it proves under each tie rule
+# ---------------------------------------------------------------------------------------------
+
+
+def _per_epoch(res):
+    return np.bincount(res.history.epochs, minlength=res.epochs + 1)[1:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 3), st.integers(0, 10**6), st.integers(1, 12),
+       st.sampled_from([("mistake", False), ("mistake", True), ("positive", True),
+                        ("negative", True)]))
+def test_on_inseparable_data_every_epoch_errs_where_the_chapter_says_so(n, d, seed, epochs, rule):
+    # The chapter's claim: ties counted as mistakes (with or without an offset), or any tie
+    # rule with an offset, an epoch without a mistake proves the data separable. Small integer
+    # data, so every score is exact; separability decides with an exact certificate.
+    tie, offset = rule
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, d)).astype(float)
+    y = rng.choice([-1.0, 1.0], size=n)
+    res = pc.perceptron(X, y, offset=offset, tie=tie, max_epochs=epochs, record=True)
+    separable = pc.separability(X, y, offset=offset).separable
+    if not separable:
+        assert not res.converged
+        assert res.epochs == epochs and _per_epoch(res).min() >= 1
+    if res.converged:
+        scores = X @ res.w + res.b
+        if tie == "mistake":  # the final weights separate, strictly
+            assert np.all(y * scores > 0)
+        else:  # a ties-free shift of b by a half separates (negative scores are <= -1 here)
+            shift = 0.5 if tie == "positive" else -0.5
+            assert np.all(y * (scores + shift) > 0)
+        assert separable
+
+
+def test_a_tie_ends_a_run_on_data_no_hyperplane_through_the_origin_separates():
+    X, y = nf.tie_example()
+    # Not separable through the origin: weights 1/2, 1/2, 0 combine the y_i x_i to 0, so
+    # Σ λ_i y_i w·x_i = 0 for every w and some y_i w·x_i is <= 0.
+    lam = np.array([0.5, 0.5, 0.0])
+    assert np.all(lam >= 0) and lam.sum() == 1 and np.all(lam @ (y[:, None] * X) == 0)
+    assert pc.separability(X, y).separable is False
+    for tie, labels in (("positive", y), ("negative", -y)):
+        res = pc.perceptron(X, labels, tie=tie, max_epochs=nf.TIE_EPOCHS, record=True)
+        assert res.converged and res.epochs == 2 and _per_epoch(res).tolist() == [1, 0]
+        scores = X @ res.w
+        assert np.count_nonzero(scores == 0) == 2  # two points on the boundary
+        assert np.all(res.predict(X) == labels)  # right by the rule's own reading of a tie
+    strict = pc.perceptron(X, y, tie="mistake", max_epochs=nf.TIE_EPOCHS, record=True)
+    assert not strict.converged and strict.epochs == nf.TIE_EPOCHS
+    assert _per_epoch(strict).min() >= 1
+    # With an offset the same data are separable, so a stop there proves nothing wrong.
+    assert pc.separability(X, y, offset=True).separable
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,6 +263,69 @@ def test_hinge_bound_holds_for_an_svm_u_at_its_best_gamma(data, passes, C):
     assert math.isclose(balcan, best.bound, rel_tol=1e-9)
 
 
+@settings(max_examples=150)
+@given(noisy_planted(), st.integers(1, 4), st.floats(0.05, 2.0))
+def test_freund_schapire_bound_holds_over_several_passes(data, passes, scale):
+    # ((R + D)/γ)² with D the Euclidean norm of the deviations of the whole sequence: √T times
+    # that of the data set over T passes. Recomputed here with numpy.
+    X, y, u, margin = data
+    gamma = scale * margin
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    dev = np.maximum(0.0, gamma - y * (X @ u))
+    D_seq = math.sqrt(passes * float(np.sum(dev**2)))
+    assert math.isclose(nf.square_deviation(X, y, u, gamma), math.sqrt(np.sum(dev**2)),
+                        rel_tol=1e-12, abs_tol=1e-15)
+    res = pc.perceptron(X, y, max_epochs=passes)
+    assert res.mistakes <= ((R + D_seq) / gamma) ** 2 * (1 + 1e-9)
+    assert math.isclose(nf.freund_schapire_bound(R, gamma, D_seq), ((R + D_seq) / gamma) ** 2)
+
+
+def test_neither_form_of_the_hinge_bound_is_always_the_smaller():
+    R, gamma = 1.0, 0.1
+    # Many points deviating a little: Freund and Schapire's form is smaller.
+    d = np.full(1000, 0.01)
+    assert nf.freund_schapire_bound(R, gamma, float(np.linalg.norm(d))) < pc.hinge_loss_bound(R, gamma, d.sum())
+    # One point deviating a lot: Balcan's is smaller.
+    d = np.array([2.0])
+    assert pc.hinge_loss_bound(R, gamma, d.sum()) < nf.freund_schapire_bound(R, gamma, float(np.linalg.norm(d)))
+    # And on the chapter's run, with a few flipped points far on the wrong side, Balcan's.
+    X, y, u = nf.noise_data(0.1, 0)
+    T, g = nf.PASSES, 0.4
+    fs = nf.freund_schapire_bound(pc.radius(X), g, math.sqrt(T) * nf.square_deviation(X, y, u, g))
+    assert pc.hinge_loss_bound(pc.radius(X), g, T * pc.total_hinge_deviation(X, y, u, g)) < fs
+
+
+def test_check_hinge_proof_holds_on_runs_and_catches_a_false_claim():
+    X, y, u = nf.noise_data(0.1, 0)
+    run = pc.perceptron(X, y, max_epochs=3, record=True)
+    c = nf.check_hinge_proof(X, y, u, 0.4, run, 3)
+    assert all(c[k] for k in ("progress", "growth", "paid", "sharp", "solved", "balcan",
+                              "freund_schapire"))
+    assert c["mistakes"] == run.mistakes
+    # Weights ten times as long break the growth claim, and the checker says so; weights
+    # turned around break the progress claim.
+    def tampered(weights):
+        return dataclasses.replace(run, history=dataclasses.replace(run.history, weights=weights))
+
+    assert not nf.check_hinge_proof(X, y, u, 0.4, tampered(10 * run.history.weights), 3)["growth"]
+    assert not nf.check_hinge_proof(X, y, u, 0.4, tampered(-run.history.weights), 3)["progress"]
+    # Claiming one pass for a run of three breaks the one-pass bound on the deviation paid.
+    assert not nf.check_hinge_proof(X, y, u, 0.4, run, 1)["paid"]
+
+
+def test_random_hinge_checks_find_no_failure():
+    r = nf.random_hinge_checks(trials=60, seed=3)
+    assert r["trials"] == 60 and sum(r["failures"].values()) == 0
+    assert 0 < r["worst"] <= 1 + 1e-9 and r["unfinished"] > 0
+
+
+def test_the_planted_u_misclassifies_exactly_the_flipped_points():
+    X, y, u = nf.noise_data(0.1, 0)
+    clean = pc.planted(nf.NOISE_N, nf.NOISE_D, nf.NOISE_GAMMA, seed=0)[1]
+    np.testing.assert_array_equal(y * (X @ u) < 0, y != clean)
+    assert np.sum(y != clean) == round(0.1 * nf.NOISE_N)
+
+
 def test_one_pass_deviation_is_not_enough_for_many_passes():
     # Noisy planted data: the run keeps erring on every pass, so a bound that charged TD_γ only
     # once, even at its best γ, is broken after a few passes; the P-pass bound is not.
@@ -271,6 +391,45 @@ def test_solved_quadratic_is_tighter_and_is_the_largest_feasible_count(R, gamma,
     assert R * math.sqrt(bigger) < gamma * bigger - td
 
 
+@settings(max_examples=300)
+@given(st.floats(0.01, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
+def test_solved_form_is_the_square_of_the_positive_root(R, gamma, td):
+    # The quadratic γs² − Rs − TD in s = √M, solved by numpy and by a bracketing root finder on
+    # γM − TD − R√M, knows nothing of the closed form.
+    roots = np.roots([gamma, -R, -td]).real
+    s_plus = float(roots.max())
+    solved = nf.solved_hinge_bound(R, gamma, td)
+    assert math.isclose(solved, s_plus**2, rel_tol=1e-9, abs_tol=1e-9)
+    f = lambda M: gamma * M - td - R * math.sqrt(M)  # noqa: E731
+    hi = 2 * pc.hinge_loss_bound(R, gamma, td) + 1.0
+    if td > 0:
+        assert math.isclose(solved, brentq(f, 1e-300, hi, xtol=1e-14, rtol=1e-13), rel_tol=1e-9)
+    # The other root is never positive: with it the "bound" would be 0 or less than the truth.
+    assert float(roots.min()) <= 1e-9 * max(1.0, R / gamma)
+
+
+def test_the_wrong_sign_of_the_root_is_not_a_bound():
+    # (R − √(R² + 4γ·TD))/(2γ), squared, is 0 on separable data, where runs make mistakes, and
+    # is broken on noisy data too: the sign in the chapter's derivation matters.
+    def wrong(R, gamma, td):
+        return ((R - math.sqrt(R * R + 4 * gamma * td)) / (2 * gamma)) ** 2
+
+    X, y, u = pc.planted(50, 3, 0.1, seed=4)
+    res = pc.perceptron(X, y)
+    assert res.converged and res.mistakes > wrong(pc.radius(X), 0.1, 0.0) == 0.0
+    broken = 0
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        X, y, u = pc.planted(40, 3, 0.2, seed=trial)
+        y = pc.flip_labels(y, 0.1, seed=trial)
+        gamma = float(rng.uniform(0.05, 0.4))
+        res = pc.perceptron(X, y, max_epochs=2, record=True)
+        paid = nf.mistake_deviation(X, y, u, gamma, res.history.indices)
+        assert res.mistakes <= nf.solved_hinge_bound(pc.radius(X), gamma, paid) * (1 + 1e-9)
+        broken += res.mistakes > wrong(pc.radius(X), gamma, paid)
+    assert broken > 0
+
+
 def test_solved_equals_novikoff_without_deviation():
     assert math.isclose(nf.solved_hinge_bound(2.0, 0.5, 0.0), 16.0)
 
@@ -318,6 +477,20 @@ def test_ways_out_averaging_beats_the_last_iterate_on_noisy_planted_data():
     assert w["averaged"].mean() < w["last"].mean()
     assert w["voted"].mean() < w["last"].mean()
     assert w["averaged"].std() < w["last"].std()
+
+
+def test_ways_data_is_one_planted_draw_split_as_the_prose_says():
+    X_tr, y_tr, X_te, y_te = nf.ways_data(0)
+    n, m = nf.WAYS["n_train"], nf.WAYS["n_test"]
+    X, y, _ = pc.planted(n + m, nf.WAYS["d"], nf.WAYS["margin"], 1.0, seed=0)
+    np.testing.assert_array_equal(X_tr, X[:n])
+    np.testing.assert_array_equal(X_te, X[n:])
+    np.testing.assert_array_equal(y_te, y[n:])
+    assert np.sum(y_tr != y[:n]) == round(nf.WAYS["rate"] * n)
+    # The comparison's first planted trial is this very set.
+    w = nf.ways_out("planted")
+    last = pc.perceptron(X_tr, y_tr, max_epochs=nf.WAYS["epochs"])
+    assert w["last"][0] == np.mean(last.predict(X_te) != y_te)
 
 
 def test_ways_out_iris_split_is_stratified_and_disjoint():
@@ -441,6 +614,12 @@ def test_text_has_the_label_theorems_exercises_and_sources():
     assert "NP-hard" in text
     for bad in ("seeds", "lecture note 2", "notes 004"):
         assert bad not in text, bad
+    # The page is for readers: no test files, no test names, no "checked in the tests".
+    for bad in ("tests/", "test_", "the tests", "a test checks", "\\epsilon"):
+        assert bad not in text.lower(), bad
+    # T counts the passes; P is not a symbol of this chapter.
+    assert "$P$" not in text and "P\\,TD" not in text and "2P" not in text
+    assert "{cite:t}`block1970`" in text and "Theorem 2" in text
 
 
 def test_the_notebook_sliders_are_the_tested_grids():

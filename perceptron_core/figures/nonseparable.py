@@ -1,5 +1,8 @@
 """Figures and helpers for the chapter "When the data cannot be separated".
 
+* :func:`tie_example`: three points that no hyperplane through the origin separates, on which
+  the perceptron under ``tie="positive"`` (and, labels flipped, ``tie="negative"``) stops after
+  an epoch without a mistake; ties counted as mistakes, it errs in every epoch.
 * :func:`find_cycle` finds, exactly, the first time a run's state (weights and position in the
   sweep) repeats, after which the run repeats forever; :func:`xor_cycle` applies it to XOR.
 * :func:`draw_never_settles`: the perceptron on XOR and on the inseparable Iris pair.
@@ -7,9 +10,14 @@
   (the quadratic solved, a tighter form), :func:`best_gamma` (the γ that makes the bound
   smallest for a fixed ``u``, in closed form), :func:`mistake_deviation` (the deviation the
   proof actually pays: one term per mistake), :func:`best_bound` (the ``u`` and γ together:
-  a soft-margin SVM with ``C = P/R²``, with a lower bound that certifies how close it is).
+  a soft-margin SVM with ``C = T/R²``, with a lower bound that certifies how close it is);
+  :func:`check_hinge_proof` and :func:`random_hinge_checks` recompute every step of the proof
+  on runs; :func:`freund_schapire_bound` is the form ``((R + D)/γ)²`` with ``D = √(Σ dᵢ²)``.
 * :func:`draw_noise`: cumulative mistakes against the bound, with a label-noise slider.
-* :func:`ways_out`: test errors of the last iterate, the averaged and the voted perceptron.
+* :func:`ways_data`, :func:`ways_out`: test errors of the last iterate, the averaged and the
+  voted perceptron.
+
+T is the number of passes (epochs) throughout, as in the book's notation.
 
 Every expensive run is cached with :func:`functools.lru_cache`, so a redraw only re-plots.
 """
@@ -34,6 +42,8 @@ from ..plotting import NEGATIVE, POSITIVE, new_figure
 from ..variants import averaged_perceptron, voted_perceptron
 
 __all__ = [
+    "TIE_EPOCHS",
+    "tie_example",
     "find_cycle",
     "xor_cycle",
     "never_settles_run",
@@ -41,6 +51,13 @@ __all__ = [
     "deviations",
     "mistake_deviation",
     "solved_hinge_bound",
+    "freund_schapire_bound",
+    "square_deviation",
+    "check_hinge_proof",
+    "random_hinge_checks",
+    "CHECK_TRIALS",
+    "CHECK_MAX_PASSES",
+    "CHECK_MAX_RATE",
     "BestGamma",
     "best_gamma",
     "bound_at",
@@ -49,6 +66,8 @@ __all__ = [
     "noise_data",
     "noise_run",
     "draw_noise",
+    "WAYS",
+    "ways_data",
     "ways_out",
     "NEVER_SETTLES_ALT",
     "NOISE_ALT",
@@ -57,16 +76,26 @@ __all__ = [
 
 NOISE_N, NOISE_D, NOISE_GAMMA, PASSES = 200, 5, 0.1, 10
 IRIS_EPOCHS = 1000
+#: The cap on the epochs of the runs on :func:`tie_example`.
+TIE_EPOCHS = 20
+#: :func:`random_hinge_checks`: how many random noisy data sets, up to how many passes, and up
+#: to what fraction of flipped labels.
+CHECK_TRIALS, CHECK_MAX_PASSES, CHECK_MAX_RATE = 200, 4, 0.4
+#: The "ways out" comparison: planted training and test points in dimension ``d`` with planted
+#: margin ``margin``, a fraction ``rate`` of the training labels flipped, ``epochs`` epochs,
+#: ``trials`` repetitions; the Iris splits take ``iris_train`` flowers of each species.
+WAYS = {"n_train": 200, "n_test": 1000, "d": 10, "margin": 0.05, "rate": 0.1, "epochs": 10,
+        "trials": 20, "iris_train": 25}
 NEVER_SETTLES_DATA = ("XOR", "Iris versicolor/virginica")
 NEVER_SETTLES_ALT = (
     "The perceptron with an offset on {data}: the weights after each mistake, and the mistakes "
     "made in each epoch, which never fall to zero."
 )
 NOISE_ALT = (
-    "Planted data, 200 points in dimension 5, with a fraction {rate} of the labels flipped "
-    "(seed {seed}): the perceptron's cumulative mistakes over 10 passes against Balcan's bound "
-    "for the planted u, paid again on every pass; and the bound after 10 passes as a function "
-    "of gamma, smallest at the marked gamma."
+    f"Planted data, {NOISE_N} points in dimension {NOISE_D}, with a fraction {{rate}} of the "
+    f"labels flipped (seed {{seed}}): the perceptron's cumulative mistakes over {PASSES} passes "
+    "against Balcan's bound for the planted u, paid again on every pass; and the bound after "
+    f"{PASSES} passes as a function of gamma, smallest at the marked gamma."
 )
 _BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
 
@@ -81,6 +110,20 @@ def _quiet_perceptron(X: NDArray, y: NDArray, **kwargs: object) -> PerceptronRes
 # --------------------------------------------------------------------------------------------
 # The perceptron never settles
 # --------------------------------------------------------------------------------------------
+
+
+def tie_example() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Three points that no hyperplane through the origin separates, where a tie ends a run.
+
+    ``(1, 0)`` and ``(−1, 0)`` are labelled +1 and ``(0, 1)`` is labelled −1. The two positive
+    points are opposite, so every ``w`` gives one of them a score ``≤ 0``: no ``w`` has
+    ``yᵢ w·xᵢ > 0`` for all i (the weights ½, ½, 0 are a certificate). Under
+    ``tie="positive"`` and without an offset, the perceptron errs once, on ``(0, 1)``, which sets
+    ``w = (0, −1)``; then both positive points score exactly 0, which that rule calls +1, and
+    the next epoch passes without a mistake. With the labels flipped, ``tie="negative"`` does the
+    same. Counting ties as mistakes (``tie="mistake"``), every epoch errs.
+    """
+    return np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0, -1.0])
 
 
 def find_cycle(res: PerceptronResult, n: int) -> tuple[int, int] | None:
@@ -213,7 +256,7 @@ def mistake_deviation(
     """The deviation the proof pays: ``Σ_k max(0, γ − y_{i_k} u·x_{i_k})`` over the mistakes k.
 
     ``indices`` lists the example of each mistake (``run.history.indices``). Each example is
-    met at most once per pass, so over P passes this is at most ``P·TD_γ``.
+    met at most once per pass, so over T passes this is at most ``T·TD_γ``.
     """
     dev = deviations(X, y, u, gamma)
     return float(np.sum(dev[np.asarray(indices, dtype=np.int64)]))
@@ -222,6 +265,9 @@ def mistake_deviation(
 def solved_hinge_bound(R: float, gamma: float, td: float) -> float:
     """The bound from solving ``R√M ≥ γM − TD`` for M: ``((R + √(R² + 4γ·TD))/(2γ))²``.
 
+    With ``s = √M ≥ 0`` the inequality is ``γs² − Rs − TD ≤ 0``, that is
+    ``(s − R/(2γ))² ≤ (R² + 4γ·TD)/(4γ²)``, so ``|s − R/(2γ)| ≤ √(R² + 4γ·TD)/(2γ)``: the upper
+    half of that gives the bound (the lower half says nothing, as ``R − √(R² + 4γ·TD) ≤ 0``).
     It is never larger than Balcan's ``(R/γ)² + (2/γ)·TD`` and equals it at ``TD = 0``.
     """
     R = check_nonnegative(R, "R")
@@ -231,16 +277,125 @@ def solved_hinge_bound(R: float, gamma: float, td: float) -> float:
     return root * root
 
 
+def freund_schapire_bound(R: float, gamma: float, D: float) -> float:
+    """Freund and Schapire's (1999, Theorem 2) mistake bound ``((R + D)/γ)²``.
+
+    ``D = √(Σ dᵢ²)`` is the Euclidean norm of the same deviations ``dᵢ = max(0, γ − yᵢ u·xᵢ)``
+    whose sum is Balcan's ``TD_γ`` (:func:`square_deviation`). Over T passes of a data set the
+    sequence repeats each deviation T times, so its ``D`` is ``√T`` times the data set's.
+    """
+    R = check_nonnegative(R, "R")
+    gamma = check_positive(gamma, "gamma")
+    D = check_nonnegative(D, "D")
+    return ((R + D) / gamma) ** 2
+
+
+def square_deviation(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float) -> float:
+    """``D = √(Σᵢ dᵢ²)``, the Euclidean norm of the deviations (:func:`deviations`)."""
+    return float(np.linalg.norm(deviations(X, y, u, gamma)))
+
+
+def check_hinge_proof(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float,
+                      run: PerceptronResult, passes: int) -> dict[str, object]:
+    """Every step of the proof of Balcan's bound, recomputed on a recorded run of at most
+    ``passes`` epochs, with plain numpy from the weights after each mistake.
+
+    Returns a dict of booleans, one per claim: ``progress`` (``w_k·u ≥ γk − Σ`` of the
+    deviations of the first k mistakes, at every k), ``growth`` (``‖w_k‖² ≤ kR²`` at every k),
+    ``paid`` (that sum is at most ``T·TD_γ``), ``sharp``, ``solved``, ``balcan`` and
+    ``freund_schapire`` (the run's mistakes are within each form of the bound), and the numbers
+    ``mistakes``, ``sharp_bound`` (the solved form with the deviation paid by the mistakes),
+    ``solved_bound``, ``balcan_bound`` and ``fs_bound`` for T passes. Comparisons allow a
+    relative rounding slack of 1e-9.
+    """
+    X, y = check_X_y(X, y)
+    if run.history is None:
+        raise ValueError("check_hinge_proof needs the run's history; run perceptron(..., record=True).")
+    u = check_vector(u, X.shape[1], "u")
+    u = u / float(np.linalg.norm(u))
+    gamma = check_positive(gamma, "gamma")
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    dev = np.maximum(0.0, gamma - y * (X @ u))
+    td, D = float(dev.sum()), float(np.sqrt(np.sum(dev * dev)))
+    h = run.history
+    M = run.mistakes
+    k = np.arange(1, M + 1)
+    paid = np.cumsum(dev[h.indices]) if M else np.zeros(0)
+    slack = 1e-9 * (1.0 + R * k)
+    sharp = solved_hinge_bound(R, gamma, float(paid[-1]) if M else 0.0)
+    solved = solved_hinge_bound(R, gamma, passes * td)
+    balcan = hinge_loss_bound(R, gamma, passes * td)
+    fs = freund_schapire_bound(R, gamma, math.sqrt(passes) * D)
+    within = 1.0 + 1e-9
+    return {
+        "progress": bool(np.all(h.weights @ u >= gamma * k - paid - slack)),
+        "growth": bool(np.all(np.einsum("ij,ij->i", h.weights, h.weights) <= k * R * R * within)),
+        "paid": bool(M == 0 or paid[-1] <= passes * td * within + 1e-12),
+        "sharp": M <= sharp * within,
+        "solved": M <= solved * within,
+        "balcan": M <= balcan * within,
+        "freund_schapire": M <= fs * within,
+        "mistakes": M,
+        "sharp_bound": sharp,
+        "solved_bound": solved,
+        "balcan_bound": balcan,
+        "fs_bound": fs,
+    }
+
+
+_CLAIMS = ("progress", "growth", "paid", "sharp", "solved", "balcan", "freund_schapire")
+
+
+@lru_cache(maxsize=4)
+def random_hinge_checks(trials: int = CHECK_TRIALS, seed: int = 0) -> dict[str, object]:
+    """:func:`check_hinge_proof` on ``trials`` random noisy data sets.
+
+    Each trial draws planted data (5 to 60 points in dimension 1 to 6, radius 0.5 to 3, planted
+    margin 2 % to 100 % of the radius), flips a fraction of up to :data:`CHECK_MAX_RATE` of the
+    labels, runs the perceptron for 1 to :data:`CHECK_MAX_PASSES` epochs and checks the proof
+    for the planted ``u`` (in half the trials perturbed at random) at a γ anywhere from 0.05 to
+    2 times the planted margin.
+
+    Returns ``trials``, ``failures`` (for each claim, the number of trials where it failed),
+    ``unfinished`` (trials whose run still made a mistake in its last epoch) and ``worst`` (the
+    largest ratio of a run's mistakes to its sharp bound).
+    """
+    rng = np.random.default_rng(seed)
+    failures = dict.fromkeys(_CLAIMS, 0)
+    worst, unfinished = 0.0, 0
+    for _ in range(trials):
+        n, d = int(rng.integers(5, 61)), int(rng.integers(1, 7))
+        R = float(rng.uniform(0.5, 3.0))
+        margin = float(rng.uniform(0.02, 1.0)) * R
+        data_seed = int(rng.integers(2**31 - 1))
+        X, y, u = planted(n, d, margin, R, seed=data_seed)
+        y = flip_labels(y, float(rng.uniform(0.0, CHECK_MAX_RATE)), seed=data_seed)
+        if rng.random() < 0.5:
+            u = u + 0.3 * rng.standard_normal(d)
+            if np.linalg.norm(u) < 1e-3:
+                u = np.ones(d)
+        passes = int(rng.integers(1, CHECK_MAX_PASSES + 1))
+        gamma = float(rng.uniform(0.05, 2.0)) * margin
+        run = _quiet_perceptron(X, y, max_epochs=passes, record=True)
+        unfinished += not run.converged
+        c = check_hinge_proof(X, y, u, gamma, run, passes)
+        for claim in _CLAIMS:
+            failures[claim] += not c[claim]
+        if c["sharp_bound"] > 0:
+            worst = max(worst, c["mistakes"] / c["sharp_bound"])
+    return {"trials": trials, "failures": failures, "unfinished": unfinished, "worst": worst}
+
+
 @dataclass(frozen=True)
 class BestGamma:
-    """The γ that makes ``(R/γ)² + (2P/γ)·TD_γ`` smallest for one ``u``.
+    """The γ that makes ``(R/γ)² + (2T/γ)·TD_γ`` smallest for one ``u``.
 
     Attributes
     ----------
     gamma : the minimizer.
     bound : the bound there.
     td : ``TD_γ`` there (one pass).
-    passes : P.
+    passes : T, the number of passes.
     R : the radius used.
     """
 
@@ -252,7 +407,7 @@ class BestGamma:
 
 
 def bound_at(margins: NDArray, R: float, gamma: float, passes: int = 1) -> float:
-    """``(R/γ)² + (2P/γ)·TD_γ`` from the unit margins ``yᵢ u·xᵢ`` (for curves and checks)."""
+    """``(R/γ)² + (2T/γ)·TD_γ`` from the unit margins ``yᵢ u·xᵢ`` (for curves and checks)."""
     td = float(np.sum(np.maximum(0.0, gamma - margins)))
     return hinge_loss_bound(R, gamma, passes * td)
 
@@ -265,19 +420,19 @@ def best_gamma(
     With margins ``mᵢ = yᵢ u·xᵢ`` and ``t = 1/γ``, on each interval of γ between two
     consecutive positive margins the set of points with ``mᵢ < γ`` is fixed, say k points with
     margin sum S, and ``TD_γ/γ = k − S·t``. The bound is then the quadratic
-    ``R²t² − 2PS·t + 2Pk`` in t, smallest at ``t = PS/R²``, clipped to the interval. The least
+    ``R²t² − 2TS·t + 2Tk`` in t, smallest at ``t = TS/R²``, clipped to the interval. The least
     of these piecewise minima is the global one.
 
-    As γ → ∞ the bound tends to ``2P·n``. When no finite γ does better (for instance when
+    As γ → ∞ the bound tends to ``2T·n``. When no finite γ does better (for instance when
     no margin of ``u`` is positive), the result has ``gamma = inf``, ``td = inf`` and that limit
-    as ``bound``; it is never better than the trivial ``P·n``.
+    as ``bound``; it is never better than the trivial ``T·n``.
 
     Parameters
     ----------
     X, y : the data.
     u : the reference direction (any non-zero length; it is normalized).
     R : the radius; default ``max ‖xᵢ‖``.
-    passes : P, the number of passes the bound should cover (``TD_γ`` is paid on each).
+    passes : T, the number of passes the bound should cover (``TD_γ`` is paid on each).
     """
     m = _unit_margins(X, y, u)
     R = radius(X) if R is None else check_positive(R, "R")
@@ -305,8 +460,8 @@ def best_gamma(
             best = (value, 1.0 / t)
     limit = 2.0 * P * len(m)  # the bound as γ → ∞, where every point has deviation ≈ γ
     if not best[0] < limit:
-        # The bound only falls towards 2P·n as γ grows and is never attained: no γ helps, and
-        # 2P·n is twice the trivial bound (a mistake at every round of P passes).
+        # The bound only falls towards 2T·n as γ grows and is never attained: no γ helps, and
+        # 2T·n is twice the trivial bound (a mistake at every round of T passes).
         return BestGamma(gamma=math.inf, bound=limit, td=math.inf, passes=P, R=R)
     gamma = best[1]
     td = float(np.sum(np.maximum(0.0, gamma - m)))
@@ -315,7 +470,7 @@ def best_gamma(
 
 @dataclass(frozen=True)
 class BestBound:
-    """Balcan's P-pass bound minimized over unit ``u`` and γ > 0 together.
+    """Balcan's T-pass bound minimized over unit ``u`` and γ > 0 together.
 
     Attributes
     ----------
@@ -324,7 +479,7 @@ class BestBound:
     bound : the bound at ``(u, gamma)``; a valid bound whatever the solver's accuracy.
     lower : a lower bound on the bound for *every* ``u`` with ``‖u‖ ≤ 1`` and every γ > 0,
         from the dual of the SVM (weak duality), up to floating-point rounding.
-    passes : P.
+    passes : T, the number of passes.
     R : the radius used.
     """
 
@@ -346,12 +501,12 @@ def best_bound(
     max_sweeps: int = 20_000,
     seed: int = 0,
 ) -> BestBound:
-    """Minimize ``(R/γ)² + (2P/γ)·TD_γ`` over unit ``u`` and γ > 0: a soft-margin SVM.
+    """Minimize ``(R/γ)² + (2T/γ)·TD_γ`` over unit ``u`` and γ > 0: a soft-margin SVM.
 
-    With ``v = u/γ`` the bound is ``R²‖v‖² + 2P·Σᵢ max(0, 1 − yᵢ v·xᵢ)``, which is
+    With ``v = u/γ`` the bound is ``R²‖v‖² + 2T·Σᵢ max(0, 1 − yᵢ v·xᵢ)``, which is
     ``2R²`` times the objective ``½‖v‖² + C·Σ hinge`` of a soft-margin linear SVM without
-    offset and with ``C = P/R²``. That problem is convex; it is solved here in its dual,
-    ``max Σαᵢ − ½‖Σ αᵢyᵢxᵢ‖²`` over ``0 ≤ αᵢ ≤ C``, by coordinate ascent (Hsieh et al.,
+    offset and with ``C = T/R²``. That problem is convex; it is solved here in its dual,
+    ``max Σβᵢ − ½‖Σ βᵢyᵢxᵢ‖²`` over ``0 ≤ βᵢ ≤ C``, by coordinate ascent (Hsieh et al.,
     2008), until the duality gap is below ``tol`` relative to the objective. The dual value
     times ``2R²`` is then a lower bound on the bound for any ``‖u‖ ≤ 1`` and γ, and the
     direction ``u = v/‖v‖`` gets its exact best γ from :func:`best_gamma`.
@@ -360,7 +515,7 @@ def best_bound(
     ----------
     X, y : the data.
     R : the radius; default ``max ‖xᵢ‖``.
-    passes : P, the number of passes the bound should cover.
+    passes : T, the number of passes the bound should cover.
     tol : relative duality gap at which to stop.
     max_sweeps : cap on the coordinate sweeps; the result stays valid if it is reached
         (``bound`` and ``lower`` are then just further apart).
@@ -415,7 +570,8 @@ def best_bound(
 
 @lru_cache(maxsize=64)
 def noise_data(rate: float, seed: int = 0) -> tuple[NDArray, NDArray, NDArray]:
-    """Planted data (n = 200, d = 5, margin 0.1, R = 1) with ``round(rate·n)`` labels flipped.
+    """Planted data (:data:`NOISE_N` points in dimension :data:`NOISE_D`, margin
+    :data:`NOISE_GAMMA`, R = 1) with ``round(rate·n)`` labels flipped.
 
     Returns ``X``, the noisy labels and the planted unit vector ``u``.
     """
@@ -428,7 +584,7 @@ def noise_run(rate: float, seed: int = 0) -> dict[str, object]:
     """The run of :data:`PASSES` epochs on :func:`noise_data` and the bound for the planted u.
 
     Keys: ``run`` (recorded), ``rounds`` (round of each mistake, from 1), ``R``, ``best`` (one
-    :class:`BestGamma` per pass count p = 1..P), ``after_pass`` (cumulative mistakes at the end
+    :class:`BestGamma` per pass count p = 1..T), ``after_pass`` (cumulative mistakes at the end
     of each pass), ``margins`` (unit margins of the planted u).
     """
     X, y, u = noise_data(rate, seed)
@@ -494,33 +650,44 @@ def _errors(X_tr, y_tr, X_te, y_te, epochs: int, offset: bool) -> tuple[float, f
             float(np.mean(vote.predict(X_te) != y_te)))
 
 
+def ways_data(seed: int = 0, rate: float = WAYS["rate"]) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """The noisy planted training set and the clean test set of the "ways out" comparison.
+
+    One draw of ``planted(n_train + n_test, d, margin)`` (sizes from :data:`WAYS`, seed
+    ``seed``): the first ``n_train`` points with a fraction ``rate`` of their labels flipped for
+    training, the other ``n_test`` with their true labels for testing. Returns
+    ``X_tr, y_tr, X_te, y_te``.
+    """
+    n = WAYS["n_train"]
+    X, y, _ = planted(n + WAYS["n_test"], WAYS["d"], WAYS["margin"], 1.0, seed=seed)
+    return X[:n], flip_labels(y[:n], rate, seed=seed), X[n:], y[n:]
+
+
 @lru_cache(maxsize=8)
-def ways_out(data: str, epochs: int = 10, trials: int = 20, rate: float = 0.1) -> dict[str, NDArray]:
+def ways_out(data: str, epochs: int = WAYS["epochs"], trials: int = WAYS["trials"],
+             rate: float = WAYS["rate"]) -> dict[str, NDArray]:
     """Test errors of the last iterate, the averaged and the voted perceptron over ``trials``.
 
-    ``data="planted"``: 200 training points of planted data (d = 10, margin 0.05) with a
-    fraction ``rate`` of their labels flipped, and 1000 test points from the same draw with
-    their true labels; trial s uses seed s. ``data="iris"``: versicolor against virginica, all
-    four features, with an offset; trial s splits the 100 flowers at random (seed s) into 50
-    for training and 50 for testing, 25 of each species in each half, shuffles the training
-    order and centres both halves on the training mean.
+    ``data="planted"``: :func:`ways_data` with seed s in trial s. ``data="iris"``: versicolor
+    against virginica, all four features, with an offset; trial s splits the 100 flowers at
+    random (seed s), ``WAYS["iris_train"]`` of each species for training and the rest for
+    testing, shuffles the training order and centres both halves on the training mean.
 
     Returns arrays of length ``trials`` under ``last``, ``averaged``, ``voted``.
     """
     rows = []
+    per_class = WAYS["iris_train"]
     for s in range(trials):
         if data == "planted":
-            X, y, _ = planted(1200, 10, 0.05, 1.0, seed=s)
-            X_tr, y_tr = X[:200], flip_labels(y[:200], rate, seed=s)
-            X_te, y_te = X[200:], y[200:]
+            X_tr, y_tr, X_te, y_te = ways_data(s, rate)
             rows.append(_errors(X_tr, y_tr, X_te, y_te, epochs, False))
         elif data == "iris":
             X, y = iris_pair("versicolor", "virginica")
             rng = np.random.default_rng(s)
             # Shuffled: the file lists the species in blocks, and a cyclic run on sorted
             # data ends every epoch tuned to the last block.
-            train = rng.permutation(np.r_[rng.permutation(np.flatnonzero(y > 0))[:25],
-                                          rng.permutation(np.flatnonzero(y < 0))[:25]])
+            train = rng.permutation(np.r_[rng.permutation(np.flatnonzero(y > 0))[:per_class],
+                                          rng.permutation(np.flatnonzero(y < 0))[:per_class]])
             test = np.setdiff1d(np.arange(len(y)), train)
             # Centred on the training mean: all measurements are positive and far from 0,
             # and an offset of the right size would take the run many epochs to build.
