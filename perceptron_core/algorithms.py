@@ -16,7 +16,9 @@ example. The mistake bound holds for all three, since each updates only when ``y
 Every sign is decided exactly: a score is trusted when it is farther from 0 than its rounding
 error can reach, and decided in rational arithmetic otherwise. So a run is the same on every
 machine, whatever order BLAS sums in, and ``predict`` (which follows the run's tie rule)
-returns the training labels after a converged run.
+returns the training labels after a converged run. The margin perceptron's test
+``y w·x < τγ‖w‖`` is decided exactly in the same way, so a run reported converged has every
+normalized margin at least τγ in exact arithmetic.
 """
 
 from __future__ import annotations
@@ -131,9 +133,14 @@ class _ExactSigns:
         return signs
 
 
+def _exact_dot(a: NDArray, theta: NDArray) -> Fraction:
+    """``a·θ`` in exact rational arithmetic (finite floats only)."""
+    return sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, theta) if p and q), Fraction(0))
+
+
 def _exact_sign(a: NDArray, theta: NDArray) -> int:
     """Sign of ``a·θ`` in exact rational arithmetic."""
-    total = sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, theta) if p and q), Fraction(0))
+    total = _exact_dot(a, theta)
     return (total > 0) - (total < 0)
 
 
@@ -577,7 +584,8 @@ class MarginPerceptronResult:
         margin mistakes together. The theorem bounds this by ``8(R/γ)² + 4R/γ`` at the default
         target ½, and by :func:`~perceptron_core.margin_perceptron_bound` for any target.
     epochs : sweeps made, including the final clean one when it converged.
-    converged : True when a whole sweep found every point at normalized margin ≥ τγ.
+    converged : True when a whole sweep found every point at normalized margin ≥ τγ (decided
+        exactly, not in floating point).
     gamma : the γ the run was given.
     max_epochs : the cap the run was given.
     update_indices : index of the example of each update, when ``record=True``.
@@ -597,6 +605,73 @@ class MarginPerceptronResult:
     target: float = 0.5
 
 
+class _ShortOfAim:
+    """The margin perceptron's test, decided exactly: which rows ``z = y x`` of ``Z`` have
+    ``z·w < aim·‖w‖``, with ``aim = τγ`` the exact product of the two floats given.
+
+    A float test is trusted where it is farther from its threshold than rounding can reach.
+    The score ``z·w`` is off by at most ``2(d+2)·2⁻⁵³·Σ|zⱼwⱼ|`` plus ``2(d+2)·2⁻¹⁰⁷⁴`` for
+    underflow (the bound of the perceptron's exact signs, :class:`_ExactSigns`), and
+    ``Σ|zⱼwⱼ| ≤ max|zⱼ|·‖w‖₁ ≤ max|zⱼ|·√d·‖w‖``; the threshold ``fl(fl(τγ)·√fl(w·w))`` is off
+    by at most a relative ``2(d+6)·2⁻⁵³`` plus ``2⁻¹⁰⁷⁴(‖w‖ + 2)`` for underflow. So that ``w·w``
+    neither underflows nor overflows, a ``w`` with ``w·w`` outside [2⁻⁵⁸⁰, 2⁵⁸⁰] is tested as
+    ``2ᵏw`` with its largest entry in [½, 1): a positive factor does not change the test, and
+    scaling by 2ᵏ is exact but for bits that fall below 2⁻¹⁰⁷⁴ when scaling down, which the
+    bound also covers. The float test costs one product ``Z·w`` per block of rows, as before.
+
+    The rows nearer their threshold are decided in rational arithmetic: as ``aim > 0`` and
+    ``‖w‖ = √(w·w) > 0``, ``z·w < aim·‖w‖`` exactly when ``z·w ≤ 0`` or ``(z·w)² < aim²(w·w)``.
+    With ``w = 0`` no point has a margin yet, so every row is short.
+    """
+
+    def __init__(self, Z: NDArray, target: float, gamma: float) -> None:
+        self.Z = Z
+        d = Z.shape[1]
+        row_max = float(np.max(np.abs(Z)))
+        root_d = float(np.sqrt(d))
+        self.aim = target * gamma
+        self.aim_sq = (Fraction(target) * Fraction(gamma)) ** 2
+        # room = per_norm·‖w‖ + tiny: the score's error and the threshold's, with room to spare
+        # (the last term: fl(τγ) may be subnormal, off by up to 2⁻¹⁰⁷⁵).
+        self.per_norm = 2.0 * (d + 6) * _UNIT_ROUNDOFF * (self.aim + row_max * root_d) + _SUBNORMAL
+        self.tiny = 2.0 * (d + root_d + 4) * _SUBNORMAL
+        # A w scaled down by 2ᵏ may lose bits below 2⁻¹⁰⁷⁴: each moves z·w by at most
+        # max|zⱼ|·2⁻¹⁰⁷⁵ and aim·‖w‖ by at most aim·2⁻¹⁰⁷⁵.
+        self.lost = (row_max * d + self.aim * root_d) * _SUBNORMAL
+
+    def exact(self, i: int, w: NDArray) -> bool:
+        """``Z[i]·w < aim·‖w‖`` in rational arithmetic (``w ≠ 0``)."""
+        s = _exact_dot(self.Z[i], w)
+        return s <= 0 or s * s < self.aim_sq * _exact_dot(w, w)
+
+    def __call__(self, start: int, stop: int, w: NDArray) -> NDArray[np.bool_]:
+        """Flags of the rows ``start:stop``, exact up to the first flagged row, which is all
+        the sweep reads (a row after it is flagged unless its float test surely clears it)."""
+        wf, extra = w, 0.0
+        norm_sq = float(w @ w)
+        if not 2.0**-580 <= norm_sq <= 2.0**580:  # w = 0, or w·w near underflow or overflow
+            top = float(np.max(np.abs(w)))
+            if top == 0.0:
+                return np.ones(stop - start, bool)
+            if not top < np.inf:  # inf or NaN
+                raise _overflow_error("the weights")
+            shift = -int(np.frexp(top)[1])
+            wf, extra = np.ldexp(w, shift), (self.lost if shift < 0 else 0.0)
+            norm_sq = float(wf @ wf)
+        norm = float(np.sqrt(norm_sq))
+        threshold = self.aim * norm
+        room = self.per_norm * norm + self.tiny + extra
+        scores = self.Z[start:stop] @ wf
+        flags = ~(scores > threshold + room)  # not surely clear of the threshold
+        while True:
+            k = int(np.argmax(flags))
+            if not flags[k] or scores[k] < threshold - room:
+                return flags  # no row, or row k surely short
+            if self.exact(start + k, w):  # too near its threshold (or NaN): decide it exactly
+                return flags
+            flags[k] = False
+
+
 def margin_perceptron(
     X: ArrayLike,
     y: ArrayLike,
@@ -611,8 +686,11 @@ def margin_perceptron(
     Initialize ``w₁ = y₁x₁`` from the first example. Then sweep the data in order and update
     ``w ← w + y x`` on every *margin mistake*: a point with ``y (w·x)/‖w‖ < τγ`` (this includes
     every true mistake). Stop after a sweep with no update: then every point has normalized
-    margin at least τγ. Balcan's algorithm is τ = ½. If the data have margin γ with respect to
-    some unit vector, the number of updates is at most ``2(R/γ)²/ε² + 2(R/γ)/ε`` with
+    margin at least τγ. The test is decided exactly (in floats where their rounding cannot
+    matter, in rational arithmetic otherwise; τγ is the exact product of the two floats given),
+    so this holds also for a point within an ulp of the aim. Balcan's algorithm is τ = ½. If
+    the data have margin γ with respect to some unit vector, the number of updates is at most
+    ``2(R/γ)²/ε² + 2(R/γ)/ε`` with
     ``ε = 1 − τ`` (:func:`~perceptron_core.margin_perceptron_bound`), which is Balcan's
     ``8(R/γ)² + 4R/γ`` at τ = ½.
 
@@ -640,14 +718,11 @@ def margin_perceptron(
     record = check_flag(record, "record")
     Z = y[:, None] * X
     w = Z[0].copy()
-    aim = target * gamma
+    # y w·x < τγ‖w‖ decided exactly (floats where they surely decide, fractions otherwise).
+    short = _ShortOfAim(Z, target, gamma)
 
-    def short(a: int, b: int, w: NDArray) -> NDArray:
-        norm = np.linalg.norm(w)
-        # With w = 0 no point has a margin yet, so every point is a margin mistake.
-        return np.ones(b - a, bool) if norm == 0 else (Z[a:b] @ w) < aim * norm
-
-    epochs, converged, updates, indices, _ = _sweep(Z, w, max_epochs, short, record=record)
+    with np.errstate(over="ignore"):  # a w·w that overflows is rescaled by _ShortOfAim
+        epochs, converged, updates, indices, _ = _sweep(Z, w, max_epochs, short, record=record)
     if not converged:
         warnings.warn(
             f"margin_perceptron stopped at max_epochs={max_epochs} with margin mistakes in the last epoch; "

@@ -9,6 +9,8 @@ written out here. Data: planted data sets with a unit vector u of known margin; 
 from __future__ import annotations
 
 import math
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -67,6 +69,115 @@ def _reference(X, y, gamma, target, max_updates):
                     return w, updates
         if clean:
             return w, updates
+
+
+# ---------------------------------------------------------------------------------------------
+# The stopping test decided exactly: data with points within a few ulps of the aim
+# ---------------------------------------------------------------------------------------------
+
+
+def _truly_short(z, w, aim: Fraction) -> bool:
+    """z·w/‖w‖ < aim in rational arithmetic (aim > 0): as ‖w‖ = √(w·w) > 0, this holds
+    exactly when z·w < 0, or z·w ≥ 0 and (z·w)² < aim²(w·w). With w = 0: every point."""
+    if not any(w):
+        return True
+    s = sum((Fraction(float(a)) * Fraction(float(b)) for a, b in zip(z, w)), Fraction(0))
+    q = sum((Fraction(float(b)) ** 2 for b in w), Fraction(0))
+    return s < 0 or s * s < aim * aim * q
+
+
+def _reference_exact(X, y, gamma, target, max_epochs):
+    """Margin Perceptron(γ, τ) in plain Python, each test decided in fractions, the weights
+    added in floats as the package adds them: (w, update indices, converged)."""
+    aim = Fraction(target) * Fraction(gamma)
+    Z = [[float(label) * float(v) for v in row] for row, label in zip(X, y)]
+    w, updates = list(Z[0]), []
+    for _ in range(max_epochs):
+        clean = True
+        for i, z in enumerate(Z):
+            if _truly_short(z, w, aim):
+                w = [a + b for a, b in zip(w, z)]
+                updates.append(i)
+                clean = False
+        if clean:
+            return w, updates, True
+    return w, updates, False
+
+
+def _near_tie_data(seed: int, n: int = 6, d: int = 3):
+    """w₁ = x₁ and n − 1 points whose margin on x₁ is τγ‖x₁‖ give or take 3 ulps (with random
+    signs): the float test y w·x < τγ‖w‖ and the exact one disagree on some of them."""
+    rng = np.random.default_rng(seed)
+    w = rng.uniform(0.5, 2.0, d)
+    target, gamma = float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.5))
+    norm = math.sqrt(sum(v * v for v in w))
+    X = [w.copy()]
+    for _ in range(n - 1):
+        z = rng.uniform(-1.0, 1.0, d)
+        z[0] = (target * gamma * norm - float(z[1:] @ w[1:])) / w[0]
+        z[0] += int(rng.integers(-3, 4)) * np.spacing(z[0])
+        X.append(z)
+    signs = rng.choice([-1.0, 1.0], n)
+    signs[0] = 1.0
+    return np.array(X) * signs[:, None], signs, gamma, target
+
+
+def test_a_converged_run_truly_meets_the_aim_on_near_ties():
+    """A run reported converged has every normalized margin ≥ τγ in exact arithmetic, on data
+    built to sit within a few ulps of the aim; and the run is the exact reference's run."""
+    wrong, differ, converged = [], [], 0
+    for seed in range(300):
+        X, y, gamma, target = _near_tie_data(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pc.ConvergenceWarning)
+            res = pc.margin_perceptron(X, y, gamma, target=target, max_epochs=20, record=True)
+        aim = Fraction(target) * Fraction(gamma)
+        if res.converged:
+            converged += 1
+            if any(_truly_short(yi * xi, res.w, aim) for xi, yi in zip(X, y)):
+                wrong.append(seed)
+        w_ref, updates_ref, converged_ref = _reference_exact(X, y, gamma, target, 20)
+        if (res.update_indices.tolist(), res.converged, res.w.tolist()) != (updates_ref, converged_ref, w_ref):
+            differ.append(seed)
+    assert converged > 80  # the check has teeth: many runs converge
+    assert wrong == [], f"{len(wrong)} of {converged} converged runs miss the aim"
+    assert differ == []
+
+
+@pytest.mark.parametrize("power", [-300, 300])
+def test_the_run_is_the_same_at_any_power_of_two_scale(power):
+    """Scaling X by 2ᵏ scales every score and ‖w‖ by 2ᵏ exactly, so the run must be the same,
+    update for update, with w scaled by 2ᵏ; also where w·w would underflow or overflow."""
+    for seed in range(20):
+        X, y, gamma, target = _near_tie_data(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pc.ConvergenceWarning)
+            plain = pc.margin_perceptron(X, y, gamma, target=target, max_epochs=50, record=True)
+            scaled = pc.margin_perceptron(np.ldexp(X, power), y, math.ldexp(gamma, power),
+                                          target=target, max_epochs=50, record=True)
+        assert scaled.update_indices.tolist() == plain.update_indices.tolist()
+        assert scaled.converged == plain.converged
+        assert np.array_equal(scaled.w, np.ldexp(plain.w, power))
+
+
+@pytest.mark.parametrize("power", [-700, -540, 540, 700])
+def test_the_exact_test_holds_where_w_dot_w_underflows_or_overflows(power):
+    """The margin test of a w whose w·w is not a normal float (or is near the edge): each
+    row's flag, up to the first flagged row, is the exact answer."""
+    from perceptron_core.algorithms import _ShortOfAim
+
+    for seed in range(20):
+        X, y, gamma, target = _near_tie_data(seed, n=40)
+        Z = y[:, None] * X
+        aim = Fraction(target) * Fraction(gamma)
+        test = _ShortOfAim(Z, target, gamma)
+        for w in (Z[0], Z[0] + Z[1], Z[2] - 0.5 * Z[0]):
+            w = np.ldexp(w, power)
+            with np.errstate(over="ignore"):  # as in margin_perceptron
+                flags = test(0, len(Z), w)
+            first = int(np.argmax(flags)) if flags.any() else len(Z)
+            truth = [_truly_short(z, w, aim) for z in Z[: first + 1]]
+            assert truth[:first] == [False] * first and (first == len(Z) or truth[first])
 
 
 @given(runs())
