@@ -34,13 +34,21 @@ from perceptron_core.data import hypercube_small_margin
 from perceptron_core.figures import convergence as cf
 from perceptron_core.interactive import _expand_all
 
-# The slider grids of the chapter (book/convergence.ipynb); the tests draw their corners.
+
+def _ends(sliders: dict) -> dict:
+    """The first and the last value of each slider of a grid."""
+    return {name: [v[0], v[-1]] for name, v in cf.slider_values(sliders).items()}
+
+
+# The slider grids of the chapter (book/convergence.ipynb passes cf.*_SLIDERS to explore());
+# the tests draw their corners.
 GRIDS = {
-    cf.draw_invariants: {"gamma": [0.05, 0.25], "R": [1.0, 2.0]},
-    cf.draw_survey: {"gamma": [0.05, 0.25], "n": [20, 500]},
-    cf.draw_worst_case: {"n": [2, 30]},
-    cf.draw_wedge: {"k": [0, 10]},
+    cf.draw_invariants: _ends(cf.INVARIANTS_SLIDERS),
+    cf.draw_survey: _ends(cf.SURVEY_SLIDERS),
+    cf.draw_worst_case: _ends(cf.WORST_CASE_SLIDERS),
+    cf.draw_wedge: _ends(cf.WEDGE_SLIDERS),
 }
+INVARIANTS_SETTINGS = list(itertools.product(*cf.slider_values(cf.INVARIANTS_SLIDERS).values()))
 
 
 def _initial(params: dict) -> dict:
@@ -150,6 +158,8 @@ def test_draw_returns_figure_on_grid_corners(draw, params):
 def test_bench_cases_are_the_chapter_figures():
     names = [name for name, _, _ in cf.BENCH_CASES]
     assert len(set(names)) == len(names) == 4
+    assert [params for _, _, params in cf.BENCH_CASES] == [
+        cf.INVARIANTS_SLIDERS, cf.SURVEY_SLIDERS, cf.WORST_CASE_SLIDERS, cf.WEDGE_SLIDERS]
     for _, draw, params in cf.BENCH_CASES:
         assert isinstance(draw(**_initial(params)), Figure)
 
@@ -165,7 +175,7 @@ def test_alt_texts_state_what_the_figures_show():
     assert "ties counted as mistakes" in cf.WORST_CASE_ALT
     for alt, params in ((cf.INVARIANTS_ALT, {"gamma": 0.1, "R": 1.0}),
                         (cf.SURVEY_ALT, {"gamma": 0.1, "n": 20}),
-                        (cf.WORST_CASE_ALT, {"n": 6}), (cf.WEDGE_ALT, {"k": 4})):
+                        (cf.WORST_CASE_ALT, {"n": 6}), (cf.WEDGE_ALT, {"ell": 4})):
         assert "{" not in alt.format(**params)
 
 
@@ -274,8 +284,7 @@ def test_cosine_can_fall_counterexample_in_exact_arithmetic():
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("gamma", [0.05, 0.1, 0.15, 0.2, 0.25])
-@pytest.mark.parametrize("R", [1.0, 2.0])
+@pytest.mark.parametrize(("gamma", "R"), INVARIANTS_SETTINGS)
 def test_invariants_figure_run_obeys_both_lemmas(gamma, R):
     res, g, r = cf.invariants_run(gamma, R)
     assert np.isclose(g, gamma) and np.isclose(r, R)
@@ -289,11 +298,51 @@ def test_invariants_figure_run_obeys_both_lemmas(gamma, R):
 
 
 def test_invariants_depend_only_on_gamma_over_R():
-    # Scaling the data scales w_k and leaves the mistakes alone (exercise conv-ex-scale).
-    a, _, _ = cf.invariants_run(0.05, 1.0)
-    b, _, _ = cf.invariants_run(0.1, 2.0)
-    assert a.mistakes == b.mistakes
+    # Scaling the data scales w_k and leaves the mistakes alone (exercise conv-ex-scale). The
+    # prose names two settings of the sliders with the same R/gamma and says they give the
+    # same run, scaled.
+    (g1, r1), (g2, r2) = cf.same_ratio_settings()
+    assert (g1, r1) in INVARIANTS_SETTINGS and (g2, r2) in INVARIANTS_SETTINGS
+    assert r1 != r2 and math.isclose(r1 / g1, r2 / g2)
+    X1, y1, _ = cf.shell_data(cf.INVARIANTS_N, cf.INVARIANTS_D, g1, r1)
+    X2, y2, _ = cf.shell_data(cf.INVARIANTS_N, cf.INVARIANTS_D, g2, r2)
+    assert np.array_equal(y1, y2) and np.allclose(X2, (r2 / r1) * X1)
+    w1, w2 = (np.array(_reference_run(X, y)[0]) for X, y in ((X1, y1), (X2, y2)))
+    assert w1.shape == w2.shape and np.allclose(w2, (r2 / r1) * w1)
+    a, _, _ = cf.invariants_run(g1, r1)
+    b, _, _ = cf.invariants_run(g2, r2)
+    assert a.mistakes == b.mistakes == len(w1)
     assert np.array_equal(a.history.indices, b.history.indices)
+
+
+def test_the_dashed_bounds_never_cross_inside_the_figure():
+    # The prose: at no setting of the sliders do the two dashed curves cross on the panel; the
+    # runs stop after ratio_lo to ratio_hi times (R/gamma)^2 mistakes (recomputed here with the
+    # reference perceptron), and the cosine at the last mistake lies in the range quoted.
+    summary = cf.invariants_grid()
+    assert summary["settings"] == len(INVARIANTS_SETTINGS)
+    ratios, last_cos = [], []
+    for gamma, R in INVARIANTS_SETTINGS:
+        X, y, u = cf.shell_data(cf.INVARIANTS_N, cf.INVARIANTS_D, gamma, R)
+        W = np.array(_reference_run(X, y)[0])
+        g = float(np.min(y * (X @ u)))
+        r = float(np.max(np.linalg.norm(X, axis=1)))
+        crossing = (r / g) ** 2  # where k g = sqrt(k) r
+        ax = cf.draw_invariants(gamma, R).axes[0]
+        right_edge = ax.get_xlim()[1]
+        assert len(W) <= crossing and right_edge < crossing, (gamma, R)
+        # The dashed curves drawn on the panel stay apart up to its right edge.
+        k = right_edge
+        assert math.sqrt(k) * r - k * g > 0.1 * math.sqrt(k) * r
+        ratios.append(len(W) / crossing)
+        last_cos.append(float(W[-1] @ u / np.linalg.norm(W[-1])))
+    assert summary["ratio_lo"] == pytest.approx(min(ratios), rel=1e-9)
+    assert summary["ratio_hi"] == pytest.approx(max(ratios), rel=1e-9)
+    assert summary["cos_last_lo"] == pytest.approx(min(last_cos), rel=1e-9)
+    assert summary["cos_last_hi"] == pytest.approx(max(last_cos), rel=1e-9)
+    assert summary["crossing_past_edge"] > 1
+    for key in ("ratio_lo", "ratio_hi", "cos_last_lo", "cos_last_hi"):
+        assert _clear_of_rounding_edge(summary[key], 3), key
 
 
 @pytest.mark.parametrize("gamma", [0.05, 0.15, 0.25])
@@ -310,7 +359,8 @@ def test_survey_mistakes_below_each_data_sets_bound(gamma, n):
 def test_survey_summary_numbers_are_clear_of_rounding_edges():
     # The prose quotes the largest ratio (3 decimals) and the range of the median ratios of
     # each family over the figure's grid (2 decimals), and says planted data do better.
-    grid = [(g, n) for g in (0.05, 0.15, 0.25) for n in (20, 100, 500)]
+    grid = list(itertools.product(*cf.slider_values(cf.SURVEY_SLIDERS).values()))
+    assert len(grid) == 9
     ratios = {fam: [np.divide(*cf.survey(g, n, fam)) for g, n in grid]
               for fam in ("planted", "shell")}
     worst = max(float(np.max(r)) for rs in ratios.values() for r in rs)
@@ -342,9 +392,9 @@ def test_worst_case_meets_the_bound_and_both_lemmas_with_equality(n):
 
 def test_wedge_table_numbers():
     t = cf.wedge_table()
-    assert list(t["k"]) == list(range(cf.WEDGE_K_MAX + 1))
-    # Mistakes double with every bit: exactly 2^(k+2) + 1 on this family, in exact arithmetic.
-    assert list(t["mistakes"]) == [2 ** (k + 2) + 1 for k in t["k"]]
+    assert list(t["ell"]) == list(range(cf.WEDGE_ELL_MAX + 1))
+    # Mistakes double with every bit: exactly 2^(l+2) + 1 on this family, in exact arithmetic.
+    assert list(t["mistakes"]) == [2 ** (ell + 2) + 1 for ell in t["ell"]]
     for k in (0, 3, 6):
         X, y = narrow_wedge(k)
         assert len(_reference_run(X, y, exact=True)[0]) == 2 ** (k + 2) + 1
@@ -355,7 +405,7 @@ def test_wedge_table_numbers():
     assert np.allclose(t["gamma"][2:] / t["gamma"][1:-1], 0.5, atol=0.03)
     assert np.allclose(t["bound"][-1] / t["bound"][-2], 4.0, atol=0.01)
     for i, w in enumerate(t["w_final"]):
-        X, y = narrow_wedge(int(t["k"][i]))
+        X, y = narrow_wedge(int(t["ell"][i]))
         assert np.all(y * (X @ w) > 0)
     title = cf.draw_wedge(10).axes[1].get_title()
     assert f"{t['mistakes'][-1]} mistakes" in title and f"{t['bound'][-1]:.0f}" in title
@@ -397,17 +447,104 @@ def test_hypercube_margin_against_an_independent_solver(n):
     assert t["gamma"][n - 1] == pytest.approx(gamma, rel=1e-6)
 
 
+def _solve_fractions(A, b):
+    """Solve the square system A x = b exactly (Gauss-Jordan on fractions); None if singular."""
+    n = len(A)
+    M = [list(row) + [rhs] for row, rhs in zip(A, b)]
+    for col in range(n):
+        pivot = next((r for r in range(col, n) if M[r][col] != 0), None)
+        if pivot is None:
+            return None
+        M[col], M[pivot] = M[pivot], M[col]
+        for r in range(n):
+            if r != col and M[r][col] != 0:
+                f = M[r][col] / M[col][col]
+                M[r] = [a - f * c for a, c in zip(M[r], M[col])]
+    return [M[r][n] / M[r][r] for r in range(n)]
+
+
+def _exact_min_norm_sq(X, y):
+    """min |v|^2 subject to y_i v.x_i >= 1, in exact rationals, by trying every active set.
+
+    For a set S of constraints taken as equalities, the shortest v with y_i v.x_i = 1 on S is
+    v = sum_{i in S} lam_i y_i x_i with (G lam = 1), G the Gram matrix of the y_i x_i on S. When
+    that v is feasible and lam >= 0 it satisfies the KKT conditions of this convex problem, so
+    it is optimal. Independent of the package and of the chapter's Fibonacci argument; 2^n sets,
+    so small n only.
+    """
+    A = [[Fraction(int(label)) * Fraction(float(v)) for v in row] for row, label in zip(X, y)]
+    n, d = len(A), len(A[0])
+    dot = lambda a, b: sum(p * q for p, q in zip(a, b))
+    best = None
+    for size in range(1, n + 1):
+        for S in itertools.combinations(range(n), size):
+            lam = _solve_fractions([[dot(A[i], A[j]) for j in S] for i in S], [Fraction(1)] * size)
+            if lam is None or min(lam) < 0:
+                continue
+            v = [sum(l * A[i][j] for l, i in zip(lam, S)) for j in range(d)]
+            if all(dot(a, v) >= 1 for a in A):
+                value = dot(v, v)
+                assert best is None or best == value  # the optimum of a convex QP is unique
+                best = value
+    return best
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_hypercube_closed_form_of_gamma_star_in_exact_arithmetic(n):
+    # The proposition: gamma* = 1 / sqrt(F_{n+1} F_{n+2} - 1), i.e. B^2 = 1/gamma*^2 is that
+    # integer. Checked against an exact active-set solution of UML's B^2 = min |v|^2.
+    X, y = hypercube_small_margin(n)
+    B_sq = _exact_min_norm_sq(X, y)
+    assert B_sq == _fib(n + 1) * _fib(n + 2) - 1
+    # The table of the chapter shows the formula next to the margin max_margin certifies.
+    t = cf.hypercube_table()
+    assert t["fib_norm_sq"][n - 1] == B_sq
+    assert t["gamma_exact"][n - 1] == pytest.approx(1 / math.sqrt(B_sq), rel=1e-14)
+    assert t["gamma"][n - 1] == pytest.approx(1 / math.sqrt(B_sq), rel=1e-9)
+    # The simpler bounds that follow from it.
+    assert Fraction(1, B_sq) <= Fraction(1, _fib(n + 1) ** 2)
+    assert 1 / math.sqrt(B_sq) <= ((1 + 5**0.5) / 2) ** -(n - 1) * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_hypercube_updates_per_point_and_the_lower_bound(n):
+    # The proof's counting: the run updates on point i at least F_{i+1} times, so it makes at
+    # least F_{n+3} - 2 mistakes. Counted on an exact reference run.
+    X, y = hypercube_small_margin(n)
+    weights, _, _ = _reference_run(X, y, exact=True)
+    steps = [np.array([float(a) for a in w]) for w in weights]
+    rows = y[:, None] * X
+    counts = [0] * n
+    previous = np.zeros(n)
+    for w in steps:
+        step = w - previous
+        i = int(np.flatnonzero(np.all(rows == step, axis=1))[0])
+        counts[i] += 1
+        previous = w
+    assert all(counts[i] >= _fib(i + 2) for i in range(n))  # point i+1 (1-based): F_{i+2}
+    assert len(weights) >= _fib(n + 3) - 2 == sum(_fib(m) for m in range(2, n + 2))
+    # The final weights are feasible, and a_j = (-1)^j w_j >= F_{j+1} (1-based j).
+    final = steps[-1]
+    assert np.all(y * (X @ final) >= 1)
+    assert all((-1) ** (j + 1) * final[j] >= _fib(j + 2) for j in range(n))
+    assert cf.hypercube_table()["lower"][n - 1] == _fib(n + 3) - 2
+
+
 def test_hypercube_table_numbers():
     t = cf.hypercube_table()
     n = t["n"]
     assert list(n) == list(range(1, cf.HYPERCUBE_N_MAX + 1))
     assert list(t["fib"]) == [_fib(k + 1) for k in n]
+    assert list(t["lower"]) == [_fib(k + 3) - 2 for k in n]
     assert list(t["fib_norm_sq"]) == [_fib(k + 1) * _fib(k + 2) - 1 for k in n]
     assert np.all(t["gamma"] <= t["gamma_upper"] * (1 + 1e-9))
-    assert np.all(t["gamma"] >= 1 / np.sqrt(t["fib_norm_sq"]) * (1 - 1e-9))
+    assert np.allclose(t["gamma"], 1 / np.sqrt(t["fib_norm_sq"]), rtol=1e-9)
+    # The prose quotes the largest relative gap between the two, with one digit.
+    err = float(np.max(np.abs(t["gamma"] / t["gamma_exact"] - 1)))
+    assert 0 < err < 1e-9 and _clear_of_rounding_edge(err / 10 ** math.floor(math.log10(err)), 0)
     assert np.allclose(t["R"] ** 2, 1 + n // 2)
     # The proposition's lower bound and the theorem's upper bound on the mistakes.
-    assert np.all(t["mistakes"] >= t["fib"])
+    assert np.all(t["mistakes"] >= t["lower"])
     assert np.all(t["mistakes"] <= t["bound"])
     # Measured, and stated in the prose: the count equals F(n+1) F(n+2) - 1 on every row.
     assert np.array_equal(t["mistakes"], t["fib_norm_sq"])
@@ -434,13 +571,18 @@ def test_three_forms_are_equal_and_B_is_minimal():
     assert np.isclose(f["B"], 1 / f["gamma"]) and np.isclose(f["norm_wB"], f["B"])
     # UML's B is the shortest w with y w.x >= 1: check against an independent QP.
     assert f["B"] == pytest.approx(np.linalg.norm(_min_norm_separator(X, y)), rel=1e-6)
-    assert np.isclose(f["min_fm_wB"], 1.0) and np.isclose(f["eps"], 3.0)
+    assert np.isclose(f["min_fm_wB"], 1.0) and np.isclose(f["rho"], 3.0)
+    # The third form, computed here from its definition: v = 3 w_B, rho its functional margin.
+    v = 3.0 * f["B"] * max_margin(X, y).w / np.linalg.norm(max_margin(X, y).w)
+    rho = float(np.min(y * (X @ v)))
+    assert f["norm_v"] == pytest.approx(np.linalg.norm(v), rel=1e-9)
+    assert f["unnormalized"] == pytest.approx(f["R"] ** 2 * (v @ v) / rho**2, rel=1e-9)
     assert f["gamma"] >= 0.1 and f["novikoff"] <= novikoff_bound(f["R"], 0.1)
     assert len(_reference_run(X, y, exact=True)[0]) == perceptron(X, y).mistakes
     assert perceptron(X, y).mistakes <= f["novikoff"]
-    # Shown with four decimals in the prose; eps is 3 only up to the solver's accuracy.
-    for key in ("R", "gamma", "B", "norm_wB", "min_fm_wB", "eps", "novikoff", "uml",
-                "unnormalized", "norm_wstar"):
+    # Shown with four decimals in the prose; rho is 3 only up to the solver's accuracy.
+    for key in ("R", "gamma", "B", "norm_wB", "min_fm_wB", "rho", "novikoff", "uml",
+                "unnormalized", "norm_v"):
         assert _clear_of_rounding_edge(f[key], 4), key
     assert _clear_of_rounding_edge(novikoff_bound(f["R"], 0.1), 2)
 
@@ -516,7 +658,10 @@ def test_offset_counterexample():
     assert len(_reference_run(X, y, offset=True, exact=True)[0]) == ce["mistakes"] == 202
     # The largest margin with an offset is half the gap, 1, at the threshold 10.
     assert ce["R"] == 11 and ce["gamma_b"] == pytest.approx(1.0, abs=1e-9)
-    assert ce["b"] == pytest.approx(-10.0, abs=1e-6)
+    assert ce["b"] == pytest.approx(-10.0, abs=1e-6) and ce["u"] == 1.0
+    assert (ce["x_pos"], ce["x_neg"]) == (11.0, 9.0)
+    assert ce["threshold"] == pytest.approx(10.0, abs=1e-6)  # (11 + 9) / 2
+    assert _clear_of_rounding_edge(ce["threshold"], 0) and _clear_of_rounding_edge(ce["b"], 0)
     assert ce["naive"] == pytest.approx(121.0) and ce["mistakes"] > ce["naive"]
     assert ce["correct"] == pytest.approx((121 + 1) * (1 + 100)) and ce["mistakes"] <= 12322
     for key in ("R", "gamma_b", "naive", "correct"):
@@ -568,6 +713,11 @@ def test_offset_exercise_claims():
     for c in (10, 2):
         assert len(_reference_run(augment(X_mm, c), y, exact=True)[0]) == counts[c]
     assert perceptron(X_mm, y, offset=True).mistakes == counts[1]
-    # The prose: the bound grows as c shrinks, the run grows too but not steadily.
+    # The prose: the bound grows as c shrinks, the run grows too but not steadily; R changes
+    # little; the large constants gave the short runs.
     assert bounds[20] < bounds[10] < bounds[5] < bounds[2] < bounds[1]
     assert counts[10] < counts[20] and counts[1] > 100 * counts[20]
+    assert max(counts[20], counts[10]) < min(counts[5], counts[2], counts[1])
+    r20, r1 = radius(augment(X_mm, 20)), radius(augment(X_mm, 1))
+    assert 1 < r20 / r1 < 1.1
+    assert _clear_of_rounding_edge(r20, 1) and _clear_of_rounding_edge(r1, 1)

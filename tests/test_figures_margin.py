@@ -109,6 +109,80 @@ def test_hull_figure_shows_both_bounds(angle):
     assert m <= np.linalg.norm(p) + 1e-12
 
 
+def test_hull_figure_line_touches_the_circle_only_at_the_optimum():
+    # The prose: at theta_opt the line z.u = m(u) passes through p* at right angles, so it is
+    # tangent to the circle of radius gamma*; at the one other separating grid angle it cuts the
+    # circle (0 < m < gamma*); elsewhere m <= 0. Recomputed here from the points, not the module.
+    X, y = fig.margin_data()
+    Z = y[:, None] * X
+    p, _ = min_norm_point(Z)
+    g = float(np.linalg.norm(p))
+    touch, cut, none = [], [], []
+    for angle in _grid(fig.HULL_ANGLE_GRID):
+        a = np.radians(angle)
+        u = np.array([np.cos(a), np.sin(a)])
+        m = float(np.min(Z @ u))
+        foot = m * u  # the point of the line nearest to the origin, at distance |m|
+        if abs(abs(m) - g) <= 1e-9:
+            touch.append(angle)
+            assert np.allclose(foot, p, atol=1e-9)  # it touches at p*
+        elif 0 < m < g:
+            cut.append(angle)
+        else:
+            assert m <= 0 and abs(m) != pytest.approx(g)
+            none.append(angle)
+    assert touch == [int(fig.THETA_STAR)]
+    cases = fig.hull_grid_cases()
+    assert cases["touch"] == touch and cases["cut"] == cut == [90] and cases["none"] == none
+    assert cases["far_touch"] == []
+    assert fig.margin_at(cut[0]) == pytest.approx(float(np.min(Z @ fig.unit(cut[0]))), abs=1e-12)
+
+
+def _brute_force_margin(Z, offset_labels=None, steps=36_000):
+    """max over unit u (and over b, when labels are given) of min_i margin, on an angle grid.
+
+    Without an offset: min_i z_i.u. With one: for a fixed u the best b puts the line midway
+    between the classes' extreme projections, so the margin is half the gap between them.
+    """
+    a = np.linspace(0, 2 * np.pi, steps, endpoint=False)
+    U = np.stack([np.cos(a), np.sin(a)])
+    if offset_labels is None:
+        return float(np.max(np.min(Z @ U, axis=0)))
+    s = Z @ U  # here Z holds the raw points x_i
+    pos, neg = s[offset_labels > 0], s[offset_labels < 0]
+    return float(np.max((pos.min(axis=0) - neg.max(axis=0)) / 2))
+
+
+def test_hull_distance_equals_gamma_star_only_for_separable_data():
+    # The summary's condition: gamma* is the distance from 0 to the hull of the y_i x_i only
+    # when the data are separable through the origin. The chapter's example: z = +-e1, +-e2.
+    Z = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+    p, _ = min_norm_point(Z)
+    assert np.linalg.norm(p) == pytest.approx(0.0, abs=1e-12)  # 0 is in the hull
+    assert _brute_force_margin(Z) == pytest.approx(-1 / np.sqrt(2), abs=1e-6)
+    assert not separability(Z, np.ones(4)).separable
+    # On the chapter's (separable) data the two agree, as the theorem says.
+    X, y = fig.margin_data()
+    Zc = y[:, None] * X
+    assert _brute_force_margin(Zc) == pytest.approx(np.linalg.norm(min_norm_point(Zc)[0]),
+                                                    abs=1e-6)
+
+
+def test_half_hull_distance_equals_gamma_star_b_only_for_separable_data():
+    # The remark on the offset: gamma*_b is half the distance between the classes' hulls when
+    # they do not meet. XOR: the hulls (the two diagonals of the square) cross, so their
+    # distance is 0, while gamma*_b = -1/(2 sqrt 2) < 0.
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    assert not separability(X, y, offset=True).separable
+    assert _brute_force_margin(X, y) == pytest.approx(-1 / (2 * np.sqrt(2)), abs=1e-6)
+    # Separable with an offset: half the distance between the hulls (here the segments
+    # [0, 1] x {0} and [2, 3] x {0}) is the maximum margin.
+    X2 = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
+    assert _brute_force_margin(X2, y) == pytest.approx(0.5, abs=1e-6)
+    assert max_margin(X2, y, offset=True).gamma == pytest.approx(0.5, abs=1e-9)
+
+
 
 # --- claims in the prose ------------------------------------------------------------------------
 

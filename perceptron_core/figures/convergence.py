@@ -12,7 +12,12 @@ bound from four sides, one figure each:
 and computes two tables the prose quotes: the family in {0,1}ⁿ whose margin shrinks
 exponentially in n (:func:`hypercube_table`), and the 1-D data on which ``(R/γ*_b)²`` fails to
 bound the perceptron with an offset (:func:`offset_counterexample`). :func:`cosine_falls` counts
-the mistakes of a run at which the cosine between ``w_k`` and ``u`` went down.
+the mistakes of a run at which the cosine between ``w_k`` and ``u`` went down, and
+:func:`invariants_grid` says what the first figure shows at every setting of its sliders.
+
+The slider grids of the figures are named once here (``*_SLIDERS``); the chapter passes them
+to :func:`perceptron_core.explore`, and the numbers its prose quotes about them are computed
+from them.
 
 Every expensive run is cached with :func:`functools.lru_cache` keyed on the slider values, so
 a redraw only re-plots.
@@ -20,6 +25,7 @@ a redraw only re-plots.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 
 import numpy as np
@@ -35,11 +41,15 @@ from ..data import (
     planted,
 )
 from ..geometry import dataset_margin, max_margin, radius
+from ..interactive import _expand_all
 from ..plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
 
 __all__ = [
     "shell_data",
+    "slider_values",
     "invariants_run",
+    "invariants_grid",
+    "same_ratio_settings",
     "draw_invariants",
     "three_forms",
     "survey",
@@ -52,6 +62,10 @@ __all__ = [
     "cosine_falls",
     "hypercube_table",
     "offset_counterexample",
+    "INVARIANTS_SLIDERS",
+    "SURVEY_SLIDERS",
+    "WORST_CASE_SLIDERS",
+    "WEDGE_SLIDERS",
     "INVARIANTS_ALT",
     "SURVEY_ALT",
     "WORST_CASE_ALT",
@@ -62,9 +76,18 @@ __all__ = [
 # A cap far above every run in the chapter: the theorem guarantees these runs stop long before.
 _MAX_EPOCHS = 1_000_000
 INVARIANTS_N, INVARIANTS_D = 200, 10
-SURVEY_TRIALS, SURVEY_D = 40, 10
-WEDGE_K_MAX = 10
+SURVEY_TRIALS, SURVEY_D, SURVEY_R = 40, 10, 1.0
+WEDGE_ELL_MAX = 10
 HYPERCUBE_N_MAX = 12
+# The left panel of the first figure ends this factor past the run's last mistake.
+_INVARIANTS_X_PAD = 1.15
+
+# Slider grids of the chapter's four figures, in explore()'s format: (start, stop, step) or
+# (start, stop, step, initial) for a range, a list for a choice.
+INVARIANTS_SLIDERS = {"gamma": (0.05, 0.25, 0.05), "R": [1.0, 2.0]}
+SURVEY_SLIDERS = {"gamma": (0.05, 0.25, 0.1), "n": [20, 100, 500]}
+WORST_CASE_SLIDERS = {"n": (2, 30, 4, 14)}
+WEDGE_SLIDERS = {"ell": (0, WEDGE_ELL_MAX, 2, 4)}
 
 # Alt texts of the chapter's interactive figures; {name} is filled with the slider's value.
 INVARIANTS_ALT = (
@@ -84,9 +107,9 @@ WORST_CASE_ALT = (
     "exactly {n} mistakes, the bound."
 )
 WEDGE_ALT = (
-    "Narrow wedge with gap 2^-{k}: a zoom on the two points and the separators, and on a "
+    "Narrow wedge with gap 2^-{ell}: a zoom on the two points and the separators, and on a "
     "log scale the bound (R/gamma*)^2, the mistakes and the epochs of the perceptron "
-    "against k."
+    "against the number of bits ell."
 )
 _BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
 
@@ -134,6 +157,11 @@ def shell_data(
     return X, y, u
 
 
+def slider_values(sliders: dict) -> dict[str, list]:
+    """The values each slider of an explore() grid takes, e.g. ``{"gamma": [0.05, 0.15, 0.25]}``."""
+    return {p.name: list(p.values) for p in _expand_all(sliders, max_frames=10**6)}
+
+
 # --------------------------------------------------------------------------------------------
 # Figure 1: the two invariants of the proof
 # --------------------------------------------------------------------------------------------
@@ -156,11 +184,56 @@ def invariants_run(
     return res, dataset_margin(X, y, u), radius(X)
 
 
+def invariants_grid() -> dict[str, float]:
+    """What the first figure shows, over every setting of :data:`INVARIANTS_SLIDERS`.
+
+    The two dashed bounds of the left panel, ``kγ`` and ``√k R``, cross at ``k = (R/γ)²``; the
+    panel ends at :data:`_INVARIANTS_X_PAD` times the run's mistakes. Returns
+
+    * ``ratio_lo``, ``ratio_hi``: the smallest and largest ``mistakes / (R/γ)²`` of a run;
+    * ``crossing_past_edge``: the smallest ``(R/γ)²`` over the right end of the panel (above
+      1: the crossing is off the panel at every setting);
+    * ``gap_last_lo``: the smallest ``(√k R − kγ)/(√k R)`` at the run's last mistake, how far
+      apart the two dashed curves still are there;
+    * ``cos_last_lo``, ``cos_last_hi``: the range of the cosine at the last mistake;
+    * ``settings``: the number of settings.
+    """
+    values = slider_values(INVARIANTS_SLIDERS)
+    ratios, past, gaps, cosines = [], [], [], []
+    for gamma in values["gamma"]:
+        for R in values["R"]:
+            res, g, r = invariants_run(gamma, R)
+            bound, m = novikoff_bound(r, g), res.mistakes
+            ratios.append(m / bound)
+            past.append(bound / (_INVARIANTS_X_PAD * max(m, 1)))
+            gaps.append(1 - m * g / (np.sqrt(m) * r))
+            cosines.append(res.history.progress[-1] / np.sqrt(res.history.norms_sq[-1]))
+    return {"ratio_lo": float(min(ratios)), "ratio_hi": float(max(ratios)),
+            "crossing_past_edge": float(min(past)), "gap_last_lo": float(min(gaps)),
+            "cos_last_lo": float(min(cosines)), "cos_last_hi": float(max(cosines)),
+            "settings": len(ratios)}
+
+
+def same_ratio_settings() -> tuple[tuple[float, float], tuple[float, float]]:
+    """Two settings ``(γ, R)`` of :data:`INVARIANTS_SLIDERS` with different R and the same R/γ.
+
+    The first such pair in grid order; the figure draws the same run for both (up to scale).
+    """
+    values = slider_values(INVARIANTS_SLIDERS)
+    settings = [(g, r) for r in values["R"] for g in values["gamma"]]
+    for (g1, r1), (g2, r2) in itertools.combinations(settings, 2):
+        if r1 != r2 and np.isclose(r1 / g1, r2 / g2, rtol=1e-12):
+            return (g1, r1), (g2, r2)
+    raise ValueError("no two settings of the grid share R/gamma")
+
+
 def draw_invariants(gamma: float, R: float) -> Figure:
     """The squeeze of the proof: ``kγ ≤ w_k·u ≤ ‖w_k‖ ≤ √k R`` after each mistake k.
 
-    Left: the four quantities against k; the two bounds cross at ``k = (R/γ)²``, past which
-    no mistake can happen. Right: the cosine ``w_k·u/‖w_k‖`` against its lower bound ``√k γ/R``.
+    Left: the four quantities against k, up to a little past the last mistake. The two bounds
+    would cross at ``k = (R/γ)²``, past which no mistake can happen, but the runs stop long
+    before, so the crossing is off the panel (:func:`invariants_grid`). Right: the cosine
+    ``w_k·u/‖w_k‖`` against its lower bound ``√k γ/R``.
     """
     res, g, r = invariants_run(gamma, R)
     h = res.history
@@ -168,7 +241,7 @@ def draw_invariants(gamma: float, R: float) -> Figure:
     bound = novikoff_bound(r, g)
     norms = np.sqrt(h.norms_sq)
     fig, (ax, ax2) = new_figure(2, width=8.6, height=3.6)
-    kk = np.linspace(0, max(res.mistakes, 1) * 1.15, 200)
+    kk = np.linspace(0, max(res.mistakes, 1) * _INVARIANTS_X_PAD, 200)
     ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2,
             label=r"$\sqrt{k}\,R$ (growth lemma)")
     ax.plot(k, norms, "o", ms=3, color=NEGATIVE, label=r"$\|w_k\|$")
@@ -200,27 +273,27 @@ def three_forms(X: NDArray, y: NDArray, scale: float = 1.0) -> dict[str, float]:
 
     * ``(R/γ*)²`` with γ* the maximum margin (CS229, Balcan, MIT);
     * ``(RB)²`` with UML's ``B = min{‖w‖ : yᵢ w·xᵢ ≥ 1}``, attained at ``w_B = u*/γ*``;
-    * ``U²‖w*‖²/ε²`` with ``w* = scale · w_B`` (any length) and its functional margin
-      ``ε = minᵢ yᵢ w*·xᵢ`` (the notes with the three-case update), ``U = R``.
+    * ``R²‖v‖²/ρ²`` with ``v = scale · w_B`` (a separator of any length) and its functional
+      margin ``ρ = minᵢ yᵢ v·xᵢ``: the form the mistake-bound notes write ``U²‖w*‖²/ϵ²``.
 
-    Returns the pieces as a dict: ``R, gamma, B, norm_wB, min_fm_wB, eps, norm_wstar`` and the
+    Returns the pieces as a dict: ``R, gamma, B, norm_wB, min_fm_wB, rho, norm_v`` and the
     bounds ``novikoff, uml, unnormalized``.
     """
     mm = max_margin(X, y)
     R = radius(X)
-    w_star = scale * mm.w_B
-    eps = float(np.min(y * (X @ w_star)))
+    v = scale * mm.w_B
+    rho = float(np.min(y * (X @ v)))
     return {
         "R": R,
         "gamma": mm.gamma,
         "B": mm.B,
         "norm_wB": float(np.linalg.norm(mm.w_B)),
         "min_fm_wB": float(np.min(y * (X @ mm.w_B))),
-        "eps": eps,
-        "norm_wstar": float(np.linalg.norm(w_star)),
+        "rho": rho,
+        "norm_v": float(np.linalg.norm(v)),
         "novikoff": novikoff_bound(R, mm.gamma),
         "uml": uml_bound(R, mm.B),
-        "unnormalized": unnormalized_bound(R, w_star, eps),
+        "unnormalized": unnormalized_bound(R, v, rho),
     }
 
 
@@ -236,8 +309,8 @@ def survey(
     """Mistakes and ``(R/γ*)²`` on ``trials`` data sets (seeds 0, 1, ...) of one family.
 
     ``family`` is ``"planted"`` (:func:`perceptron_core.planted`) or ``"shell"``
-    (:func:`shell_data`); both in dimension 10 with margin ``gamma`` with respect to their
-    planted ``u`` and radius 1. The maximum margin γ* of each data set is at least ``gamma``,
+    (:func:`shell_data`); both in dimension :data:`SURVEY_D` with margin ``gamma`` with respect
+    to their planted ``u`` and radius :data:`SURVEY_R`. The maximum margin γ* of each data set is at least ``gamma``,
     so ``(R/γ*)²`` is that data set's own, tighter, bound.
 
     Returns
@@ -247,7 +320,7 @@ def survey(
     make = {"planted": planted, "shell": shell_data}[family]
     mistakes, bounds = np.zeros(trials, dtype=int), np.zeros(trials)
     for s in range(trials):
-        X, y, _ = make(n, SURVEY_D, gamma, 1.0, seed=s)
+        X, y, _ = make(n, SURVEY_D, gamma, SURVEY_R, seed=s)
         mistakes[s] = perceptron(X, y, max_epochs=_MAX_EPOCHS).mistakes
         bounds[s] = novikoff_bound(radius(X), max_margin(X, y).gamma)
     return mistakes, bounds
@@ -260,7 +333,7 @@ def draw_survey(gamma: float, n: int) -> Figure:
     ``(R/γ)² = 1/γ²`` (dotted), because γ* ≥ γ.
     """
     fig, (ax,) = new_figure(1, width=6.4, height=4.0)
-    planted_bound = novikoff_bound(1.0, gamma)
+    planted_bound = novikoff_bound(SURVEY_R, gamma)
     worst = 0.0
     for family, color, marker in (("planted", POSITIVE, "o"), ("shell", _ORANGE, "s")):
         m, b = survey(gamma, n, family)
@@ -346,40 +419,42 @@ def draw_worst_case(n: int) -> Figure:
 
 
 @lru_cache(maxsize=4)
-def wedge_table(k_max: int = WEDGE_K_MAX) -> dict[str, NDArray]:
-    """For ``k = 0..k_max`` on :func:`narrow_wedge`: the perceptron's run against the bound.
+def wedge_table(ell_max: int = WEDGE_ELL_MAX) -> dict[str, NDArray]:
+    """For ``ℓ = 0..ell_max`` bits on :func:`narrow_wedge`: the perceptron's run against the bound.
 
-    Keys: ``k, gamma`` (γ*), ``R, mistakes, epochs, bound`` (``(R/γ*)²``), ``rounds``
-    (:func:`perceptron_core.max_rounds`), ``w_max_margin`` and ``w_final`` (rows, one per k).
+    Keys: ``ell, gamma`` (γ*), ``R, mistakes, epochs, bound`` (``(R/γ*)²``), ``rounds``
+    (:func:`perceptron_core.max_rounds`), ``w_max_margin`` and ``w_final`` (rows, one per ℓ).
+    The chapter writes ℓ for the number of bits, as k counts the perceptron's updates.
     """
-    keys = ("k", "gamma", "R", "mistakes", "epochs", "bound", "rounds", "w_max_margin", "w_final")
+    keys = ("ell", "gamma", "R", "mistakes", "epochs", "bound", "rounds", "w_max_margin",
+            "w_final")
     cols: dict[str, list] = {key: [] for key in keys}
-    for k in range(k_max + 1):
-        X, y = narrow_wedge(k)
+    for ell in range(ell_max + 1):
+        X, y = narrow_wedge(ell)
         mm = max_margin(X, y)
         g, r = mm.gamma, radius(X)
         res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
-        row = (k, g, r, res.mistakes, res.epochs, novikoff_bound(r, g), max_rounds(r, g),
+        row = (ell, g, r, res.mistakes, res.epochs, novikoff_bound(r, g), max_rounds(r, g),
                mm.w, res.w)
         for key, v in zip(keys, row):
             cols[key].append(v)
     return {key: np.array(v) for key, v in cols.items()}
 
 
-def draw_wedge(k: int) -> Figure:
-    """Left: a zoom on the two points of ``narrow_wedge(k)``. Right: the run's length
-    against k (log₂).
+def draw_wedge(ell: int) -> Figure:
+    """Left: a zoom on the two points of ``narrow_wedge(ell)``. Right: the run's length
+    against the number of bits ℓ (log₂).
 
     The left panel shows a window a few gaps wide around ``(1, 1)``: at the scale of the whole
     plane the two points coincide. Both separators shown pass through the origin, far away.
     """
     t = wedge_table()
-    i = int(np.flatnonzero(t["k"] == k)[0])
-    X, y = narrow_wedge(k)
-    gap = 2.0**-k
+    i = int(np.flatnonzero(t["ell"] == ell)[0])
+    X, y = narrow_wedge(ell)
+    gap = 2.0**-ell
     fig, (ax, ax2) = new_figure(2, width=8.6, height=3.8)
     plot_points(ax, X, y, size=60)
-    # A square window centred between the points, so the wedge fills the panel at every k.
+    # A square window centred between the points, so the wedge fills the panel at every ℓ.
     ax.set_xlim(1 - 2.5 * gap, 1 + 1.5 * gap)
     ax.set_ylim(1 - 2 * gap, 1 + 2 * gap)
     ax.set_aspect("equal", adjustable="box")
@@ -390,16 +465,17 @@ def draw_wedge(k: int) -> Figure:
     ax.ticklabel_format(useOffset=False)
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=8, loc="lower left")
-    ax.set_title(f"k = {k}: zoom on (1, 1), gap 2^-{k}, γ* = {t['gamma'][i]:.2e}", fontsize=10)
-    ks = t["k"]
-    ax2.semilogy(ks, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2,
+    ax.set_title(f"ℓ = {ell}: zoom on (1, 1), gap 2^-{ell}, γ* = {t['gamma'][i]:.2e}",
+                 fontsize=10)
+    ells = t["ell"]
+    ax2.semilogy(ells, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2,
                  label=r"bound $(R/\gamma^*)^2$")
-    ax2.semilogy(ks, t["mistakes"], "o-", ms=4, color=NEGATIVE, base=2, label="mistakes")
-    ax2.semilogy(ks, t["epochs"], "^-", ms=4, color=POSITIVE, base=2, label="epochs (rounds)")
-    ax2.semilogy(ks, 1 / t["gamma"], ":", color=_ORANGE, base=2, label=r"$1/\gamma^*$")
-    ax2.plot([k, k], [t["epochs"][i], t["bound"][i]], color="black", lw=0.8)
-    ax2.plot([k], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
-    ax2.set_xlabel("$k$ (the gap is $2^{-k}$)")
+    ax2.semilogy(ells, t["mistakes"], "o-", ms=4, color=NEGATIVE, base=2, label="mistakes")
+    ax2.semilogy(ells, t["epochs"], "^-", ms=4, color=POSITIVE, base=2, label="epochs (rounds)")
+    ax2.semilogy(ells, 1 / t["gamma"], ":", color=_ORANGE, base=2, label=r"$1/\gamma^*$")
+    ax2.plot([ell, ell], [t["epochs"][i], t["bound"][i]], color="black", lw=0.8)
+    ax2.plot([ell], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
+    ax2.set_xlabel(r"bits $\ell$ (the gap is $2^{-\ell}$)")
     ax2.legend(fontsize=8, loc="upper left")
     ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs "
                   f"≤ bound {t['bound'][i]:.0f}",
@@ -436,15 +512,16 @@ def _fibonacci(m: int) -> int:
 def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
     """For ``n = 1..n_max`` on :func:`perceptron_core.data.hypercube_small_margin`.
 
-    Keys: ``n``, ``gamma`` (γ*, certified lower end), ``gamma_upper`` (``1/F_{n+1}``, the
-    proven upper bound on γ*), ``R``, ``bound`` (``(R/γ*)²``), ``mistakes`` and ``epochs`` of
-    the perceptron (ties are mistakes), ``fib`` (``F_{n+1}``, a proven lower bound on the
+    Keys: ``n``, ``gamma`` (γ*, certified lower end), ``gamma_exact`` (the proposition's
+    ``1/√(F_{n+1}F_{n+2} − 1)``), ``gamma_upper`` (``1/F_{n+1}``, its simpler upper bound),
+    ``R``, ``bound`` (``(R/γ*)²``), ``mistakes`` and ``epochs`` of the perceptron (ties are
+    mistakes), ``fib`` (``F_{n+1}``), ``lower`` (``F_{n+3} − 2``, the proven lower bound on the
     mistakes) and ``fib_norm_sq`` (``F_{n+1}F_{n+2} − 1``, the squared length of the Fibonacci
-    separator ``w_k = (−1)ᵏ F_{k+1}``). The data are 0/1 and the weights integers, so every
-    product is exact.
+    separator ``v = ((−1)ʲ F_{j+1})_j``, which is ``1/γ*²``). The data are 0/1 and the weights
+    integers, so every product is exact.
     """
-    keys = ("n", "gamma", "gamma_upper", "R", "bound", "mistakes", "epochs", "fib",
-            "fib_norm_sq")
+    keys = ("n", "gamma", "gamma_exact", "gamma_upper", "R", "bound", "mistakes", "epochs",
+            "fib", "lower", "fib_norm_sq")
     cols: dict[str, list] = {key: [] for key in keys}
     for n in range(1, n_max + 1):
         X, y = hypercube_small_margin(n)
@@ -452,35 +529,42 @@ def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
         res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
         fib = _fibonacci(n + 1)
         norm_sq = fib * _fibonacci(n + 2) - 1
-        row = (n, g, 1 / fib, r, novikoff_bound(r, g), res.mistakes, res.epochs, fib, norm_sq)
+        row = (n, g, 1 / np.sqrt(norm_sq), 1 / fib, r, novikoff_bound(r, g), res.mistakes,
+               res.epochs, fib, _fibonacci(n + 3) - 2, norm_sq)
         for key, v in zip(keys, row):
             cols[key].append(v)
     return {key: np.array(v) for key, v in cols.items()}
 
 
 # --------------------------------------------------------------------------------------------
-# The offset: the exercise's runs and a counterexample
+# The offset: a counterexample
 # --------------------------------------------------------------------------------------------
 
 
 def offset_counterexample() -> dict[str, float]:
     """On the line, x = 11 (+1) and x = 9 (−1): ``(R/γ*_b)²`` is not a bound with an offset.
 
-    Returns the perceptron's ``mistakes`` with an offset, ``R`` (11), ``gamma_b`` (the maximum
-    margin with an offset, 1, at ``w = 1, b = −10``), the wrong bound ``naive``
-    ``= (R/γ*_b)²`` = 121, and the correct bound on the augmented points ``(x, 1)``,
-    ``correct = (R² + 1)(1 + b²)/γ²`` with the unit ``w`` and its ``b`` (12322). All
-    arithmetic is on small integers, so it is exact.
+    Returns the two points ``x_pos`` and ``x_neg``, the perceptron's ``mistakes`` with an
+    offset, ``R`` (11), ``gamma_b`` (the maximum margin with an offset, 1, at ``u = 1,
+    b = −10``), ``threshold`` (``−b/u = 10``, where the best separator cuts the line), the
+    wrong bound ``naive`` ``= (R/γ*_b)²`` = 121, and the correct bound on the augmented points
+    ``(x, 1)``, ``correct = (R² + 1)(1 + b²)/γ²`` with the unit ``u`` and its ``b`` (12322).
+    All arithmetic is on small integers, so it is exact.
     """
     X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
     mm = max_margin(X, y, offset=True)
     r, g = radius(X), mm.gamma
+    u = float(mm.w[0]) / float(np.linalg.norm(mm.w))  # the unit normal, +1 or -1
     b = mm.b / float(np.linalg.norm(mm.w))  # the offset of the unit-normal separator
     return {
+        "x_pos": float(X[y > 0][0, 0]),
+        "x_neg": float(X[y < 0][0, 0]),
         "mistakes": perceptron(X, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes,
         "R": r,
         "gamma_b": g,
+        "u": u,
         "b": b,
+        "threshold": -b / u,
         "naive": novikoff_bound(r, g),
         "correct": (r**2 + 1) * (1 + b**2) / g**2,
     }
@@ -489,8 +573,8 @@ def offset_counterexample() -> dict[str, float]:
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
 #: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
 BENCH_CASES = [
-    ("convergence-invariants", draw_invariants, {"gamma": (0.05, 0.25, 0.05), "R": [1.0, 2.0]}),
-    ("convergence-survey", draw_survey, {"gamma": (0.05, 0.25, 0.1), "n": [20, 100, 500]}),
-    ("convergence-worst-case", draw_worst_case, {"n": (2, 30, 4, 14)}),
-    ("convergence-wedge", draw_wedge, {"k": (0, 10, 2, 4)}),
+    ("convergence-invariants", draw_invariants, INVARIANTS_SLIDERS),
+    ("convergence-survey", draw_survey, SURVEY_SLIDERS),
+    ("convergence-worst-case", draw_worst_case, WORST_CASE_SLIDERS),
+    ("convergence-wedge", draw_wedge, WEDGE_SLIDERS),
 ]

@@ -35,6 +35,8 @@ __all__ = [
     "Peak",
     "peak",
     "separator_arc",
+    "slider_angles",
+    "hull_grid_cases",
     "draw_turning_separator",
     "draw_hull_bounds",
     "BENCH_CASES",
@@ -131,14 +133,14 @@ def _hull() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
 
 @dataclass(frozen=True)
 class Peak:
-    """The shape of the margin curve ``θ ↦ minᵢ zᵢ·u_θ`` at its maximum θ* (2-D, no offset).
+    """The shape of the margin curve ``θ ↦ minᵢ zᵢ·u_θ`` at its maximum θ_opt (2-D, no offset).
 
     Attributes
     ----------
-    theta : θ* in degrees, in [0, 360).
+    theta : θ_opt in degrees, in [0, 360).
     gamma : γ*, the height of the peak.
-    active : indices of the points closest at θ* (margin within ``tol`` of γ*).
-    left_slope, right_slope : one-sided derivatives of the curve at θ*, per radian. The curve is
+    active : indices of the points closest at θ_opt (margin within ``tol`` of γ*).
+    left_slope, right_slope : one-sided derivatives of the curve at θ_opt, per radian. The curve is
         the minimum of the functions ``θ ↦ zᵢ·u_θ``, so its right derivative is the smallest, and
         its left derivative the largest, slope ``zᵢ·u*⊥`` among the active points.
     kind : ``"corner"`` when the slopes have opposite signs (closest points on both sides of
@@ -157,9 +159,9 @@ class Peak:
 def peak(X: NDArray[np.float64], y: NDArray[np.float64], *, tol: float = 1e-9) -> Peak:
     """Classify the peak of the margin curve of 2-D data separable through the origin.
 
-    With one closest point ``zₖ`` the optimum is ``u* = zₖ/‖zₖ‖`` and the curve near θ* is
-    ``‖zₖ‖ cos(θ − θ*)``: a smooth maximum. With closest points on both sides of ``u*`` two
-    cosines cross at θ*, one rising and one falling: a corner.
+    With one closest point ``zₖ`` the optimum is ``u* = zₖ/‖zₖ‖`` and the curve near θ_opt is
+    ``‖zₖ‖ cos(θ − θ_opt)``: a smooth maximum. With closest points on both sides of ``u*`` two
+    cosines cross at θ_opt, one rising and one falling: a corner.
 
     Parameters
     ----------
@@ -197,8 +199,8 @@ def separator_arc(X: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float
     """The open arc of angles (degrees) whose unit normal separates 2-D data through the origin.
 
     ``u_θ`` separates iff ``zᵢ·u_θ > 0`` for every ``i``, i.e. θ is within 90° of the angle of
-    every ``zᵢ``. Measured from θ* (where every ``zᵢ`` is within 90°), the arc is
-    ``(θ* + maxᵢ φᵢ − 90°, θ* + minᵢ φᵢ + 90°)`` with ``φᵢ`` the angle of ``zᵢ`` relative to θ*.
+    every ``zᵢ``. Measured from θ_opt (where every ``zᵢ`` is within 90°), the arc is
+    ``(θ_opt + maxᵢ φᵢ − 90°, θ_opt + minᵢ φᵢ + 90°)`` with ``φᵢ`` the angle of ``zᵢ`` relative to θ_opt.
 
     Returns
     -------
@@ -209,6 +211,38 @@ def separator_arc(X: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float
     theta = np.degrees(np.arctan2(opt.w[1], opt.w[0]))
     phi = (np.degrees(np.arctan2(Z[:, 1], Z[:, 0])) - theta + 180.0) % 360.0 - 180.0
     return float(theta + phi.max() - 90.0), float(theta + phi.min() + 90.0)
+
+
+def slider_angles(spec: tuple) -> list[int]:
+    """The angles of a slider grid ``(start, stop, step[, initial])``, in degrees."""
+    start, stop, step = spec[:3]
+    return list(range(start, stop + 1, step))
+
+
+def hull_grid_cases(spec: tuple = HULL_ANGLE_GRID) -> dict[str, list[int]]:
+    """Sort the angles of the hull figure's slider by what its purple line does there.
+
+    The line ``z·u = m(u)`` lies at signed distance ``m(u)`` from the origin, perpendicular to
+    ``u``; the circle has radius γ*. Returns the angles where
+
+    * ``"touch"``: ``m(u) = γ*`` (up to rounding): the line is tangent to the circle, at ``p*``;
+    * ``"cut"``: ``0 < m(u) < γ*``: ``u`` separates, and the line crosses the circle;
+    * ``"none"``: ``m(u) ≤ 0``: ``u`` separates nothing;
+    * ``"far_touch"``: ``m(u) = −γ*``: tangent on the far side (none on the chapter's grid).
+    """
+    g = optimum().gamma
+    cases: dict[str, list[int]] = {"touch": [], "cut": [], "none": [], "far_touch": []}
+    for angle in slider_angles(spec):
+        m = margin_at(angle)
+        if abs(m - g) <= _REACH_TOL * g:
+            cases["touch"].append(angle)
+        elif m > 0:
+            cases["cut"].append(angle)
+        else:
+            cases["none"].append(angle)
+        if abs(m + g) <= _REACH_TOL * g:
+            cases["far_touch"].append(angle)
+    return cases
 
 
 def verdict(angle: float) -> str:
@@ -271,8 +305,9 @@ def draw_hull_bounds(angle: float) -> Figure:
 
     The line ``z·u = m(u)`` (``m(u)`` the margin of ``u``) supports the hull: every ``zᵢ`` lies on
     or beyond it. Its distance from the origin is the lower bound ``m(u) ≤ γ*``; the nearest point
-    ``p*`` of the hull gives the upper bound ``γ* ≤ ‖p*‖``. At θ* the line touches the circle of
-    radius γ* at ``p*`` and the two bounds meet.
+    ``p*`` of the hull gives the upper bound ``γ* ≤ ‖p*‖``. At θ_opt the line passes through
+    ``p*`` perpendicular to it, so it is tangent there to the circle of radius γ*, and the two
+    bounds meet; at the other separating angles it cuts the circle (:func:`hull_grid_cases`).
 
     Parameters
     ----------
