@@ -7,10 +7,15 @@ from scikit-learn's SVC, not from the package against itself.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import itertools
+import json
 import math
+import re
 import warnings
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +27,14 @@ from perceptron_core import augment, iris_pair, max_margin, offset_bound, percep
 from perceptron_core.figures import offset as of
 from perceptron_core.interactive import _expand_all
 
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "book" / "offset.ipynb"
+NUMBERS = ROOT / "tests" / "notebook_numbers" / "offset.json"
 
+
+def _stored(key):
+    """A number the chapter's prose shows, as stored from the last run of the notebook."""
+    return json.loads(NUMBERS.read_text())["values"][key]["value"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -35,7 +47,8 @@ def _reference(Z, y, *, exact=False, max_epochs=10**6):
 
     Returns the update indices, the final weights and the smallest |y w.z| / (|w| |z|) met at
     a test with w != 0: a run whose closest call is far above rounding (1e-9) cannot change
-    if the last bits of the data or of a dot product do.
+    if the last bits of the data or of a dot product do. ``_reference.epochs`` is then the
+    number of epochs of the run, the final clean one included.
     """
     conv = (lambda v: Fraction(float(v))) if exact else float
     rows = [[conv(v) for v in row] for row in np.asarray(Z)]
@@ -43,7 +56,7 @@ def _reference(Z, y, *, exact=False, max_epochs=10**6):
     w = [conv(0.0)] * len(rows[0])
     steps, closest = [], math.inf
     norms = [math.sqrt(float(sum(a * a for a in r))) for r in rows]
-    for _ in range(max_epochs):
+    for epoch in range(1, max_epochs + 1):
         clean = True
         for i, (z, label) in enumerate(zip(rows, labels)):
             s = sum(a * b for a, b in zip(w, z))
@@ -55,6 +68,7 @@ def _reference(Z, y, *, exact=False, max_epochs=10**6):
                 steps.append(i)
                 clean = False
         if clean:
+            _reference.epochs = epoch
             return steps, w, closest
     raise AssertionError("the reference run did not converge")
 
@@ -69,6 +83,23 @@ def _svc_unit(X, y):
     norm = float(np.linalg.norm(svm.coef_[0]))
     w, b = svm.coef_[0] / norm, float(svm.intercept_[0]) / norm
     return w, b, float(np.min(y * (X @ w + b)))
+
+
+def _svc_origin_margin(X, y):
+    """The maximum margin through the origin, by an SVC on the data and their mirror images."""
+    X2, y2 = np.vstack([X, -X]), np.r_[y, -y]
+    w = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X2, y2).coef_[0]
+    return float(np.min(y * (X @ w)) / np.linalg.norm(w))
+
+
+def _strictly_separable_through_origin(X, y):
+    """Is there a w with y_i w.x_i >= 1 for all i? A feasibility LP (scipy), not the package."""
+    from scipy.optimize import linprog
+
+    Z = y[:, None] * X
+    res = linprog(np.zeros(X.shape[1]), A_ub=-Z, b_ub=-np.ones(len(y)),
+                  bounds=[(None, None)] * X.shape[1], method="highs")
+    return res.status == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,7 +153,34 @@ def test_every_frame_shows_correct_numbers_and_runs_within_the_bound():
 
 def test_frame_summary_claims():
     f = of.frame_summary()
-    assert f["factor"] <= 2.0  # "within a factor 1.97 of the bound's best c"
+    # Recomputed here: per shift, the slider's c with the fewest (reference-checked) mistakes,
+    # the bound's best c √(R|b*|) from an SVC, and the bounds at the slider's c.
+    factor, where, same_best, max_ratio = 1.0, None, 0, 0.0
+    for shift in of.shift_grid():
+        X, y = of.shifted_data(shift)
+        R = float(np.max(np.linalg.norm(X, axis=1)))
+        _, b, g = _svc_unit(X, y)
+        cb = math.sqrt(R * abs(b))
+        runs = [of.offset_state(shift, c)["mistakes"] for c in of.CS]
+        bounds = [(R**2 + c**2) * (1 + b**2 / c**2) / g**2 for c in of.CS]
+        i_run, i_bound = int(np.argmin(runs)), int(np.argmin(bounds))
+        c_run = of.CS[i_run]
+        # "at every shift the fewest mistakes come at one of the two slider values on either
+        # side of √(R|b*|)"
+        assert max(c for c in of.CS if c <= cb) == c_run or min(c for c in of.CS if c >= cb) == c_run
+        # "at the others it is the next larger c of the slider"
+        assert i_run == i_bound or i_run == i_bound + 1
+        same_best += i_run == i_bound
+        max_ratio = max(max_ratio, max(m / bd for m, bd in zip(runs, bounds)))
+        if max(c_run / cb, cb / c_run) > factor:
+            factor, where = max(c_run / cb, cb / c_run), (shift, c_run, cb)
+    assert f["bracketed"] is True and f["others_next"] is True
+    assert f["same_best"] == same_best and f["shifts"] == len(of.shift_grid())
+    assert f["max_ratio"] == pytest.approx(max_ratio, rel=1e-3) and f["max_ratio"] < 1
+    # the factor is the largest ratio, larger over smaller, between those two constants
+    assert f["factor"] == pytest.approx(factor, rel=1e-3) and factor < 2
+    assert (f["factor_shift"], f["factor_c_run"]) == where[:2]
+    assert f["factor_c_best"] == pytest.approx(where[2], rel=1e-3)
     assert f["worst"] > 10 * f["best_run"]
     last = [of.offset_state(of.shift_grid()[-1], c)["mistakes"] for c in of.CS]
     assert f["worst"] == max(last) == last[0] and f["best_run"] == min(last)
@@ -146,6 +204,13 @@ def test_theta0_loop_is_the_mit_algorithm_and_the_trick_holds_on_the_irises():
     theta, theta0, steps = of.theta0_perceptron(X, y, 1000)
     ref_steps, ref_w, _ = _reference(augment(X, 1.0), y, exact=True)
     assert steps == ref_steps and len(steps) == 1230
+    # "Epoch 308 of the T = 1000 was the first without a mistake": the reference's count of
+    # epochs, the clean one included; the last mistake falls in the epoch before it.
+    epochs = _reference.epochs
+    run = perceptron(augment(X, 1.0), y, max_epochs=1000, record=True)
+    assert run.epochs == epochs == _stored("off-trick-epochs") == 308
+    assert run.history.epochs[-1] == epochs - 1
+    assert _stored("off-trick-T") == 1000
     assert [Fraction(v) for v in theta] + [Fraction(theta0)] == ref_w
     assert theta0 == 618.0 and list(theta) == [23.0, -164.0]
     with warnings.catch_warnings():
@@ -181,9 +246,35 @@ def test_iris_bounds_and_runs_at_three_constants():
         steps, _, closest = _reference(augment(X, c), y, exact=c == 1.0)
         assert c == 1.0 or closest > 1e-9
         counts[c] = len(steps)
+        assert counts[c] == perceptron(augment(X, c), y, max_epochs=10**6).mistakes
         assert counts[c] <= offset_bound(R, g, b, c)
     assert counts[1.0] == 1230 and counts[R] < 20 and counts[c_best] < 20
     assert offset_bound(R, g, b, c_best) <= 4 * (R / g) ** 2
+    # "the irises are not separable by a line through the origin at all": no w has
+    # y_i w.x_i >= 1 for all i (scipy's LP), so there is no bound without an offset
+    assert not _strictly_separable_through_origin(X, y)
+    assert _stored("off-iris-through-origin") is False
+    # the closest call the prose quotes for the runs at c = R and the best c
+    closest = min(_reference(augment(X, c), y)[2] for c in (R, c_best))
+    assert _stored("off-iris-closest") == pytest.approx(closest, rel=1e-6) and closest > 1e-3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_corollary_is_four_times_the_naive_formula_and_the_bound_without_offset(seed):
+    """off-cor-four: its γ is the margin *with* the offset. Checked with SVC margins on data
+    separable both ways: the run on (x, √(R|b*|)) ≤ ((R + |b*|)/γ*_b)² ≤ 4(R/γ*_b)²
+    ≤ 4(R/γ*)², the last because γ* (through the origin) ≤ γ*_b."""
+    X, y = of.shifted_data(0.05, n=60, seed=seed)  # a small move: still separable through 0
+    assert _strictly_separable_through_origin(X, y)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    _, b, g_b = _svc_unit(X, y)
+    g0 = _svc_origin_margin(X, y)
+    assert 0 < g0 <= g_b * (1 + 1e-4)
+    assert abs(b) <= R - g_b * (1 - 1e-4)  # off-lem-b-le-R
+    best = ((R + abs(b)) / g_b) ** 2
+    assert best <= 4 * (R / g_b) ** 2 <= 4 * (R / g0) ** 2 * (1 + 1e-3)
+    steps, _, closest = _reference(augment(X, math.sqrt(R * abs(b))), y)
+    assert len(steps) <= best and closest > 1e-9
 
 
 def test_counterexample_numbers():
@@ -197,12 +288,33 @@ def test_counterexample_numbers():
     assert ce["gamma_b"] == pytest.approx(1.0) and ce["b"] == pytest.approx(-10.0)
     steps_best, _, closest = _reference(augment(X, ce["c_best"]), y)
     assert ce["mistakes_best"] == len(steps_best) <= 441 and closest > 1e-9
+    assert (ce["x_pos"], ce["x_neg"]) == of.CE_POINTS == (11.0, 9.0)
+    assert ce["R2"] == 121.0 and ce["b2"] == pytest.approx(100.0) and ce["Rb"] == pytest.approx(110.0)
+    assert (ce["R2"] + 1) * (1 + ce["b2"]) == pytest.approx(ce["correct"])
+    assert ce["gamma_aug"] == pytest.approx(1 / math.sqrt(101))
+    # the good direction (1, b*)/√(1 + b*²) on the points (x, 1) has exactly that margin
+    u = np.array([1.0, -10.0]) / math.sqrt(101)
+    assert np.min(y * (augment(X, 1.0) @ u)) == pytest.approx(ce["gamma_aug"])
+    # there is no separator through the origin: w·11 > 0 and w·9 < 0 contradict each other
+    assert not _strictly_separable_through_origin(X, y)
+
+
+def test_closest_call_matches_the_reference():
+    X, y = _iris_mm()
+    for c in (3.0, 40.0):
+        steps, _, closest = _reference(augment(X, c), y)
+        mistakes, closest_of = of.closest_call(augment(X, c), y)
+        assert mistakes == len(steps)
+        assert closest_of == pytest.approx(closest, rel=1e-9)
 
 
 def test_translation_table_claims():
-    shifts = (0.0, 1.0, 2.0, 4.0, 8.0)
+    shifts = of.TABLE_SHIFTS
+    assert shifts == (0.0, 1.0, 2.0, 4.0, 8.0)  # the prose calls them 0 and doublings
     tab = of.translation_table(shifts, seeds=5, n=100)
+    np.testing.assert_array_equal(tab["s"], shifts)
     assert np.ptp(tab["gamma_b"]) < 1e-9  # the margin with an offset stays put
+    assert 0 <= tab["gamma_b_spread"] < 1e-12
     assert np.all(np.diff(tab["R"]) > 0) and np.all(np.diff(tab["raw"]) > 0)
     assert np.ptp(tab["centered"]) == 0 and tab["centered"][0] < tab["raw"][-1] / 100
     raw = tab["raw"][2:] / tab["raw"][1:-1]  # at the doublings 1→2, 2→4, 4→8
@@ -216,10 +328,11 @@ def test_translation_table_claims():
     assert np.all(tab["raw"] <= tab["bound"])
     # Recount every run with the reference perceptron, raw and centered, and check that no
     # test comes near a tie: "rounding changes none of them".
-    for t in shifts:
+    centered_by_seed, radii, closest_all, spread, first = {}, [], math.inf, 0.0, {}
+    for s in shifts:
         raw_counts, centered_counts = [], []
         for seed in range(5):
-            X, y = of.shifted_data(t, n=100, seed=seed)
+            X, y = of.shifted_data(s, n=100, seed=seed)
             steps, _, closest = _reference(augment(X, 1.0), y)
             assert closest > 1e-9
             assert len(steps) == perceptron(X, y, offset=True, max_epochs=10**6).mistakes
@@ -227,10 +340,27 @@ def test_translation_table_claims():
             Xc = X - X.mean(axis=0)
             steps_c, _, closest_c = _reference(augment(Xc, 1.0), y)
             assert closest_c > 1e-9
+            closest_all = min(closest_all, closest_c)
             centered_counts.append(len(steps_c))
-        i = shifts.index(t)
+            centered_by_seed.setdefault(seed, set()).add(len(steps_c))
+            radii.append(float(np.max(np.linalg.norm(Xc, axis=1))))
+            first.setdefault(seed, Xc)
+            spread = max(spread, float(np.max(np.abs(Xc - first[seed]))))
+        i = shifts.index(s)
         assert np.mean(raw_counts) == pytest.approx(tab["raw"][i], rel=1e-12)
         assert np.mean(centered_counts) == pytest.approx(tab["centered"][i], rel=1e-12)
+    # "each data set makes the same number of mistakes in every row"
+    assert all(len(v) == 1 for v in centered_by_seed.values()) and tab["centered_same"] is True
+    # "differ ... by at most <spread> in any coordinate" and "at least <closest> times"
+    assert tab["centered_spread"] == pytest.approx(spread, abs=1e-18) and spread < 1e-13
+    assert tab["closest_centered"] == pytest.approx(closest_all, rel=1e-9)
+    assert closest_all > 1e6 * spread
+    # "The largest radius of the centered data, over all the data sets and rows": the maximum
+    # over the runs, not over the rows' averages (a glued mean of radii once said 1.04 where the
+    # largest radius is 1.09). Checked against the number the page shows.
+    assert max(tab["R_centered_max"]) == pytest.approx(max(radii), rel=1e-12)
+    assert _stored("off-move-R-centered") == pytest.approx(max(radii), rel=1e-9)
+    assert max(radii) > max(tab["R_centered"]) + 0.01  # the mean would have been wrong
 
 
 def test_shifting_keeps_the_planted_separator_margin():
@@ -242,3 +372,63 @@ def test_shifting_keeps_the_planted_separator_margin():
             assert np.allclose(X - X0, t * v) and np.linalg.norm(v) == pytest.approx(1.0)
         _, _, g = _svc_unit(X, y)
         assert g == pytest.approx(of.offset_state(0.0, 1.0)["gamma"], rel=1e-4)
+
+
+# ---------------------------------------------------------------------------------------------
+# The page is for readers
+# ---------------------------------------------------------------------------------------------
+
+
+def _cells():
+    return json.loads(NOTEBOOK.read_text())["cells"]
+
+
+def _hidden(cell):
+    tags = cell.get("metadata", {}).get("tags", [])
+    return any(t in tags for t in ("remove-input", "remove-cell", "hide-input"))
+
+
+def _names(src):
+    """Names a cell binds, and names it reads without binding them anywhere in the cell."""
+    tree = ast.parse(src)
+    bound, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            bound.update([node.name] if isinstance(node, ast.FunctionDef) else [])
+            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return bound, read - bound - set(dir(builtins))
+
+
+def test_visible_code_uses_no_name_defined_only_in_hidden_cells():
+    """Readers must not meet a name whose definition the page hides."""
+    shown: set[str] = set()
+    for i, cell in enumerate(_cells()):
+        if cell["cell_type"] != "code":
+            continue
+        bound, read = _names("".join(cell["source"]))
+        if _hidden(cell):
+            continue
+        missing = read - shown
+        assert not missing, f"cell {i} uses {sorted(missing)}, defined only in hidden cells"
+        shown |= bound
+
+
+def test_prose_names_no_test_files_and_says_what_was_checked():
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert not re.search(r"\btests/|test_\w+\.py|\b(in|by) the tests\b|the tests check", text)
+    assert "worst case" not in text  # a bound is an upper bound, not the worst case of a run
+
+
+def test_notation_of_the_chapter():
+    """u (not w*) for the unit separator; T only for epochs; no ϵ."""
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert "w^*" not in text and "\\epsilon" not in text
+    for m in re.finditer(r"\$T\b|\bT\$|\$T = ", text):
+        line = text[max(0, m.start() - 80): m.end() + 80]
+        assert "epoch" in line or "T =" in line, line

@@ -26,6 +26,7 @@ __all__ = [
     "DATA",
     "FRACTIONS",
     "TARGETS",
+    "TABLE_TARGETS",
     "ALT",
     "chapter_data",
     "optimum",
@@ -44,14 +45,17 @@ DATA = (500, 10, 0.05, 1.0, 0)
 #: Slider of γ as a fraction of γ*: (start, stop, step), 5 values ending at γ = γ*.
 FRACTIONS = (0.2, 1.0, 0.2)
 #: Slider of the target τ: (start, stop, step, initial), 7 values, which include Balcan's ½
-#: (the initial one) and the chapter's 0.8 and 0.95.
+#: (the initial one) and the other targets of the chapter's table, TABLE_TARGETS.
 TARGETS = (0.05, 0.95, 0.15, 0.5)
+#: The targets of the chapter's table, run with γ = γ*: Balcan's ½, then closer to 1.
+TABLE_TARGETS = (0.5, 0.8, 0.95)
 
 ALT = (
     f"Margin perceptron on {DATA[0]} planted points in {DATA[1]} dimensions, with gamma = "
     "{fraction} times the "
     "maximum margin and target {target}. Left: the number of updates of each run, far below "
-    "the bound 2(R/gamma)^2/eps^2 + 2(R/gamma)/eps drawn as a curve over the target. Right: the "
+    "the bound 2(R/gamma)^2/eta^2 + 2(R/gamma)/eta (eta = 1 - target) drawn as a curve over "
+    "the target. Right: the "
     "margin each run reaches, always at or above the guaranteed target times gamma and never "
     "above the maximum margin."
 )
@@ -94,15 +98,18 @@ class Reached:
     fraction, target : the slider values: γ = fraction·γ*, and τ.
     gamma : the γ given to the run.
     updates : updates after the initialization.
+    true_mistakes : how many of those updates were true mistakes, ``y w·x ≤ 0`` for the ``w``
+        in use.
     bound : ``margin_perceptron_bound(R, γ, τ)``.
     margin : the normalized margin the run's ``w`` reaches on the data.
-    epochs : sweeps, including the final clean one.
+    epochs : epochs (sweeps over the data), including the final clean one.
     """
 
     fraction: float
     target: float
     gamma: float
     updates: int
+    true_mistakes: int
     bound: float
     margin: float
     epochs: int
@@ -115,8 +122,9 @@ def _reach(fraction: float, target: float) -> Reached:
     gamma = fraction * optimum().gamma_low
     bound = margin_perceptron_bound(radius(X), gamma, target)
     # Every sweep but the last updates, so floor(bound) + 2 sweeps always suffice.
-    run = margin_perceptron(X, y, gamma, target=target, max_epochs=int(bound) + 2)
-    return Reached(fraction, target, gamma, run.updates, bound,
+    run = margin_perceptron(X, y, gamma, target=target, max_epochs=int(bound) + 2, record=True)
+    scores = np.sum(run.weights[:-1] * (y[:, None] * X)[run.update_indices], axis=1)
+    return Reached(fraction, target, gamma, run.updates, int(np.sum(scores <= 0)), bound,
                    normalized_margin(X, y, run.w), run.epochs)
 
 
@@ -141,11 +149,15 @@ def slider_summary() -> dict[str, float | int | bool]:
     Returns
     -------
     dict with ``frames``; ``within_bound`` and ``reached_target`` (every run); the largest
-    ratio ``worst_ratio`` of updates to bound; the most updates ``most_updates``; and the
-    smallest ``min_excess`` of ``margin/(τγ)`` (at least 1 by the theorem).
+    ratio ``worst_ratio`` of updates to bound; the most updates ``most_updates``; the smallest
+    ``min_excess`` and the largest ``max_excess`` of ``margin/(τγ)`` (at least 1 by the
+    theorem). At the smallest fraction of γ* (``small_fraction``), over its ``small_runs`` runs
+    (one per target): ``small_above``, how many reach a margin above γ itself, and
+    ``small_true_share``, the share of true mistakes among all their updates.
     """
     fractions, targets = slider_values()
     runs = [reach(f, t) for f in fractions for t in targets]
+    small = [r for r in runs if r.fraction == fractions[0]]
     return {
         "frames": len(runs),
         "within_bound": all(r.updates <= r.bound for r in runs),
@@ -153,6 +165,11 @@ def slider_summary() -> dict[str, float | int | bool]:
         "worst_ratio": max(r.updates / r.bound for r in runs),
         "most_updates": max(r.updates for r in runs),
         "min_excess": min(r.margin / (r.target * r.gamma) for r in runs),
+        "max_excess": max(r.margin / (r.target * r.gamma) for r in runs),
+        "small_fraction": fractions[0],
+        "small_runs": len(small),
+        "small_above": sum(r.margin > r.gamma for r in small),
+        "small_true_share": sum(r.true_mistakes for r in small) / sum(r.updates for r in small),
     }
 
 
@@ -216,8 +233,8 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
 
     fine = np.linspace(targets[0], targets[-1], 200)
     ax.semilogy(fine, [margin_perceptron_bound(R, here.gamma, t) for t in fine], color="0.35",
-                lw=1.4, label="bound $2\\rho^2/\\varepsilon^2 + 2\\rho/\\varepsilon$, "
-                "$\\rho = R/\\gamma$")
+                lw=1.4, label="bound $2(R/\\gamma)^2/\\eta^2 + 2(R/\\gamma)/\\eta$, "
+                "$\\eta = 1 - \\tau$")
     ax.semilogy(targets, [max(r.updates, 1) for r in runs], "o", color="tab:blue", ms=5,
                 label="updates of the run")
     ax.semilogy([here.target], [max(here.updates, 1)], "o", ms=12, mfc="none", mec="black")

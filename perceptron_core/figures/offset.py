@@ -1,12 +1,14 @@
 """Figures and tables for the chapter "The offset trick".
 
 The chapter proves that the perceptron with an offset is the perceptron through the origin on
-the points ``(x, c)``, and that it makes at most ``(R² + c²)(1 + b*²/c²)/γ²`` mistakes
-(:func:`perceptron_core.offset_bound`). This module computes what the chapter shows:
+the points ``(x, c)``, and that it makes at most ``(R² + c²)(1 + b*²/c²)/γ²`` mistakes, for a
+unit ``u`` and an offset ``b*`` with margin γ (:func:`perceptron_core.offset_bound`). This module
+computes what the chapter shows:
 
-* :func:`theta0_perceptron`: the MIT 6.036 notes' T-epoch algorithm with θ₀, written out as a
-  plain loop, to compare with the perceptron through the origin on ``(x, 1)``;
-* :func:`counterexample`: x = 11 (+1), x = 9 (−1), where ``(R/γ*_b)²`` is not a bound;
+* :func:`theta0_perceptron`: the MIT 6.036 notes' algorithm with θ₀ over T epochs, written out
+  as a plain loop, to compare with the perceptron through the origin on ``(x, 1)``;
+* :func:`counterexample`: x = 11 (+1), x = 9 (−1) (:data:`CE_POINTS`), where ``(R/γ*_b)²`` is
+  not a bound;
 * :func:`translation_table`: planted data moved away from the origin, with and without
   centering;
 * :func:`offset_state` and :func:`draw`: the slider figure (shift of the data, constant c).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -45,6 +48,9 @@ __all__ = [
     "SHIFTS",
     "CS",
     "FIGURE_N",
+    "FIGURE_R",
+    "CE_POINTS",
+    "TABLE_SHIFTS",
     "BENCH_CASES",
 ]
 
@@ -52,10 +58,14 @@ __all__ = [
 _MAX_EPOCHS = 1_000_000
 
 # The figure's data: planted points in the plane (margin FIGURE_GAMMA through the origin, radius
-# 1), moved by `shift` along v = (2u + u⊥)/√5, u the planted normal: mostly along u, so that the
-# best separator needs a growing offset and, once moved, no line through the origin separates
-# the data; a little across it, so that the move is not along an axis of the data.
-FIGURE_N, FIGURE_GAMMA, FIGURE_SEED = 40, 0.1, 3
+# FIGURE_R), moved by `shift` along e = (2u + u⊥)/√5, u the planted normal: mostly along u, so
+# that the best separator needs a growing offset and, once moved, no line through the origin
+# separates the data; a little across it, so that the move is not along an axis of the data.
+FIGURE_N, FIGURE_GAMMA, FIGURE_SEED, FIGURE_R = 40, 0.1, 3, 1.0
+# The counterexample: the positive point and the negative point on the line.
+CE_POINTS = (11.0, 9.0)
+# The shifts of the translation table: 0, then doublings.
+TABLE_SHIFTS = (0.0, 1.0, 2.0, 4.0, 8.0)
 # Slider grids: 9 shifts × 6 constants = 54 frames, within explore's budget of 60.
 SHIFTS = (0.0, 4.0, 0.5)
 CS = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0]
@@ -72,8 +82,8 @@ def theta0_perceptron(
     """The MIT 6.036 notes' perceptron with offset θ₀, as a plain loop over T epochs.
 
     Starts at θ = 0, θ₀ = 0; on a mistake, ``y(θ·x + θ₀) ≤ 0``, it sets ``θ ← θ + y x`` and
-    ``θ₀ ← θ₀ + y``. Unlike :func:`perceptron_core.perceptron` it always makes all T passes, as
-    the notes do (passes after a clean one change nothing).
+    ``θ₀ ← θ₀ + y``. Unlike :func:`perceptron_core.perceptron` it always makes all T epochs, as
+    the notes do (epochs after a clean one change nothing).
 
     Returns
     -------
@@ -113,14 +123,18 @@ def best_c(R: float, b: float) -> float:
 def counterexample() -> dict[str, float]:
     """On the line, x = 11 (+1) and x = 9 (−1): the run against ``(R/γ*_b)²`` and the true bound.
 
-    Returns the perceptron's ``mistakes`` with an offset (c = 1), its final ``w`` and ``b``
-    (``b_run``), ``R`` (11), ``gamma_b`` (the maximum margin with an offset, 1), the offset
-    ``b`` of the maximum-margin unit separator (−10), the wrong bound ``naive`` ``= (R/γ*_b)²``,
+    Returns the two points ``x_pos`` and ``x_neg`` (:data:`CE_POINTS`), the perceptron's
+    ``mistakes`` with an offset (c = 1), its final ``w`` and ``b`` (``b_run``), ``R`` (11),
+    ``gamma_b`` (the maximum margin with an offset, 1), the offset ``b`` of the maximum-margin
+    unit separator (−10), the wrong bound ``naive`` ``= (R/γ*_b)²``,
     :func:`perceptron_core.offset_bound` at c = 1 (``correct``) and at the best c
-    (``best``, ``c_best``), and the mistakes on ``augment(X, c_best)`` (``mistakes_best``).
+    (``best``, ``c_best``), and the mistakes on ``augment(X, c_best)`` (``mistakes_best``);
+    for the prose's arithmetic also ``R2`` = R², ``b2`` = b*², ``Rb`` = R|b*| (= c_best²)
+    and ``gamma_aug`` = γ*_b/√(1 + b*²), the margin of the good direction on the points (x, 1).
     All data and weights are small integers (or multiples of one float), so the counts are exact.
     """
-    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
+    x_pos, x_neg = CE_POINTS
+    X, y = np.array([[x_pos], [x_neg]]), np.array([1.0, -1.0])
     mm = max_margin(X, y, offset=True)
     r, g = radius(X), mm.gamma
     b = mm.b / float(np.linalg.norm(mm.w))  # the offset of the unit-normal separator
@@ -138,6 +152,12 @@ def counterexample() -> dict[str, float]:
         "c_best": c,
         "best": offset_bound(r, g, b, c),
         "mistakes_best": perceptron(augment(X, c), y, max_epochs=_MAX_EPOCHS).mistakes,
+        "x_pos": x_pos,
+        "x_neg": x_neg,
+        "R2": r * r,
+        "b2": b * b,
+        "Rb": r * abs(b),
+        "gamma_aug": g / math.sqrt(1.0 + b * b),
     }
 
 
@@ -149,40 +169,88 @@ def counterexample() -> dict[str, float]:
 def shifted_data(
     shift: float, *, n: int = FIGURE_N, gamma: float = FIGURE_GAMMA, seed: int = FIGURE_SEED
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Planted points in the plane (radius 1, margin γ through the origin) plus ``shift·v``.
+    """Planted points in the plane (radius FIGURE_R, margin γ through the origin) plus ``shift·e``.
 
-    ``v = (2u + u⊥)/√5`` is a unit vector, with ``u`` the planted normal and ``u⊥`` it turned
+    ``e = (2u + u⊥)/√5`` is a unit vector, with ``u`` the planted normal and ``u⊥`` it turned
     by 90°. Moving the data moves every separator with it: ``(w, b)`` becomes
-    ``(w, b − shift·w·v)``, so the maximum margin with an offset does not change.
+    ``(w, b − shift·w·e)``, so the maximum margin with an offset does not change.
     """
-    X, y, u = planted(n, 2, gamma, 1.0, seed=seed)
-    v = (2.0 * u + np.array([-u[1], u[0]])) / math.sqrt(5.0)
-    return X + float(shift) * v, y
+    X, y, u = planted(n, 2, gamma, FIGURE_R, seed=seed)
+    e = (2.0 * u + np.array([-u[1], u[0]])) / math.sqrt(5.0)
+    return X + float(shift) * e, y
+
+
+def closest_call(Z: ArrayLike, y: ArrayLike, max_epochs: int = _MAX_EPOCHS) -> tuple[int, float]:
+    """The cyclic perceptron through the origin on the rows of ``Z``, as a plain loop.
+
+    Returns its number of mistakes and its *closest call*: the smallest
+    ``|w·z| / (‖w‖ ‖z‖)`` over every test made with ``w ≠ 0``. A test whose value is far above
+    the relative rounding of a dot product (about 1e-16 per term) cannot be decided differently
+    by rounding, nor by changes of the data of that relative size.
+    """
+    Z = np.asarray(Z, dtype=float)
+    y = np.asarray(y, dtype=float)
+    norms = np.linalg.norm(Z, axis=1)
+    w = np.zeros(Z.shape[1])
+    mistakes, closest = 0, math.inf
+    for _ in range(max_epochs):
+        clean = True
+        for i in range(len(y)):
+            s = float(w @ Z[i])
+            size = float(np.linalg.norm(w)) * norms[i]
+            if size > 0:
+                closest = min(closest, abs(s) / size)
+            if y[i] * s <= 0:
+                w = w + y[i] * Z[i]
+                mistakes += 1
+                clean = False
+        if clean:
+            return mistakes, closest
+    raise RuntimeError("closest_call: no clean epoch within max_epochs")
 
 
 def translation_table(
-    shifts: tuple[float, ...] = (0.0, 1.0, 2.0, 4.0, 8.0), *, seeds: int = 5,
+    shifts: tuple[float, ...] = TABLE_SHIFTS, *, seeds: int = 5,
     n: int = 100, gamma: float = FIGURE_GAMMA,
-) -> dict[str, NDArray]:
-    """Mistakes of the perceptron with an offset on planted data moved by ``t·v``, raw and centered.
+) -> dict[str, Any]:
+    """Mistakes of the perceptron with an offset on planted data moved by ``s·e``, raw and centered.
 
-    For each shift t and each of ``seeds`` planted data sets (``n`` points in the plane):
-    ``R``, the maximum margin with an offset ``gamma_b`` and its offset ``b`` (means over the
-    seeds), the mean mistakes on the raw points (``raw``) and on the centered points
-    (``centered``: minus the mean of the points, computed from these training data), and the
-    means of :func:`perceptron_core.offset_bound` at c = 1 (``bound``) and at the best c
-    (``bound_best``), and of ``(R_c/γ*_b)²`` for the centered points (``bound_centered``,
-    c = best for them).
+    For each shift s (a row) and each of ``seeds`` planted data sets (``n`` points in the plane),
+    one run on the raw points and one on the centered points (minus the mean of the points,
+    computed from these training data). Per row, the means over the data sets of: ``R``, the
+    maximum margin with an offset ``gamma_b`` and its offset ``b`` (absolute value), the
+    mistakes on the raw points (``raw``) and on the centered points (``centered``),
+    :func:`perceptron_core.offset_bound` at c = 1 (``bound``) and at the best c
+    (``bound_best``), and the radius of the centered points (``R_centered``); also, per row, the
+    largest radius of the centered points over the data sets (``R_centered_max``). ``s`` holds
+    the shifts.
+
+    ``runs`` holds the same quantities run by run, as arrays of shape (rows, seeds). Scalars over
+    the whole table:
+
+    * ``gamma_b_spread``: the largest, over the data sets, of the difference between the largest
+      and the smallest γ*_b of that data set over the rows (0 in exact arithmetic);
+    * ``centered_same``: whether each data set makes the same number of mistakes after centering
+      in every row;
+    * ``centered_spread``: the largest difference, in any coordinate, between a data set's
+      centered points in a row and in the first row (rounding of the subtraction);
+    * ``closest_centered``: the smallest closest call (:func:`closest_call`) of the runs on the
+      centered points, as the runs on the points ``(x − mean, 1)`` through the origin.
     """
     keys = ("R", "gamma_b", "b", "raw", "centered", "bound", "bound_best", "R_centered")
-    rows: dict[str, list[float]] = {k: [] for k in keys}
-    for t in shifts:
+    per_run: dict[str, list[list[float]]] = {k: [] for k in keys}
+    first_centered: dict[int, NDArray] = {}
+    spread, closest = 0.0, math.inf
+    for s in shifts:
         acc: dict[str, list[float]] = {k: [] for k in keys}
         for seed in range(seeds):
-            X, y = shifted_data(t, n=n, gamma=gamma, seed=seed)
+            X, y = shifted_data(s, n=n, gamma=gamma, seed=seed)
             mm = max_margin(X, y, offset=True)
             r, g, b = radius(X), mm.gamma, mm.b
             Xc = X - X.mean(axis=0)  # the preprocessing step: learned on the training data
+            first_centered.setdefault(seed, Xc)
+            spread = max(spread, float(np.max(np.abs(Xc - first_centered[seed]))))
+            closest = min(closest, closest_call(augment(Xc, 1.0), y)[1])
             acc["R"].append(r)
             acc["gamma_b"].append(g)
             acc["b"].append(abs(b))
@@ -192,9 +260,16 @@ def translation_table(
             acc["bound_best"].append(((r + abs(b)) / g) ** 2)
             acc["R_centered"].append(radius(Xc))
         for k in keys:
-            rows[k].append(float(np.mean(acc[k])))
-    table = {k: np.array(v) for k, v in rows.items()}
-    table["t"] = np.array(shifts, dtype=float)
+            per_run[k].append(acc[k])
+    runs = {k: np.array(v, dtype=float) for k, v in per_run.items()}
+    table: dict[str, Any] = {k: runs[k].mean(axis=1) for k in keys}
+    table["R_centered_max"] = runs["R_centered"].max(axis=1)
+    table["s"] = np.array(shifts, dtype=float)
+    table["runs"] = runs
+    table["gamma_b_spread"] = float(np.max(np.ptp(runs["gamma_b"], axis=0)))
+    table["centered_same"] = bool(np.all(runs["centered"] == runs["centered"][0]))
+    table["centered_spread"] = spread
+    table["closest_centered"] = closest
     return table
 
 
@@ -205,7 +280,7 @@ def translation_table(
 
 @lru_cache(maxsize=32)
 def _margin_at(shift: float) -> tuple[float, float, float, tuple[float, float]]:
-    """R, γ*_b, b* and the unit w* of the figure's data at this shift (cached per shift)."""
+    """R, γ*_b, b* and the unit normal u of the figure's data at this shift (cached per shift)."""
     X, y = shifted_data(shift)
     mm = max_margin(X, y, offset=True)
     return radius(X), mm.gamma, mm.b, (float(mm.w[0]), float(mm.w[1]))
@@ -254,27 +329,53 @@ def shift_grid() -> list[float]:
     return [round(start + k * step, 1) for k in range(int(round((stop - start) / step)) + 1)]
 
 
-def frame_summary() -> dict[str, float]:
+def frame_summary() -> dict[str, Any]:
     """What the prose says about all frames of the figure.
 
-    ``factor``: the largest ratio, over the shifts, between the slider's c with the fewest
-    measured mistakes and the bound's best c (either way round); at the largest shift, the
-    mistakes at the smallest c (``worst``, at ``c_small``) and the fewest over the slider
-    (``best_run``); at shift 0, the most mistakes over the slider (``origin_most``); at the
-    first non-zero shift (``near_shift``), the mistakes at the largest c, ``c_large``
-    (``near_large``), and the fewest over the slider (``near_best``).
+    At each shift, ``c_run`` is the slider's c with the fewest measured mistakes (the smallest
+    such c on a tie) and ``c_best`` = √(R|b*|) the bound's best c.
+
+    * ``factor``: the largest, over the shifts, of ``c_run/c_best`` or ``c_best/c_run``
+      (whichever is at least 1), reached at shift ``factor_shift`` with ``factor_c_run`` and
+      ``factor_c_best``;
+    * ``bracketed``: at every shift ``c_run`` is one of the two slider values next to
+      ``c_best`` (the largest slider c at most c_best, or the smallest at least c_best);
+    * ``shifts``: the number of shifts; ``same_best``: at how many of them ``c_run`` is also
+      the slider's c with the smallest bound; ``others_next``: at every other shift ``c_run``
+      is the next larger slider c than that one;
+    * ``max_ratio``: the largest ratio of measured mistakes to the bound, over all frames;
+    * at the largest shift, the mistakes at the smallest c (``worst``, at ``c_small``) and the
+      fewest over the slider (``best_run``); at shift 0, the most mistakes over the slider
+      (``origin_most``); at the first non-zero shift (``near_shift``), the mistakes at the
+      largest c, ``c_large`` (``near_large``), and the fewest over the slider (``near_best``).
     """
-    factor = 1.0
+    factor, where, bracketed, same_best, others_next, max_ratio = 1.0, None, True, 0, True, 0.0
     for shift in shift_grid():
         runs = [_mistakes(shift, c)[0] for c in CS]
-        c_run = CS[int(np.argmin(runs))]
+        bounds = [offset_state(shift, c)["bound"] for c in CS]
+        max_ratio = max(max_ratio, max(m / bd for m, bd in zip(runs, bounds)))
+        i_run, i_bound = int(np.argmin(runs)), int(np.argmin(bounds))
+        c_run = CS[i_run]
         cb = offset_state(shift, c_run)["c_best"]
-        factor = max(factor, c_run / cb, cb / c_run)
+        below = [c for c in CS if c <= cb]
+        above = [c for c in CS if c >= cb]
+        neighbours = {below[-1] if below else None, above[0] if above else None}
+        bracketed = bracketed and c_run in neighbours
+        if i_run == i_bound:
+            same_best += 1
+        else:
+            others_next = others_next and i_run == i_bound + 1
+        ratio = max(c_run / cb, cb / c_run)
+        if ratio > factor:
+            factor, where = ratio, (shift, c_run, cb)
     last = [_mistakes(shift_grid()[-1], c)[0] for c in CS]
     origin = [_mistakes(shift_grid()[0], c)[0] for c in CS]
     near_shift = shift_grid()[1]
     near = [_mistakes(near_shift, c)[0] for c in CS]
-    return {"factor": factor, "worst": last[0], "c_small": CS[0], "best_run": min(last),
+    return {"factor": factor, "factor_shift": where[0], "factor_c_run": where[1],
+            "factor_c_best": where[2], "bracketed": bracketed, "shifts": len(shift_grid()),
+            "same_best": same_best, "others_next": others_next, "max_ratio": max_ratio,
+            "worst": last[0], "c_small": CS[0], "best_run": min(last),
             "origin_most": max(origin), "near_shift": near_shift, "near_large": near[-1],
             "c_large": CS[-1], "near_best": min(near)}
 
@@ -317,7 +418,7 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
     """
     s = offset_state(shift, c)
     X, y = shifted_data(s["shift"])
-    _, _, b_star, w_star = _margin_at(s["shift"])
+    _, _, b_star, u_star = _margin_at(s["shift"])
     m, w0, w1, b_run = _mistakes(s["shift"], s["c"])
 
     fig, (ax, ax2) = new_figure(2, width=9.6, height=4.2)
@@ -329,7 +430,7 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
     plot_points(ax, X, y, size=18)
     ax.scatter([0.0], [0.0], marker="+", s=80, c="black", zorder=4)
     ax.annotate("origin", (0.0, 0.0), textcoords="offset points", xytext=(4, -12), fontsize=8)
-    plot_separator(ax, np.array(w_star), b_star, margin=s["gamma"], label="max margin",
+    plot_separator(ax, np.array(u_star), b_star, margin=s["gamma"], label="max margin",
                    show_normal=False)
     plot_separator(ax, np.array([w0, w1]), b_run, color="#ff7f0e", label="perceptron",
                    show_normal=False)
