@@ -9,7 +9,7 @@ of the table of contents (``_toc.yml``, in order) is opened from a local server,
 waited for (``MathJax.startup.promise``) so the math is typeset, every static slider gets its
 alt text as a printed caption under its initial frame, and Chromium prints the page with the
 print stylesheet (``book/_static/print.css``: no navigation, no dropdown solutions). The whole
-book is the pages in order, joined with ``pdfunite`` (poppler-utils).
+book is the pages in order, joined with pypdf (a Python package: no poppler-utils needed).
 
 Jupyter Book's own PDF route goes through LaTeX and would need TeX Live; this one needs only the
 Chromium the browser tests already use (``CHROMIUM``, default ``/usr/bin/chromium``).
@@ -20,8 +20,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -120,11 +118,7 @@ def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
         server.shutdown()
         server.server_close()
     book = out_dir / BOOK_PDF
-    pdfunite = shutil.which("pdfunite")
-    if pdfunite is None:
-        raise SystemExit("pdfunite not found (apt-get install poppler-utils): the chapters are "
-                         f"printed to {out_dir}, but not joined into {BOOK_PDF}.")
-    subprocess.run([pdfunite, *map(str, pdfs.values()), str(book)], check=True)
+    join_pdfs(list(pdfs.values()), book)
     pdfs["book"] = book
     print(f"{book}: {pages_in(book)} pages")
     return pdfs
@@ -134,15 +128,22 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def join_pdfs(parts: list[Path], target: Path) -> None:
+    """Write the pages of ``parts``, in order, to ``target`` as one PDF."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(part)
+    with open(target, "wb") as out:
+        writer.write(out)
+
+
 def pages_in(pdf: Path) -> int:
-    """The page count, from ``pdfinfo`` when installed, else by counting page objects."""
-    pdfinfo = shutil.which("pdfinfo")
-    if pdfinfo:
-        out = subprocess.run([pdfinfo, str(pdf)], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Pages:"):
-                return int(line.split()[1])
-    return pdf.read_bytes().count(b"/Type /Page\n") or pdf.read_bytes().count(b"/Type /Page")
+    """The number of pages of ``pdf``."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(pdf).pages)
 
 
 def main(argv: list[str]) -> None:
