@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import fnmatch
 import io
 import json
 import re
+import selectors
+import time
 from html.parser import HTMLParser
 
 import matplotlib
@@ -672,11 +675,74 @@ def test_new_figure_rejects_bad_sizes(args, message):
         new_figure(*args, **kwargs)
 
 
+class _WaitlessSelector(selectors.DefaultSelector):
+    """Asked to wait up to ``timeout`` seconds for I/O, it moves a clock on by that much and
+    only polls: the event loop's waits take no time."""
+
+    def __init__(self):
+        super().__init__()
+        self.now = 0.0
+
+    def select(self, timeout=None):
+        if timeout is None:
+            raise RuntimeError("the event loop would wait forever: nothing is scheduled")
+        self.now += max(timeout, 0.0)
+        return super().select(0)
+
+
+class _VirtualTimeLoop(asyncio.SelectorEventLoop):
+    """A kernel's event loop on a clock of its own: when nothing is ready to run, the clock jumps
+    to the next timer (``loop.call_later``, ``asyncio.sleep``), and a callback (drawing a frame)
+    takes no time on it. ``await asyncio.sleep(t)`` then runs, in order, exactly what falls due
+    in the next ``t`` seconds, whatever the load of the machine."""
+
+    def __init__(self):
+        self._clock = _WaitlessSelector()
+        super().__init__(self._clock)
+
+    def time(self):
+        return self._clock.now
+
+
+def _run_in_virtual_time(coro):
+    """Run ``coro`` on a :class:`_VirtualTimeLoop`; an exception in a scheduled callback (which
+    a kernel would only log) fails the test."""
+    loop = _VirtualTimeLoop()
+    errors = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    try:
+        result = loop.run_until_complete(coro)
+    finally:
+        loop.close()
+    if errors:
+        raise AssertionError(f"a scheduled callback failed: {errors[0]}") from errors[0].get("exception")
+    return result
+
+
+def test_virtual_time_loop_runs_timers_in_order_without_waiting():
+    fired = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        wall = time.perf_counter()
+        loop.call_later(30.0, fired.append, "b")
+        loop.call_later(10.0, fired.append, "a")
+        loop.call_later(50.0, fired.append, "c")
+        await asyncio.sleep(40.0)
+        assert fired == ["a", "b"] and loop.time() == pytest.approx(40.0)
+        return time.perf_counter() - wall
+
+    assert _run_in_virtual_time(main()) < 5.0  # 40 s on the loop's clock
+
+
 def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
     """In a running event loop (a kernel's), a move schedules the next value in the same
     direction; a newer move cancels it; outside a loop nothing is scheduled."""
-    import asyncio
-
+    draw_after, step_after = interactive.DRAW_AFTER_S, interactive.PREFETCH_AFTER_STEP_S
+    # A move is drawn draw_after after it arrives, the next value step_after after that. The
+    # second move below comes halfway between, so the drawing ahead that it cancels falls due
+    # before the move itself is drawn (which is what shows that it was cancelled):
+    assert step_after / 2 < draw_after
     calls = []
 
     def counting_draw(n):
@@ -689,12 +755,14 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
 
     async def steps():
         ctrl.controls["n"].value = 3
-        await asyncio.sleep(interactive.DRAW_AFTER_S * 3)
+        await asyncio.sleep(draw_after + step_after / 2)  # 3 drawn, 4 not yet drawn ahead
         assert calls == [1, 2, 3] and _shown(ctrl)[0] == ctrl._frames[(3,)]
         ctrl.controls["n"].value = 4  # before 4 is drawn ahead: cancels that, draws 4 itself
+        await asyncio.sleep((step_after / 2 + draw_after) / 2)  # past when 4 was due ahead
+        assert calls == [1, 2, 3]
         await asyncio.sleep(interactive.PREFETCH_AFTER_S * 4)
 
-    asyncio.run(steps())
+    _run_in_virtual_time(steps())
     assert calls == [1, 2, 3, 4, 5]  # 5 drawn ahead, once
     ctrl.controls["n"].value = 5
     assert calls == [1, 2, 3, 4, 5] and _shown(ctrl)[0] == ctrl._frames[(5,)]
@@ -703,8 +771,7 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
 def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkeypatch):
     """After a step, the next value along the same slider comes first, then one step along each
     other slider (towards its roomier side), one drawing at a time; a move cancels the rest."""
-    import asyncio
-
+    draw_after, step_after = interactive.DRAW_AFTER_S, interactive.PREFETCH_AFTER_STEP_S
     calls = []
 
     def counting_draw(a, b, c):
@@ -725,27 +792,28 @@ def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkey
         ctrl.controls["b"].value = 2  # a step down along b
         await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
 
-    asyncio.run(step_then_wait())
+    _run_in_virtual_time(step_then_wait())
     # Shown (0, 2, 1), already drawn; then ahead along b (down), then c (from b on, wrapping
     # round to a), each step towards the roomier side.
     assert calls == [(0, 1, 1), (0, 2, 2), (1, 2, 1)]
     del calls[:]
 
-    async def two_quick_moves():
+    async def a_move_in_the_middle_of_the_queue():
         ctrl.controls["a"].value = 1  # shown from the cache: (1, 2, 1) was drawn ahead
-        ctrl.controls["c"].value = 0  # before anything was drawn ahead: cancels that queue
+        # Its queue, step_after apart: (2, 2, 1) ahead along a, then (1, 1, 1), (1, 2, 2).
+        await asyncio.sleep(draw_after + step_after * 1.5)  # the first of them drawn
+        assert calls == [(2, 2, 1)]
+        ctrl.controls["c"].value = 0  # cancels the rest of that queue
         await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
 
-    asyncio.run(two_quick_moves())
-    assert calls[0] == (1, 2, 0)  # the reader's own move
-    # Only the queue of the last move: c cannot go further down, so a (up), then b (down).
-    assert calls[1:] == [(2, 2, 0), (1, 1, 0)]
+    _run_in_virtual_time(a_move_in_the_middle_of_the_queue())
+    # The reader's own move, then only the queue of the last move: c cannot go further down,
+    # so a (up), then b (down).
+    assert calls[1:] == [(1, 2, 0), (2, 2, 0), (1, 1, 0)]
 
 
 def test_live_moves_that_queue_up_are_drawn_once_at_their_last_value():
     """In a kernel, values that arrive together (a drag, a held key) give one drawing: the last."""
-    import asyncio
-
     calls = []
 
     def counting_draw(n):
@@ -759,10 +827,11 @@ def test_live_moves_that_queue_up_are_drawn_once_at_their_last_value():
         for n in (3, 4, 5, 6):
             ctrl.controls["n"].value = n
         assert calls == [1] and ctrl.values == {"n": 1}  # nothing drawn yet
-        await asyncio.sleep(interactive.DRAW_AFTER_S * 3)
+        # Drawn draw_after later; a jump is drawn ahead only PREFETCH_AFTER_S after that.
+        await asyncio.sleep(interactive.DRAW_AFTER_S + interactive.PREFETCH_AFTER_S / 2)
 
-    asyncio.run(drag())
-    assert calls[:2] == [1, 6] and ctrl.values == {"n": 6}
+    _run_in_virtual_time(drag())
+    assert calls == [1, 6] and ctrl.values == {"n": 6}
     png, alt = _shown(ctrl)
     assert png == ctrl._frames[(6,)] and alt == "n=6"
 
