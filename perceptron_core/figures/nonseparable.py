@@ -438,7 +438,7 @@ def best_gamma(
     R = radius(X) if R is None else check_positive(R, "R")
     if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
         raise ValueError(f"passes must be a positive integer, got {passes!r}.")
-    P = int(passes)
+    T = int(passes)
     m_sorted = np.sort(m)
     edges = np.r_[0.0, np.unique(m_sorted[m_sorted > 0]), np.inf]
     below = np.searchsorted(m_sorted, edges, side="right")  # points with margin <= edge
@@ -452,20 +452,20 @@ def best_gamma(
         with np.errstate(over="ignore", divide="ignore"):
             t_lo = 0.0 if math.isinf(hi) else float(np.divide(1.0, hi))
             t_hi = float(np.divide(1.0, lo))
-        t = min(max(P * S / (R * R), t_lo), t_hi)
+        t = min(max(T * S / (R * R), t_lo), t_hi)
         if not (0 < t < math.inf):
             continue  # the infimum sits at γ → ∞ or γ → 0, where the bound is not attained
-        value = R * R * t * t - 2.0 * P * S * t + 2.0 * P * k
+        value = R * R * t * t - 2.0 * T * S * t + 2.0 * T * k
         if value < best[0]:
             best = (value, 1.0 / t)
-    limit = 2.0 * P * len(m)  # the bound as γ → ∞, where every point has deviation ≈ γ
+    limit = 2.0 * T * len(m)  # the bound as γ → ∞, where every point has deviation ≈ γ
     if not best[0] < limit:
         # The bound only falls towards 2T·n as γ grows and is never attained: no γ helps, and
         # 2T·n is twice the trivial bound (a mistake at every round of T passes).
-        return BestGamma(gamma=math.inf, bound=limit, td=math.inf, passes=P, R=R)
+        return BestGamma(gamma=math.inf, bound=limit, td=math.inf, passes=T, R=R)
     gamma = best[1]
     td = float(np.sum(np.maximum(0.0, gamma - m)))
-    return BestGamma(gamma=gamma, bound=hinge_loss_bound(R, gamma, P * td), td=td, passes=P, R=R)
+    return BestGamma(gamma=gamma, bound=hinge_loss_bound(R, gamma, T * td), td=td, passes=T, R=R)
 
 
 @dataclass(frozen=True)
@@ -525,13 +525,13 @@ def best_bound(
     R = radius(X) if R is None else check_positive(R, "R")
     if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
         raise ValueError(f"passes must be a positive integer, got {passes!r}.")
-    P = int(passes)
+    T = int(passes)
     tol = check_positive(tol, "tol")
     n = len(y)
-    C = P / (R * R)
+    C = T / (R * R)
     Z = y[:, None] * X  # rows yᵢxᵢ
     q = np.einsum("ij,ij->i", Z, Z)
-    alpha = np.zeros(n)
+    beta = np.zeros(n)
     v = np.zeros(X.shape[1])
     rng = np.random.default_rng(seed)
     active = np.flatnonzero(q > 0)  # a zero point has hinge 1 whatever v is
@@ -539,28 +539,28 @@ def best_bound(
     def primal(v: NDArray) -> float:
         return 0.5 * float(v @ v) + C * float(np.sum(np.maximum(0.0, 1.0 - Z @ v)))
 
-    def dual(alpha: NDArray, v: NDArray) -> float:
-        # Points with xᵢ = 0 enter the dual only through αᵢ ≤ C; their best αᵢ is C.
-        return float(np.sum(alpha)) + C * float(np.sum(q <= 0)) - 0.5 * float(v @ v)
+    def dual(beta: NDArray, v: NDArray) -> float:
+        # Points with xᵢ = 0 enter the dual only through βᵢ ≤ C; their best βᵢ is C.
+        return float(np.sum(beta)) + C * float(np.sum(q <= 0)) - 0.5 * float(v @ v)
 
     for _ in range(max_sweeps):
         for i in rng.permutation(active):
             g = Z[i] @ v - 1.0
-            new = min(max(alpha[i] - g / q[i], 0.0), C)
-            if new != alpha[i]:
-                v += (new - alpha[i]) * Z[i]
-                alpha[i] = new
-        v = Z.T @ alpha  # keep v the exact image of alpha despite drift
-        p, d = primal(v), dual(alpha, v)
+            new = min(max(beta[i] - g / q[i], 0.0), C)
+            if new != beta[i]:
+                v += (new - beta[i]) * Z[i]
+                beta[i] = new
+        v = Z.T @ beta  # keep v the exact image of beta despite drift
+        p, d = primal(v), dual(beta, v)
         if p - d <= tol * max(1.0, abs(p)):
             break
-    lower = 2.0 * R * R * max(0.0, dual(alpha, v))
-    limit = 2.0 * P * n
+    lower = 2.0 * R * R * max(0.0, dual(beta, v))
+    limit = 2.0 * T * n
     if not np.any(v):
-        return BestBound(u=None, gamma=math.inf, bound=limit, lower=min(lower, limit), passes=P, R=R)
+        return BestBound(u=None, gamma=math.inf, bound=limit, lower=min(lower, limit), passes=T, R=R)
     u = v / float(np.linalg.norm(v))
-    bg = best_gamma(X, y, u, R=R, passes=P)
-    return BestBound(u=u, gamma=bg.gamma, bound=bg.bound, lower=min(lower, bg.bound), passes=P, R=R)
+    bg = best_gamma(X, y, u, R=R, passes=T)
+    return BestBound(u=u, gamma=bg.gamma, bound=bg.bound, lower=min(lower, bg.bound), passes=T, R=R)
 
 
 # --------------------------------------------------------------------------------------------
