@@ -147,3 +147,50 @@ def test_visible_code_fits_the_column_and_has_no_plumbing_marks():
             assert "remove-input" in tags, src
         else:
             assert max(map(len, src.split("\n"))) <= 88, src
+
+
+def test_iris_folds_one_separable_and_converged_the_others_capped():
+    """The scikit-learn section: fold by fold, separable exactly when the run converged.
+
+    A converged run's (w, b) is checked to separate its standardized training flowers, and an
+    unconverged fold's certificate to be one, both in exact rational arithmetic, here.
+    """
+    pytest.importorskip("sklearn")
+    from sklearn.model_selection import StratifiedKFold, cross_validate
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from perceptron_core.estimator import Perceptron
+
+    epochs = 50
+    X, y = pc.iris_pair("versicolor", "virginica")
+    model = make_pipeline(StandardScaler(), Perceptron(max_epochs=epochs))
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    fits = cross_validate(model, X, y, cv=folds, return_estimator=True)
+    separable = []
+    for fit, (train, _) in zip(fits["estimator"], folds.split(X, y)):
+        Xs, ys = fit[0].transform(X[train]), y[train]
+        rows = [[Fraction(float(v)) for v in x] + [Fraction(1)] for x in Xs]
+        run = fit[-1]
+        if run.converged_:
+            theta = [Fraction(float(v)) for v in run.coef_[0]] + [Fraction(float(run.intercept_[0]))]
+            assert all(int(t) * sum(a * b for a, b in zip(r, theta)) > 0 for r, t in zip(rows, ys))
+            separable.append(True)
+        else:
+            assert run.n_iter_ == epochs
+            cert = pc.separability(Xs, ys, offset=True)
+            lam = [Fraction(v) for v in cert.certificate_exact]
+            assert cert.separable is False and min(lam) >= 0 and sum(lam) == 1
+            assert all(sum(l * int(t) * r[j] for l, t, r in zip(lam, ys, rows)) == 0
+                       for j in range(len(rows[0])))
+            separable.append(False)
+    assert separable.count(True) == 1  # "Only the training set of fold ... is separable"
+    k = separable.index(True)
+    assert fits["test_score"][k] == min(fits["test_score"])  # "the lowest of all the folds"
+    assert not pc.separability(X, y, offset=True).separable  # the whole data set is not
+
+
+def test_text_says_hyperplane_in_four_dimensions():
+    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert "no line" not in text.lower() and "No hyperplane separates the two species" in text
+    assert "the run never\nconverges" not in text and "50 epochs" not in text

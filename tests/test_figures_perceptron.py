@@ -418,7 +418,11 @@ def test_text_names_sources_and_states_the_fixed_claims():
     ties = text.split("## What a tie is")[1].split("\n## ")[0]
     assert "prf:theorem" not in ties
     assert "within these rounds" in text  # the last mistake within 5000 rounds, not the last
-    assert "(R^2 + 1)(1 + b^{*2})/\\gamma^2" in text  # the offset bound, stated correctly
+    assert "(R^2 + 1)(1 + b^2)/\\gamma^2" in text  # the offset bound, stated correctly
+    assert "1000 unless" not in text and "{glue:text}`per-max-epochs`" in text
+    # notation: T is a number of epochs only, never the index of a loop
+    assert "For $t = 1, \\dots, T$" not in text and "\\epsilon" not in text.replace(
+        "U^2\\|w^*\\|^2/\\epsilon^2", "").replace("is $\\epsilon$", "")
 
 
 # ---- scikit-learn -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 from perceptron_core import (
     Separability,
     augment,
+    dataset_margin,
     iris_pair,
     logic_gate,
     max_margin,
@@ -66,7 +67,7 @@ def test_draw_clouds_corners(distance, noise):
     assert ("NOT SEPARABLE" in text) == (not sep.separable)
     assert figs.verdict_text(X, y, sep) in text
     if sep.separable:
-        assert f"γ* = {max_margin(X, y, offset=True).gamma:.2f}" in text
+        assert f"γ*_b = {max_margin(X, y, offset=True).gamma:.2f}" in text
 
 
 @pytest.mark.parametrize("gate", _corners(figs.GATES) + ["and"])
@@ -380,3 +381,345 @@ def test_versicolor_virginica_certificate_checks_exactly_when_exact():
     assert min(exact) >= 0 and sum(exact) == 1
     assert sum(l * int(yi) for l, yi in zip(exact, y)) == 0
     assert _exact_combination(X, y, exact) == [0, 0]
+
+
+# ------------------------------------------------------------------------------------------
+# The definition's remark: with an offset, the tie rules of the sources accept the same data
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_moving_the_hyperplane_away_from_its_points_separates_them(seed):
+    """Prose: under the CS229 rule (a positive point may lie on the hyperplane) raising b by less
+    than the smallest |score| of a negative point separates strictly; lowering it does not."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(12, 2)).astype(float)
+    w, b = np.array([1.0, -2.0]), 1.0
+    score = X @ w + b
+    y = np.where(score >= 0, 1.0, -1.0)  # correct for CS229: a score of 0 predicts +1
+    if not np.any(score == 0) or not np.any(y < 0):
+        X[0] = [1.0, 1.0]  # put a positive point on the hyperplane: 1 - 2 + 1 = 0
+        score, y = X @ w + b, np.where(X @ w + b >= 0, 1.0, -1.0)
+    assert np.any(score == 0)
+    delta = Fraction(1, 2) * min(Fraction(-s) for s in score[y < 0])
+    exact = [int(yi) * (Fraction(float(s)) + delta) for yi, s in zip(y, score)]
+    assert all(v > 0 for v in exact)  # away from the points on it: strictly separated
+    lowered = [int(yi) * (Fraction(float(s)) - delta) for yi, s in zip(y, score)]
+    assert not all(v > 0 for v in lowered)  # towards them: those points are now wrong
+
+
+# ------------------------------------------------------------------------------------------
+# How few flowers a certificate needs (versicolor against virginica, four measurements)
+# ------------------------------------------------------------------------------------------
+
+
+def _det3(a):
+    """Determinants of a stack (N, 3, 3) of integer-valued float arrays, exactly (values < 2**53)."""
+    return (a[:, 0, 0] * (a[:, 1, 1] * a[:, 2, 2] - a[:, 1, 2] * a[:, 2, 1])
+            - a[:, 0, 1] * (a[:, 1, 0] * a[:, 2, 2] - a[:, 1, 2] * a[:, 2, 0])
+            + a[:, 0, 2] * (a[:, 1, 0] * a[:, 2, 1] - a[:, 1, 1] * a[:, 2, 0]))
+
+
+def _det4(M):
+    """Determinants of a stack (N, 4, 4) of integer-valued float arrays, exactly (values < 2**53)."""
+    a = M
+    s0 = a[:, 0, 0] * a[:, 1, 1] - a[:, 1, 0] * a[:, 0, 1]
+    s1 = a[:, 0, 0] * a[:, 1, 2] - a[:, 1, 0] * a[:, 0, 2]
+    s2 = a[:, 0, 0] * a[:, 1, 3] - a[:, 1, 0] * a[:, 0, 3]
+    s3 = a[:, 0, 1] * a[:, 1, 2] - a[:, 1, 1] * a[:, 0, 2]
+    s4 = a[:, 0, 1] * a[:, 1, 3] - a[:, 1, 1] * a[:, 0, 3]
+    s5 = a[:, 0, 2] * a[:, 1, 3] - a[:, 1, 2] * a[:, 0, 3]
+    c5 = a[:, 2, 2] * a[:, 3, 3] - a[:, 3, 2] * a[:, 2, 3]
+    c4 = a[:, 2, 1] * a[:, 3, 3] - a[:, 3, 1] * a[:, 2, 3]
+    c3 = a[:, 2, 1] * a[:, 3, 2] - a[:, 3, 1] * a[:, 2, 2]
+    c2 = a[:, 2, 0] * a[:, 3, 3] - a[:, 3, 0] * a[:, 2, 3]
+    c1 = a[:, 2, 0] * a[:, 3, 2] - a[:, 3, 0] * a[:, 2, 2]
+    c0 = a[:, 2, 0] * a[:, 3, 1] - a[:, 3, 0] * a[:, 2, 1]
+    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+
+
+def _fraction_certificate(vectors):
+    """Exact: do non-negative weights, not all 0, combine these vectors to 0? Brute force over
+    subsets: a smallest such combination has a one-dimensional space of combinations, spanned by
+    a vector of one sign."""
+    m = len(vectors)
+    for size in range(1, m + 1):
+        for sub in itertools.combinations(range(m), size):
+            rows = [[Fraction(vectors[j][i]) for j in sub] for i in range(len(vectors[0]))]
+            piv = []
+            for c in range(size):
+                r = len(piv)
+                p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+                if p is None:
+                    continue
+                rows[r], rows[p] = rows[p], rows[r]
+                rows[r] = [v / rows[r][c] for v in rows[r]]
+                for i in range(len(rows)):
+                    if i != r and rows[i][c]:
+                        rows[i] = [a - rows[i][c] * b for a, b in zip(rows[i], rows[r])]
+                piv.append(c)
+            free = [c for c in range(size) if c not in piv]
+            if len(free) == 1:
+                v = [Fraction(0)] * size
+                v[free[0]] = Fraction(1)
+                for r, c in enumerate(piv):
+                    v[c] = -rows[r][free[0]]
+                if all(x > 0 for x in v) or all(x < 0 for x in v):
+                    return True
+    return False
+
+
+def brute_force_smallest_recorded_certificates():
+    """All smallest certificates on at most five versicolor/virginica flowers, in the four
+    measurements as recorded (tenths of a centimetre), by exhaustive search in integers.
+
+    A certificate with an offset on a set S is a combination with weights >= 0, not all 0,
+    of the lifted signed points y_i (10 x_i, 1) that is 0. Its points are affinely dependent,
+    so a certificate on at most five flowers lies in a five-point set whose lifted 5x5
+    determinant vanishes, or (four or fewer) in an affinely dependent quadruple. Both are
+    enumerated exactly: for every quadruple, the normal of its affine hull (3x3 minors) and
+    the dot product with every later flower, all integers far below 2**53.
+    """
+    X, y = iris_pair("versicolor", "virginica")
+    n = len(y)
+    Xi = np.round(X * 10)
+    assert np.array_equal(Xi / 10, X)
+    L = y[:, None] * np.c_[Xi, np.ones(n)]  # lifted signed points, integers
+    quads_dep, fives = [], []
+    for a in range(n):
+        rest = np.array(list(itertools.combinations(range(a + 1, n), 3)), dtype=np.int64)
+        if len(rest) == 0:
+            continue
+        U, V, W = (Xi[rest[:, j]] - Xi[a] for j in range(3))
+
+        def m3(i, j, k):
+            return (U[:, i] * (V[:, j] * W[:, k] - V[:, k] * W[:, j])
+                    - U[:, j] * (V[:, i] * W[:, k] - V[:, k] * W[:, i])
+                    + U[:, k] * (V[:, i] * W[:, j] - V[:, j] * W[:, i]))
+
+        N = np.stack([m3(1, 2, 3), -m3(0, 2, 3), m3(0, 1, 3), -m3(0, 1, 2)], axis=1)
+        flat = np.all(N == 0, axis=1)
+        quads_dep.append(np.c_[np.full(flat.sum(), a), rest[flat]])
+        D = N @ (Xi - Xi[a]).T  # (quadruples, n): zero when flower e is on the hyperplane
+        r, e = np.nonzero(D == 0)
+        keep = (e > rest[r, 2]) & ~flat[r]
+        fives.append(np.c_[np.full(keep.sum(), a), rest[r[keep]], e[keep]])
+    # Five points with affinely independent first four: the combinations of the lifted points
+    # that vanish form a line (the 5x5 matrix has rank 4). A certificate on exactly these five
+    # is a vector of one sign on it; one with a weight 0 lives on four or fewer (below).
+    F = np.concatenate(fives)
+    F = F[np.abs(y[F].sum(axis=1)) < 5]  # a certificate with an offset needs both species
+    M = L[F]
+    # Any column of cofactors that is not all 0 spans it (the adjugate's rows solve v M = 0).
+    cof = np.zeros((len(F), 5))
+    for k in range(5):
+        todo = ~np.any(cof != 0, axis=1)
+        sub = np.delete(M[todo], k, axis=2)
+        cof[todo] = np.stack([(-1) ** (j + k) * _det4(np.delete(sub, j, axis=1))
+                              for j in range(5)], axis=1)
+    assert np.all(np.any(cof != 0, axis=1))  # rank 4: the first four are independent
+    one_sign = np.all(cof > 0, axis=1) | np.all(cof < 0, axis=1)
+    size5 = sorted(tuple(int(v) for v in s) for s in F[one_sign])
+    # Four or fewer: only inside an affinely dependent quadruple. If its four lifted points
+    # span three dimensions, the vanishing combinations form a line, spanned by the 3x3
+    # cofactors of some three columns; a certificate (possibly on fewer of the four) exists
+    # exactly when that line has a vector of one sign. Lower rank: decided in fractions.
+    Q = np.concatenate(quads_dep)
+    Q = Q[np.abs(y[Q].sum(axis=1)) < 4]
+    P = L[Q]
+    line = np.zeros((len(Q), 4))
+    for cols in itertools.combinations(range(5), 3):
+        todo = ~np.any(line != 0, axis=1)
+        sub = P[todo][:, :, cols]
+        line[todo] = np.stack([(-1) ** j * _det3(np.delete(sub, j, axis=1))
+                               for j in range(4)], axis=1)
+    small = [tuple(map(int, q)) for q, v in zip(Q, line)
+             if np.any(v) and (np.all(v >= 0) or np.all(v <= 0))]
+    small += [tuple(map(int, q)) for q, v in zip(Q, line)
+              if not np.any(v) and _fraction_certificate([L[i] for i in q])]
+    return small, size5
+
+
+def _exact_det(rows) -> int:
+    """Determinant of a square integer matrix, exactly (Bareiss' fraction-free elimination)."""
+    M = [list(r) for r in rows]
+    n, sign, prev = len(M), 1, 1
+    for k in range(n - 1):
+        if M[k][k] == 0:
+            swap = next((i for i in range(k + 1, n) if M[i][k] != 0), None)
+            if swap is None:
+                return 0
+            M[k], M[swap], sign = M[swap], M[k], -sign
+        for i in range(k + 1, n):
+            for j in range(k + 1, n):
+                M[i][j] = (M[i][j] * M[k][k] - M[i][k] * M[k][j]) // prev
+        prev = M[k][k]
+    return sign * M[-1][-1]
+
+
+def test_recorded_values_are_the_decimals_the_floats_stand_for():
+    X, _ = iris_pair("versicolor", "virginica")
+    rec, flo = figs.recorded_values(X), figs.float_values(X)
+    assert rec[0][0] == Fraction(70, 10) and flo[0][0] == Fraction(7.0)
+    i = next(i for i, row in enumerate(X) if row[0] == 5.1)
+    assert rec[i][0] == Fraction(51, 10) != flo[i][0] == Fraction(5.1)
+    with pytest.raises(ValueError):
+        figs.recorded_values(np.array([[0.123]]))
+
+
+def test_carries_certificate_agrees_with_gordan_on_small_data():
+    """A certificate on all the points exists exactly when the data are not separable."""
+    rng = np.random.default_rng(5)
+    X, y = logic_gate("xor")
+    assert figs.carries_certificate(figs.float_values(X), y, range(4))
+    X, y = logic_gate("and")
+    assert not figs.carries_certificate(figs.float_values(X), y, range(4))
+    assert figs.carries_certificate(figs.float_values(X), y, range(4), offset=False)
+    for _ in range(60):
+        n, d = int(rng.integers(2, 6)), int(rng.integers(1, 3))
+        X = rng.integers(-2, 3, size=(n, d)).astype(float)
+        y = rng.choice([-1.0, 1.0], size=n)
+        for offset in (False, True):
+            verdict = separability(X, y, offset=offset).separable
+            assert figs.carries_certificate(figs.float_values(X), y, range(n), offset=offset) == (
+                not verdict)
+
+
+def test_near_certificates_find_the_smallest_certificates_on_small_data():
+    """Against brute force: every subset, smallest first, checked exactly."""
+    rng = np.random.default_rng(11)
+    tried = 0
+    while tried < 6:
+        X = rng.integers(-2, 3, size=(7, 2)) + rng.normal(scale=0.01, size=(7, 2))
+        X[0] = X[1]  # sometimes a duplicate point with the other label: a certificate of 2
+        y = rng.choice([-1.0, 1.0], size=7)
+        if separability(X, y, offset=True).separable:
+            continue
+        tried += 1
+        vals = figs.float_values(X)
+        for m in range(1, 8):
+            smallest = [S for S in itertools.combinations(range(7), m)
+                        if figs.carries_certificate(vals, y, S)]
+            if smallest:
+                break
+        near = figs.near_certificates(X, y, max_size=m)
+        assert all(len(S) == m for S in near)
+        assert [S for S in near if figs.carries_certificate(vals, y, S)] == smallest
+
+
+def test_smallest_certificate_of_the_four_measurements():
+    """The section "How few flowers a certificate needs": checked by exhaustive search.
+
+    For the recorded decimals, a search over every set of at most five flowers, in exact
+    integer arithmetic, finds the smallest certificates; the chapter's search must list the
+    same sets. For the floats, each of them is affinely independent (an exact determinant), so
+    none of its subsets carries a certificate there, and the package separates it.
+    """
+    X, y = iris_pair("versicolor", "virginica")
+    s4 = separability(X, y, offset=True)
+    assert s4.separable is False and s4.verify(X, y)
+    assert len(figs.support(s4)) == X.shape[1] + 2  # Carathéodory's bound, attained
+    small, size5 = brute_force_smallest_recorded_certificates()
+    assert small == [] and len(size5) == 3  # none on four or fewer flowers; three on five
+    near = figs.near_certificates(X, y, max_size=X.shape[1] + 1)
+    assert near == size5
+    for S in size5:
+        assert figs.carries_certificate(figs.recorded_values(X), y, S)
+        assert not figs.carries_certificate(figs.float_values(X), y, S)
+        lifted = [[int(Fraction(float(v)) * 2**52) for v in X[i]] + [2**52] for i in S]
+        assert _exact_det(lifted) != 0  # the floats of these five flowers are independent
+        sub = separability(X[list(S)], y[list(S)], offset=True)
+        assert sub.separable is True and sub.verify(X[list(S)], y[list(S)])
+        # and only just: below the largest rounding error of a point, itself below 1e-15 cm
+        bound = figs.rounding_margin_bound(X, S)
+        assert bound < 1e-15
+        worst = max(np.linalg.norm([float(Fraction(float(v)) - Fraction(round(v * 10), 10))
+                                    for v in X[i]]) for i in S)
+        assert worst <= bound <= 2 * worst
+        w, b = figs.unit_witness(sub)
+        assert dataset_margin(X[list(S)], y[list(S)], w, b) <= bound
+
+
+# ------------------------------------------------------------------------------------------
+# The checked exercise's solution: right whenever it answers, and it answers the check's cases
+# ------------------------------------------------------------------------------------------
+
+
+def _solution_namespace() -> dict:
+    import json
+    from pathlib import Path
+
+    from perceptron_core import check
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "book" / "separability.ipynb")
+                    .read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c.get("id") == "sep-ex-check-solution-code")
+    namespace = {"np": np, "check": check}
+    exec(compile("".join(cell["source"]), "<solution>", "exec"), namespace)
+    return namespace
+
+
+def test_exercise_check_solution_passes_and_is_never_wrong(capsys):
+    separable = _solution_namespace()["separable"]
+    assert "all 29 cases passed" in capsys.readouterr().out
+    from perceptron_core import hypercube_small_margin
+
+    cases = [(np.array([[1, e], [-1, e], [0.5, e]]), np.ones(3)) for e in (1e-6, 1e-9, 1e-15)]
+    cases += [(np.array([[1.0, 2.0], [3.0, -1.0]]) * s, np.array([1.0, -1.0]))
+              for s in (1e-300, 1e-200, 1e100)]
+    cases += [hypercube_small_margin(m) for m in (10, 20, 30)]
+    cases += [iris_pair("setosa", "versicolor"), iris_pair("versicolor", "virginica")]
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        n, d = int(rng.integers(2, 12)), int(rng.integers(1, 5))
+        cases.append((rng.integers(-3, 4, size=(n, d)) * 10.0 ** int(rng.integers(-50, 50)),
+                      rng.choice([-1.0, 1.0], size=n)))
+    answered = 0
+    for X, y in cases:
+        try:
+            got = separable(X, y)
+        except ValueError as exc:
+            assert "undecided" in str(exc)
+            continue
+        answered += 1
+        assert got == separability(X, y).separable, (X, y)
+    assert answered >= 0.95 * len(cases)
+    # the tiny-margin cases, which the first solution got wrong, are answered and right
+    assert all(separable(X, y) for X, y in cases[:3])
+
+
+# ------------------------------------------------------------------------------------------
+# The page: no plumbing in sight, and the sentences that were wrong stay fixed
+# ------------------------------------------------------------------------------------------
+
+
+def _cells():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "book" / "separability.ipynb"
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def test_visible_code_fits_the_column_and_has_no_plumbing():
+    for cell in _cells():
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        tags = cell.get("metadata", {}).get("tags", [])
+        assert not cell["outputs"] and cell["execution_count"] is None
+        if "remove-input" in tags or "remove-cell" in tags:
+            continue
+        assert "glue" not in src, src  # glue_numbers lives in hidden cells only
+        assert "exact_weights" not in src and "if exact is not None" not in src, src  # no fallback
+        assert max(map(len, src.split("\n"))) <= 88, src
+
+
+def test_text_keeps_the_fixed_sentences():
+    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert "shift $b$ a little towards" not in text
+    assert "away* from the points on it" in text
+    assert "certificate needs {glue:text}`sep-vv4-support`" not in text
+    assert "no line in the petal plane can separate" in text
+    assert "the perceptron never stops\nmaking mistakes" not in text
+    assert "So for separable data $\\|p\\|$ is the" in text

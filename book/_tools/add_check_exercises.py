@@ -88,10 +88,12 @@ check.update(update)''',
         "sep-ex-check",
         """(Code, checked.) Write `separable(X, y)`, which returns `True` when some $w$ has
 $y_i\\, w\\cdot x_i > 0$ for every $i$ (separable through the origin, no offset) and `False`
-otherwise. It must always give an answer: a perceptron run that has not stopped proves nothing.
-Use a linear program as in this chapter (`scipy.optimize.linprog`), and make sure the $w$ it
-returns really satisfies the strict inequalities. Run the cell to check it with
-`check.separable`.""",
+otherwise. Neither a perceptron run that has not stopped nor a solver's answer in floating point
+proves anything, so answer like the package: `True` only with a $w$ whose strict inequalities
+you have checked in exact arithmetic, `False` only with a certificate you have checked exactly,
+and, in the rare case where you have neither, raise an error rather than guess (the package's
+*undecided*). Use linear programs as in this chapter (`scipy.optimize.linprog`). Run the cell to
+check it with `check.separable`.""",
         '''from perceptron_core import check
 
 
@@ -101,24 +103,73 @@ def separable(X, y):
 
 
 check.separable(separable)''',
-        "Maximize $t$ subject to $y_i\\, w\\cdot x_i \\ge t$ with $w$ in a box; the data are\n"
-        "separable exactly when the optimum is positive. The returned $w$ is then checked in\n"
-        "exact arithmetic, as the chapter's certificates are.\n\n",
+        """Two linear programs, one for each side of {prf:ref}`sep-thm-gordan`, and an exact check of
+whatever they return. First maximize $t$ subject to $y_i\\, w\\cdot x_i \\ge t$ with $w$ in a box;
+if the optimum is positive, check the returned $w$ on every point in fractions. Otherwise look
+for a certificate: $\\lambda \\ge 0$ with $\\sum_i \\lambda_i = 1$ and $\\sum_i \\lambda_i y_i x_i = 0$.
+The solver's $\\lambda$ satisfies these equations only up to rounding, so keep only the points it
+uses and solve the equations on them again, exactly, by Gauss–Jordan elimination in fractions;
+a solution with every weight $\\ge 0$ is a certificate. Before solving, each column and then each
+row of the $y_i x_i$ is scaled to largest entry $1$: a positive scale of a row changes no sign,
+and one of a column is undone by dividing $w$ by it, but the solver's tolerances then mean the
+same for every number, which matters when the margin or the data are tiny.
+
+""",
         '''from fractions import Fraction
 
 from scipy.optimize import linprog
 
 
+def solve_exact(A, b):
+    """One solution of A x = b in fractions (free unknowns set to 0), or None."""
+    rows = [[Fraction(v) for v in row] + [Fraction(r)] for row, r in zip(A, b)]
+    pivots = []
+    for c in range(len(rows[0]) - 1):
+        r = len(pivots)
+        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        rows[r] = [v / rows[r][c] for v in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][c] != 0:
+                rows[i] = [a - rows[i][c] * e for a, e in zip(rows[i], rows[r])]
+        pivots.append(c)
+    if any(row[-1] != 0 for row in rows[len(pivots):]):
+        return None  # inconsistent
+    x = [Fraction(0)] * (len(rows[0]) - 1)
+    for r, c in enumerate(pivots):
+        x[c] = rows[r][-1]
+    return x
+
+
 def separable(X, y):
-    n, d = X.shape
     Z = y[:, None] * X
-    # Variables (w, t): maximize t subject to t - z_i . w <= 0 and -1 <= w_j <= 1.
-    res = linprog(np.r_[np.zeros(d), -1.0], A_ub=np.c_[-Z, np.ones(n)],
-                  b_ub=np.zeros(n), bounds=[(-1, 1)] * d + [(None, 1)])
-    if res.x[-1] <= 0:
-        return False
-    w = [Fraction(v) for v in res.x[:d]]
-    return all(sum(Fraction(z) * v for z, v in zip(row, w)) > 0 for row in Z)
+    n, d = Z.shape
+    if np.any(np.all(Z == 0, axis=1)):
+        return False  # a point at the origin: w . 0 = 0 for every w
+    col = np.abs(Z).max(axis=0)
+    col[col == 0] = 1.0
+    U = Z / col
+    U = U / np.abs(U).max(axis=1, keepdims=True)  # same signs, numbers of one size
+    # Witness: maximize t subject to u_i . w >= t, -1 <= w_j <= 1, t <= 1.
+    lp = linprog(np.r_[np.zeros(d), -1.0], A_ub=np.c_[-U, np.ones(n)],
+                 b_ub=np.zeros(n), bounds=[(-1, 1)] * d + [(None, 1)])
+    if lp.status == 0 and lp.x[-1] > 0:
+        w = [Fraction(v) for v in lp.x[:d] / col]  # separates Z if it is exact
+        if all(sum(Fraction(z) * v for z, v in zip(row, w)) > 0 for row in Z):
+            return True
+    # Certificate: lambda >= 0, sum lambda = 1, sum lambda_i u_i = 0.
+    lp = linprog(np.zeros(n), A_eq=np.r_[U.T, np.ones((1, n))],
+                 b_eq=np.r_[np.zeros(d), 1.0], bounds=[(0, None)] * n)
+    if lp.status == 0:
+        used = np.flatnonzero(lp.x > 1e-9 * lp.x.max())
+        # The same equations on these points, for the z_i themselves, in fractions.
+        A = [[Fraction(Z[i, j]) for i in used] for j in range(d)] + [[1] * len(used)]
+        lam = solve_exact(A, [0] * d + [1])
+        if lam is not None and all(v >= 0 for v in lam):
+            return False
+    raise ValueError("undecided: neither a witness nor a certificate checks exactly")
 
 
 check.separable(separable)''',

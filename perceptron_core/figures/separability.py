@@ -19,6 +19,8 @@ the size of the certificate, whether its check passed) is written into the figur
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -48,6 +50,12 @@ __all__ = [
     "cloud_mistakes",
     "cloud_lifted_bound",
     "exact_weights",
+    "IRIS_DECIMALS",
+    "float_values",
+    "recorded_values",
+    "carries_certificate",
+    "near_certificates",
+    "rounding_margin_bound",
     "weights_text",
     "gate_verdict",
     "iris_data",
@@ -121,7 +129,7 @@ def cloud_verdict(distance: float, noise: float) -> Separability:
 
 @lru_cache(maxsize=None)
 def cloud_max_margin(distance: float, noise: float) -> float | None:
-    """The maximum margin γ* (with an offset) of :func:`cloud_data`, or None if not separable."""
+    """The maximum margin with an offset, γ*_b, of :func:`cloud_data`; None if not separable."""
     if cloud_verdict(distance, noise).separable is not True:
         return None
     X, y, _ = cloud_data(distance, noise)
@@ -145,10 +153,11 @@ def cloud_mistakes(distance: float, noise: float) -> int | None:
 
 @lru_cache(maxsize=None)
 def cloud_lifted_bound(distance: float, noise: float) -> float | None:
-    """The mistake bound ``(R² + 1)(1 + b*²)/γ*²`` of the perceptron with an offset.
+    """The mistake bound ``(R² + 1)(1 + b*²)/γ*_b²`` of the perceptron with an offset.
 
     The run with an offset is the run through the origin on ``(x, 1)``, of radius √(R² + 1),
-    where the maximum-margin ``(w*, b*)`` (unit ``w*``) has margin ``γ*/√(1 + b*²)``.
+    where the maximum-margin ``(u*, b*)`` (unit ``u*``, margin γ*_b) gives the unit vector
+    ``(u*, b*)/√(1 + b*²)`` of margin ``γ*_b/√(1 + b*²)``.
     """
     if cloud_verdict(distance, noise).separable is not True:
         return None
@@ -286,6 +295,152 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
 
 
 # ------------------------------------------------------------------------------------------
+# The smallest certificate: exact values, exact checks, and a search over small sets
+# ------------------------------------------------------------------------------------------
+
+#: Fisher's Iris measurements are recorded in centimetres with one decimal (to the millimetre).
+IRIS_DECIMALS = 1
+
+
+def float_values(X: NDArray[np.float64]) -> list[list[Fraction]]:
+    """The numbers the computer holds, exactly: every float is a fraction (5.1 is not 51/10)."""
+    return [[Fraction(float(v)) for v in row] for row in np.asarray(X, dtype=float)]
+
+
+def recorded_values(X: NDArray[np.float64], decimals: int = IRIS_DECIMALS) -> list[list[Fraction]]:
+    """The measurements as written down: each float read back as the decimal it was parsed from.
+
+    ``5.1`` is held as the binary float nearest to 51/10; this returns ``Fraction(51, 10)``.
+
+    Raises
+    ------
+    ValueError
+        If some entry is not the float nearest to a decimal with ``decimals`` places.
+    """
+    scale = 10**decimals
+    out = []
+    for row in np.asarray(X, dtype=float):
+        exact = [Fraction(round(float(v) * scale), scale) for v in row]
+        if any(float(q) != float(v) for q, v in zip(exact, row)):
+            raise ValueError(f"{row.tolist()} are not all decimals with {decimals} places.")
+        out.append(exact)
+    return out
+
+
+def _null_line(columns: Sequence[Sequence[Fraction]]) -> list[Fraction] | None:
+    """A vector spanning the null space of the matrix with these columns, if that space is a line.
+
+    Gauss–Jordan elimination in exact arithmetic; None when the null space is {0} or larger
+    than one dimension.
+    """
+    m = len(columns)
+    rows = [[columns[j][i] for j in range(m)] for i in range(len(columns[0]))]
+    pivots: list[int] = []
+    for c in range(m):
+        r = len(pivots)
+        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
+        if p is None:
+            continue
+        rows[r], rows[p] = rows[p], rows[r]
+        rows[r] = [v / rows[r][c] for v in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][c] != 0:
+                rows[i] = [a - rows[i][c] * e for a, e in zip(rows[i], rows[r])]
+        pivots.append(c)
+    free = [c for c in range(m) if c not in pivots]
+    if len(free) != 1:
+        return None
+    v = [Fraction(0)] * m
+    v[free[0]] = Fraction(1)
+    for r, c in enumerate(pivots):
+        v[c] = -rows[r][free[0]]
+    return v
+
+
+def carries_certificate(values: Sequence[Sequence[Fraction]], y: NDArray[np.float64],
+                        points: Sequence[int], *, offset: bool = True) -> bool:
+    """Whether a certificate exists that uses only ``points``, decided in exact arithmetic.
+
+    ``values`` are the data as fractions (:func:`float_values` or :func:`recorded_values`).
+    With zᵢ = yᵢxᵢ (or yᵢ(xᵢ, 1) with an offset), a certificate on the points is λ ≥ 0 with
+    Σλ = 1 and Σ λᵢzᵢ = 0. One whose set of points is as small as possible has a null space
+    {λ : Σ λᵢzᵢ = 0} that is a line (else moving along a second direction would zero a
+    weight) spanned by a positive vector; conversely such a line gives a certificate. So each
+    subset of ``points`` is tried: there are 2^len(points) of them, meant for a handful.
+    """
+    z = {i: [int(y[i]) * v for v in values[i]] + ([Fraction(int(y[i]))] if offset else [])
+         for i in points}
+    for size in range(1, len(points) + 1):
+        for subset in itertools.combinations(points, size):
+            v = _null_line([z[i] for i in subset])
+            if v is not None and (all(c > 0 for c in v) or all(c < 0 for c in v)):
+                return True
+    return False
+
+
+def near_certificates(X: NDArray[np.float64], y: NDArray[np.float64], *, max_size: int,
+                      offset: bool = True) -> list[tuple[int, ...]]:
+    """The smallest sets of points that carry a certificate up to the solver's tolerance.
+
+    A mixed-integer program (scipy's ``milp``, HiGHS) looks for a certificate on as few points
+    as possible: 0/1 variables sᵢ say which points are used, λᵢ ≤ sᵢ, and Σ sᵢ is minimized.
+    Each set it finds is recorded and cut off together with its supersets, and the search goes
+    on until no set of at most ``max_size`` points is left. So the result lists, smallest
+    first, every set of at most ``max_size`` points that carries a certificate within the
+    solver's tolerance and contains no smaller such set.
+
+    The tolerance errs towards accepting, so a set T that carries an *exact* certificate
+    (:func:`carries_certificate`) is listed, or else some listed subset of T is. In particular
+    when every listed set has exactly ``max_size`` points, the exact certificates on at most
+    ``max_size`` points are exactly the listed sets that pass the exact check.
+
+    Returns
+    -------
+    Sorted tuples of point indices, by size and then lexicographically.
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    n = len(y)
+    Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
+    Z = Z / np.max(np.abs(Z), axis=0)  # columns of one size: the same tolerance for each
+    k = Z.shape[1]
+    cons = [LinearConstraint(np.hstack([Z.T, np.zeros((k, n))]), 0.0, 0.0),
+            LinearConstraint(np.r_[np.ones(n), np.zeros(n)][None], 1.0, 1.0),
+            LinearConstraint(np.hstack([np.eye(n), -np.eye(n)]), -np.inf, 0.0),
+            LinearConstraint(np.r_[np.zeros(n), np.ones(n)][None], 0.0, max_size)]
+    found: list[tuple[int, ...]] = []
+    while True:
+        res = milp(np.r_[np.zeros(n), np.ones(n)], constraints=cons,
+                   integrality=np.r_[np.zeros(n), np.ones(n)], bounds=Bounds(0.0, 1.0))
+        if res.status == 2:  # infeasible: no set of at most max_size points is left
+            break
+        if res.status != 0:
+            raise RuntimeError(f"the search did not finish: {res.message}")
+        chosen = tuple(int(i) for i in np.flatnonzero(res.x[n:] > 0.5))
+        found.append(chosen)
+        cut = np.zeros(2 * n)
+        cut[[n + i for i in chosen]] = 1.0  # at most size - 1 of these points from now on
+        cons.append(LinearConstraint(cut[None], -np.inf, len(chosen) - 1))
+    return sorted(found, key=lambda S: (len(S), S))
+
+
+def rounding_margin_bound(X: NDArray[np.float64], points: Sequence[int],
+                          decimals: int = IRIS_DECIMALS) -> float:
+    """An upper bound on the margin with an offset of the floats ``X[points]``, given that the
+    recorded decimals of those points carry a certificate λ.
+
+    For unit u and any b, min_i yᵢ(u·fᵢ + b) ≤ Σ λᵢyᵢ(u·fᵢ + b) = Σ λᵢyᵢ u·(fᵢ − dᵢ), since the
+    decimals dᵢ have Σ λᵢyᵢ(u·dᵢ + b) = 0; and that is at most maxᵢ ‖fᵢ − dᵢ‖, the largest
+    rounding error of a point. Returned rounded up to the next float.
+    """
+    floats, decimal = float_values(X), recorded_values(X, decimals)
+    worst = max(sum((f - q) ** 2 for f, q in zip(floats[i], decimal[i])) for i in points)
+    root = float(worst) ** 0.5
+    return float(np.nextafter(np.nextafter(root, np.inf), np.inf))
+
+
+# ------------------------------------------------------------------------------------------
 # The figures
 # ------------------------------------------------------------------------------------------
 
@@ -294,7 +449,8 @@ def draw_clouds(distance: float, noise: float) -> Figure:
     """Main figure: two clouds ``distance`` apart, a fraction ``noise`` of labels flipped.
 
     The title gives the verdict of the test with an offset and its evidence; when the data are
-    separable it also gives the maximum margin γ*, which shrinks to 0 as the clouds meet.
+    separable it also gives the maximum margin with an offset, γ*_b, which shrinks towards 0 as
+    the clouds approach each other.
     """
     X, y, flipped = cloud_data(distance, noise)
     sep = cloud_verdict(distance, noise)
@@ -314,7 +470,7 @@ def draw_clouds(distance: float, noise: float) -> Figure:
     n_flip = len(flipped)
     head = f"centres {distance:.1f} apart, {n_flip} label{'s' if n_flip != 1 else ''} flipped"
     if sep.separable:
-        head += f", max margin γ* = {cloud_max_margin(distance, noise):.2f}"
+        head += f", max margin γ*_b = {cloud_max_margin(distance, noise):.2f}"
     ax.set_title(head + "\n" + verdict_text(X, y, sep), fontsize=9)
     ax.legend(loc="lower left", fontsize=7, framealpha=0.85)
     ax.set_xlabel("$x_1$")
