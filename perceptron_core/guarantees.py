@@ -37,9 +37,10 @@ from ._validation import (
     check_probability,
     check_vector,
 )
-from .algorithms import PerceptronResult, Tie, _check_tie, online_perceptron
+from .algorithms import PerceptronResult, Tie, _check_tie, _exact_sign, online_perceptron
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
 from .geometry import separability
+from .variants import _certain_signs, _labels
 
 __all__ = [
     "OnlineLearner",
@@ -523,11 +524,17 @@ class ConversionSimulation:
 
 
 def _wrong(W: NDArray, X: NDArray, y: NDArray, tie: Tie) -> NDArray[np.bool_]:
-    """``wrong[r, j]``: the prediction of ``W[r]`` on ``X[r, j]`` is not ``y[r, j]``."""
+    """``wrong[r, j]``: the prediction of ``W[r]`` on ``X[r, j]`` is not ``y[r, j]``.
+
+    The sign of ``W[r]·X[r, j]`` is decided exactly, as :func:`online_perceptron` decides it
+    (floats where their rounding cannot matter, rational arithmetic otherwise), and the tie
+    rule gives the label at 0.
+    """
     score = np.einsum("rjd,rd->rj", X, W)
-    at_tie = {"mistake": 0.0, "positive": 1.0, "negative": -1.0}[tie]
-    pred = np.where(score > 0, 1.0, np.where(score < 0, -1.0, at_tie))
-    return pred != y
+    bound = np.einsum("rjd,rd->rj", np.abs(X), np.abs(W))
+    signs = _certain_signs(score, bound, X.shape[-1], lambda r, j: _exact_sign(X[r, j], W[r]),
+                           zero=~np.any(W, axis=1)[:, None])  # h₁ = 0 scores exactly 0
+    return _labels(signs, tie) != y
 
 
 def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *, repeats: int = 1000,
@@ -537,8 +544,8 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
 
     Each run has a stream of ``(M+1)·window`` examples, drawn up front, which the proof shows
     is always enough (each of h₁ … h_M reads at most one window before its mistake). The runs are
-    those of :func:`convert_stream` on the same streams, with the perceptron's signs taken in
-    floating point (the tests compare the two).
+    those of :func:`convert_stream` on the same streams: every sign of ``w·x`` is decided
+    exactly, as the online perceptron decides it, so the two make the same decisions.
 
     Parameters
     ----------

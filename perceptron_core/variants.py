@@ -14,9 +14,10 @@ Both are computed from one run of :func:`perceptron_core.perceptron` with its hi
 make exactly the perceptron's mistakes and share its exact decisions of every sign.
 
 :func:`kernel_perceptron` is the perceptron in its dual form: it keeps a count ``αᵢ`` of the
-mistakes on each example and scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``. With the linear kernel this is
-the primal perceptron written differently; a polynomial or Gaussian kernel lets it separate data
-(such as XOR) that no hyperplane in the original space separates.
+mistakes on each example and scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``, deciding every sign exactly.
+With the linear kernel this is the primal perceptron written differently, and it makes the
+primal's decisions; a polynomial or Gaussian kernel lets it separate data (such as XOR) that no
+hyperplane in the original space separates.
 
 None of these is in the lecture notes the book follows; they are the standard ways out.
 """
@@ -39,7 +40,16 @@ from ._validation import (
     check_X,
     check_X_y,
 )
-from .algorithms import ConvergenceWarning, PerceptronResult, Tie, _check_tie, _exact_sign, perceptron
+from . import _compiled
+from .algorithms import (
+    _AT_TIE,
+    ConvergenceWarning,
+    PerceptronResult,
+    Tie,
+    _check_tie,
+    _exact_sign,
+    perceptron,
+)
 
 __all__ = [
     "AveragedPerceptronResult",
@@ -54,7 +64,9 @@ __all__ = [
 #: The kernels :func:`kernel_perceptron` knows by name ("quadratic" is "poly" with degree 2).
 KERNELS = ("linear", "poly", "quadratic", "rbf")
 Kernel = Union[str, Callable[[NDArray, NDArray], ArrayLike]]
-_UNIT_ROUNDOFF = 2.0**-53
+_UNIT_ROUNDOFF = _compiled.UNIT_ROUNDOFF
+_SUBNORMAL = _compiled.SUBNORMAL
+_EXACT_INTEGERS = _compiled.EXACT_INTEGERS
 
 
 def _frozen(a: NDArray) -> NDArray:
@@ -78,20 +90,34 @@ def _check_features(X: NDArray, d: int, context: str) -> None:
         raise ValueError(f"X has {X.shape[1]} features, but {context} {d}; pass X with {d} columns.")
 
 
-def _exact_signs(A: NDArray, thetas: NDArray) -> NDArray[np.int8]:
-    """Exact signs of every ``A[i]·thetas[k]`` as an (n, K) array.
+def _certain_signs(
+    scores: NDArray, bound: NDArray, d: int, exact: Callable[..., int], zero: NDArray | None = None
+) -> NDArray[np.int8]:
+    """Exact signs of dot products ``a·θ`` of length d, from their float values ``scores``.
 
-    The float product is trusted where it is farther from 0 than its rounding error can reach
-    (``2(d+2)·2⁻⁵³·Σ|aⱼθⱼ|``, twice the textbook bound); the few products nearer 0 are decided
-    in rational arithmetic, which is exact because a float is a rational.
+    ``bound`` holds the floats computed for ``Σ|aⱼθⱼ|``. A float product is trusted where it is
+    farther from 0 than its rounding error can reach (``2(d+2)·2⁻⁵³·Σ|aⱼθⱼ|``, twice the
+    textbook bound, plus 10⁻³⁰⁰ for products that underflow); the few nearer 0 are decided by
+    ``exact(*index)``, in rational arithmetic (:func:`perceptron_core.algorithms._exact_sign`),
+    which is exact because a float is a rational. ``zero`` (broadcast to the shape of
+    ``scores``) marks products known to be exactly 0, such as those with ``θ = 0``.
     """
-    scores = A @ thetas.T
-    d = A.shape[1]
-    slack = 2.0 * (d + 2) * _UNIT_ROUNDOFF * (np.abs(A) @ np.abs(thetas).T) + 1e-300
+    slack = 2.0 * (d + 2) * _UNIT_ROUNDOFF * bound + 1e-300
     signs = np.sign(scores).astype(np.int8)
-    for i, k in np.argwhere(~(np.abs(scores) > slack)):
-        signs[i, k] = _exact_sign(A[i], thetas[k])
+    doubt = ~(np.abs(scores) > slack)
+    if zero is not None:
+        doubt &= ~zero  # their float score is 0 too: the sign is right already
+    for index in np.argwhere(doubt):
+        signs[tuple(index)] = exact(*(int(i) for i in index))
     return signs
+
+
+def _exact_signs(A: NDArray, thetas: NDArray) -> NDArray[np.int8]:
+    """Exact signs of every ``A[i]·thetas[k]`` as an (n, K) array (:func:`_certain_signs`)."""
+    return _certain_signs(
+        A @ thetas.T, np.abs(A) @ np.abs(thetas).T, A.shape[1], lambda i, k: _exact_sign(A[i], thetas[k]),
+        zero=~np.any(thetas, axis=1)[None, :],  # e.g. the voted perceptron's start, w = 0
+    )
 
 
 def _labels(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
@@ -391,6 +417,9 @@ class KernelPerceptronResult:
     max_epochs : the cap the run was given.
     mistake_indices : the example of each mistake, in order.
     tie : the tie rule of the run; :meth:`predict` follows it.
+    w : with ``kernel="linear"``, the primal weights ``Σⱼ αⱼ yⱼ xⱼ`` added up in the order of
+        the mistakes, as :func:`perceptron_core.perceptron` adds them (so bit for bit its
+        weights); None for the other kernels.
     """
 
     alpha: NDArray[np.int64]
@@ -404,17 +433,30 @@ class KernelPerceptronResult:
     mistake_indices: NDArray[np.int64]
     tie: Tie
     _function: Callable[[NDArray, NDArray], NDArray]
+    w: NDArray[np.float64] | None = None
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``."""
+        """Scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``, in floating point."""
         X = check_X(X)
         _check_features(X, self.X_train.shape[1], "the run was on")
         # K(x_j, x) with the training point first, as in the run (matters for a callable only).
         return self._function(self.X_train, X).T @ (self.alpha * self.y_train)
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """The sign of the score, with the run's tie rule at 0 (0 under ``tie="mistake"``)."""
-        return _labels(np.sign(self.decision_function(X)), self.tie)
+        """The exact sign of the score, with the run's tie rule at 0 (0 under ``tie="mistake"``).
+
+        For ``kernel="linear"`` the sign of ``w·x`` with the run's primal weights :attr:`w`,
+        so the prediction is that of :meth:`PerceptronResult.predict` after the same run; for
+        the other kernels the sign of ``Σⱼ αⱼ yⱼ K(xⱼ, x)``, exact for the kernel values as
+        computed in floating point.
+        """
+        X = check_X(X)
+        _check_features(X, self.X_train.shape[1], "the run was on")
+        if self.w is not None:
+            return _labels(_exact_signs(X, self.w[None, :])[:, 0], self.tie)
+        K = self._function(self.X_train, X)
+        coef = (self.alpha * self.y_train).astype(float)  # integers below 2⁵³: exact
+        return _labels(_exact_signs(K.T, coef[None, :])[:, 0], self.tie)
 
 
 def kernel_perceptron(
@@ -436,10 +478,15 @@ def kernel_perceptron(
     forming a feature vector. Sweep the data in order; on a mistake, ``y_i f(x_i) ≤ 0`` (ties
     by the tie rule), add one to ``α_i``. Stop after a clean sweep or ``max_epochs`` sweeps.
 
-    With ``kernel="linear"`` this is :func:`perceptron_core.perceptron` without an offset: the
-    same mistakes on the same examples, exactly so whenever the products are exact (integer
-    data of moderate size); otherwise the two round differently and could disagree only on a
-    score within rounding error of 0.
+    Every decision is exact. A float score farther from 0 than its rounding error can reach is
+    trusted; a nearer one is decided in rational arithmetic: for a named or callable kernel,
+    the exact sign of ``Σⱼ αⱼ yⱼ K(xⱼ, xᵢ)`` for the kernel values as computed in floating
+    point; for ``kernel="linear"``, the exact sign of ``w·xᵢ`` with the primal weights
+    ``w = Σⱼ αⱼ yⱼ xⱼ`` added up in the order of the mistakes, as
+    :func:`perceptron_core.perceptron` adds them. So with ``kernel="linear"`` this is
+    :func:`perceptron_core.perceptron` without an offset, on any data: the same mistakes on the
+    same examples, ties included, and :meth:`KernelPerceptronResult.predict` gives the same
+    labels.
 
     Parameters
     ----------
@@ -487,25 +534,18 @@ def kernel_perceptron(
             f"the Gram matrix of the {name} kernel overflowed (inf or NaN); rescale X, e.g. "
             "X / np.abs(X).max(), or lower the degree."
         )
-    n = X.shape[0]
-    # Scores of every training point, updated by one column of G per mistake: f(x_i) = s_i.
-    scores = np.zeros(n)
-    alpha = np.zeros(n, dtype=np.int64)
-    order: list[int] = []
+    run = _KernelRun(X, y, G, name == "linear", _AT_TIE[tie])
     epoch, converged = 0, False
-    negative_side = tie == "positive"  # at 0: "positive" errs on negatives, "negative" on positives
     while epoch < max_epochs and not converged:
         epoch += 1
         converged = True
-        for i in range(n):
-            margin = y[i] * scores[i]
-            if margin < 0 or (margin == 0 and (tie == "mistake" or (y[i] < 0) == negative_side)):
-                scores += y[i] * G[i]
-                alpha[i] += 1
-                order.append(i)
-                converged = False
-        if not np.all(np.isfinite(scores)):
-            raise ValueError("the kernel perceptron's scores overflowed the float range; rescale X.")
+        i = run.next_mistake(0)
+        while i < run.n:
+            run.update(i)
+            converged = False
+            i = run.next_mistake(i + 1)
+    alpha = np.bincount(np.array(run.order, dtype=np.int64), minlength=run.n).astype(np.int64)
+    order = run.order
     if not converged:
         warnings.warn(
             f"kernel_perceptron stopped at max_epochs={max_epochs} with mistakes in the last epoch; "
@@ -528,4 +568,99 @@ def kernel_perceptron(
         mistake_indices=_frozen(np.array(order, dtype=np.int64)),
         tie=tie,
         _function=function,
+        w=_frozen(run.w) if run.w is not None else None,
     )
+
+
+class _KernelRun:
+    """The state of a kernel perceptron run, with every decision exact.
+
+    The score of training point k, ``f(x_k) = Σⱼ αⱼ yⱼ G[j, k]``, is kept in floating point and
+    updated by one row of the Gram matrix G per mistake. Its rounding error is bounded with
+    ``B[k]``, a running sum of the absolute values of what was added (or, for the linear
+    kernel, of ``Σₗ |x_jl x_kl|``); a score farther from 0 than that bound has the sign of the
+    exact one, and the few nearer are decided in rational arithmetic
+    (:func:`perceptron_core.algorithms._exact_sign`):
+
+    * for a kernel given by its values, the exact sign of ``Σⱼ αⱼ yⱼ G[j, k]`` with G's
+      floats taken as exact. The float score adds m terms one at a time, so it is off by at most
+      ``m·2⁻⁵³·B[k]`` (B[k] = ``Σⱼ αⱼ |G[j, k]|``);
+    * for the linear kernel, the exact sign of ``w·x_k`` with ``w`` the primal weights added
+      up in the order of the mistakes, as :func:`perceptron_core.perceptron` does: so both forms
+      make the same decision on every point, ties included, on any data. The float score
+      differs from ``w·x_k`` by the rounding of the score's sum, of each ``G[j, k] = x_j·x_k``
+      (``d`` products) and of ``w`` (m terms): at most ``(2m + d)·2⁻⁵³·B[k]`` plus underflow,
+      B[k] = ``Σⱼ αⱼ Σₗ |x_jl x_kl|``.
+
+    The bounds are taken twice over, which also covers the rounding of B itself. With integer
+    data (or integer kernel values) and B[k] below 2⁵³ every operation is exact and so is the
+    float score.
+    """
+
+    def __init__(self, X: NDArray, y: NDArray, G: NDArray, linear: bool, at_tie: int) -> None:
+        self.n, d = X.shape
+        self.X, self.y, self.G, self.at_tie = X, y, G, at_tie
+        self.linear = linear
+        self.scores = np.zeros(self.n)
+        if linear:
+            # B = |X|·Σⱼ αⱼ|x_j|, the second factor kept up to date (no n×n matrix of bounds).
+            self.abs_X, self.abs_w = np.abs(X), np.zeros(d)
+            self.integral = bool(np.all(X == np.round(X)))
+            self.w: NDArray | None = np.zeros(d)
+            self.rate, self.per_update = 2.0 * (d + 2) * _UNIT_ROUNDOFF, 4.0 * _UNIT_ROUNDOFF
+            self.tiny, self.tiny_per_update = 2.0 * (d + 2) * _SUBNORMAL, 2.0 * (d + 2) * _SUBNORMAL
+        else:
+            self.bound = np.zeros(self.n)  # B, kept up to date
+            self.integral = bool(np.all(G == np.round(G)))
+            self.w = None
+            self.rate, self.per_update = 2.0 * _UNIT_ROUNDOFF, 2.0 * _UNIT_ROUNDOFF
+            self.tiny, self.tiny_per_update = 0.0, 0.0  # sums of floats: no underflow error
+        self.coef = np.zeros(self.n)  # αⱼ yⱼ, integers: exact while below 2⁵³
+        self.order: list[int] = []
+
+    def _exact(self, k: int) -> int:
+        """The exact sign of the score of training point k."""
+        if self.w is not None:
+            return _exact_sign(self.X[k], self.w)
+        return _exact_sign(self.coef, self.G[:, k])
+
+    def next_mistake(self, start: int) -> int:
+        """The first mistake at or after row ``start`` for the current scores (n if none)."""
+        if start >= self.n:
+            return self.n
+        m = len(self.order)
+        margins = self.y[start:] * self.scores[start:]  # y·f, exact products by ±1
+        bound = self.abs_X[start:] @ self.abs_w if self.linear else self.bound[start:]
+        slack = (self.rate + m * self.per_update) * bound + (self.tiny + m * self.tiny_per_update)
+        if self.integral:
+            slack[bound < _EXACT_INTEGERS] = 0.0  # integers below 2⁵³: the scores are exact
+        doubt = ~(margins > slack)  # not surely right (NaN included)
+        while True:
+            k = int(np.argmax(doubt))
+            if not doubt[k]:
+                return self.n
+            if margins[k] < -slack[k]:
+                return start + k  # surely wrong
+            if slack[k] == 0.0 and margins[k] == 0:
+                sign = 0  # an exact score of 0: a tie
+            else:  # too near 0 for its float to tell: decide it exactly
+                sign = int(self.y[start + k]) * self._exact(start + k)
+            if sign < 0 or (sign == 0 and self.at_tie != self.y[start + k]):
+                return start + k
+            doubt[k] = False
+
+    def update(self, i: int) -> None:
+        """A mistake on training point i: α_i += 1."""
+        label = self.y[i]
+        self.scores += label * self.G[i]
+        self.coef[i] += label
+        if self.w is None:
+            self.bound += np.abs(self.G[i])
+        else:
+            self.abs_w += self.abs_X[i]
+            self.w += label * self.X[i]
+            if not np.all(np.isfinite(self.w)):
+                raise ValueError("the kernel perceptron's weights overflowed the float range; rescale X.")
+        self.order.append(i)
+        if not np.isfinite(self.scores).all():
+            raise ValueError("the kernel perceptron's scores overflowed the float range; rescale X.")

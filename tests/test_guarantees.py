@@ -6,8 +6,9 @@
 * the exact error of the planted band distribution against Monte Carlo with an independent
   sampler;
 * Balcan's conversion: the failure rate stays ≤ δ (one-sided binomial bound, so a fixed seed
-  cannot flake), its vectorized simulation equals the package's online perceptron run by run,
-  and a sample of M windows can run out where M + 1 windows cannot;
+  cannot flake), its vectorized simulation and the one-stream conversion both equal a
+  step-by-step reference written here (every sign decided in fractions) run by run, and a
+  sample of M windows can run out where M + 1 windows cannot;
 * the LP route returns a halfspace consistent with the sample, checked in exact arithmetic.
 """
 
@@ -194,6 +195,17 @@ def test_adversary_rejects_bad_input():
 # --- the planted distribution -------------------------------------------------------------------
 
 
+def _band_error(w, gamma: float, R: float = 1.0, tie: str = "mistake") -> float:
+    """The band distribution's error of w in closed form, written out here: with θ the angle
+    between w and u = (1, 0) and α = arcsin(γ/R), clip(θ − α, 0, π − 2α)/(π − 2α); for w = 0,
+    1 (no answer) under tie="mistake" and ½ under the other rules."""
+    w1, w2 = float(w[0]), float(w[1])
+    if w1 == 0 and w2 == 0:
+        return 1.0 if tie == "mistake" else 0.5
+    theta, a = math.atan2(abs(w2), w1), math.asin(gamma / R)
+    return min(max(theta - a, 0.0), math.pi - 2 * a) / (math.pi - 2 * a)
+
+
 def _independent_sample(n: int, gamma: float, R: float, rng: np.random.Generator):
     """Rejection sampling from the uniform circle: keep the points outside the band."""
     out = np.empty((0, 2))
@@ -223,7 +235,9 @@ def test_exact_error_matches_monte_carlo(ratio, R, phi, scale, seed):
     Xp, yp = dist.sample(n, seed=seed + 1)
     mcp = float(np.mean(np.where(Xp @ w > 0, 1.0, -1.0) != yp))
     assert abs(mcp - exact) <= 6 * sd + 1e-9
-    assert dist.errors(w[None, :])[0] == pytest.approx(exact, abs=1e-12)
+    # Both of the package's forms against the closed form written out here.
+    assert exact == pytest.approx(_band_error(w, gamma, R), abs=1e-12)
+    assert dist.errors(w[None, :])[0] == pytest.approx(_band_error(w, gamma, R), abs=1e-12)
 
 
 def test_error_at_gamma_zero_is_angle_over_pi_and_sampler_has_the_margin():
@@ -265,21 +279,64 @@ def test_the_failure_test_has_power_a_too_short_window_fails_it():
     assert sim.failures > binom.ppf(1 - 1e-6, n, 0.05)
 
 
+def _ref_conversion(X, y, window: int, tie: str):
+    """Balcan's conversion step by step: h₁ = 0; predict each example by the exact sign of w·x
+    (in fractions; the tie rule at 0); a mistake adds y x to w (in floats, as the perceptron
+    does) and restarts the count; ``window`` right answers in a row accept w.
+    Returns (w or None, mistakes, examples read)."""
+    w, mistakes, streak = [0.0] * X.shape[1], 0, 0
+    for t, (x, label) in enumerate(zip(X, y), start=1):
+        score = sum((Fraction(float(a)) * Fraction(float(b)) for a, b in zip(w, x)), Fraction(0))
+        p = 1 if score > 0 else -1 if score < 0 else {"mistake": 0, "positive": 1, "negative": -1}[tie]
+        if p != label:
+            w = [a + float(label) * float(b) for a, b in zip(w, x)]
+            mistakes, streak = mistakes + 1, 0
+        else:
+            streak += 1
+            if streak == window:
+                return w, mistakes, t
+    return None, mistakes, len(y)
+
+
+def _check_against_reference(X, y, window, tie, sim, gamma):
+    for r in range(y.shape[0]):
+        w, mistakes, examples = _ref_conversion(X[r], y[r], window, tie)
+        assert (sim.mistakes[r], sim.examples[r]) == (mistakes, examples), r
+        run = g.convert_stream(zip(X[r], y[r]), window, tie=tie, max_examples=y.shape[1])
+        assert (run.mistakes, run.examples, run.output) == (mistakes, examples, w is not None), r
+        if w is None:
+            assert np.isnan(sim.errors[r])
+        else:
+            assert run.w.tolist() == w
+            assert sim.errors[r] == pytest.approx(_band_error(w, gamma, 1.0, tie), abs=1e-12)
+
+
 @settings(max_examples=25)
 @given(gamma=st.floats(0.15, 0.6), eps=st.floats(0.05, 0.4), delta=st.floats(0.02, 0.3),
        tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
-def test_simulation_equals_the_package_online_perceptron_run_by_run(gamma, eps, delta, tie, seed):
+def test_simulation_and_conversion_equal_a_reference_run_by_run(gamma, eps, delta, tie, seed):
     dist = g.BandDistribution(gamma)
     plan = pc.online_to_pac(1.0, gamma, eps, delta)
     rng = np.random.default_rng(seed)
     phi, y = dist.sample_parts((12, plan.sample_size), rng)
     X = dist.points(phi, y)
     sim = g.simulate_conversion(dist, eps, delta, tie=tie, streams=(X, y))
-    for r in range(12):
-        run = g.convert_stream(zip(X[r], y[r]), plan.window, tie=tie, max_examples=plan.sample_size)
-        assert run.output
-        assert (run.mistakes, run.examples) == (sim.mistakes[r], sim.examples[r])
-        assert sim.errors[r] == pytest.approx(dist.error(run.w, tie), abs=1e-12)
+    assert sim.window == plan.window
+    _check_against_reference(X, y, plan.window, tie, sim, gamma)
+
+
+@settings(max_examples=60)
+@given(window=st.integers(1, 4), tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
+def test_the_simulation_decides_every_sign_exactly(window, tie, seed):
+    """Streams whose scores w·x are often exactly 0, or cancel in floating point (entries such
+    as 0.1, 3 and 0.30000000000000004): the simulation's decisions are the exact ones."""
+    rng = np.random.default_rng(seed)
+    values = [0.0, 0.1, -0.1, 0.2, 0.3, -0.3, 3.0, -3.0, 1.0, -1.0, 0.30000000000000004]
+    X = rng.choice(values, size=(20, 12, 2))
+    y = rng.choice([-1.0, 1.0], size=(20, 12))
+    gamma = 0.1  # the distribution only sizes the plan and scores the outputs
+    sim = g.simulate_conversion(g.BandDistribution(gamma), 0.1, 0.1, tie=tie, window=window, streams=(X, y))
+    _check_against_reference(X, y, window, tie, sim, gamma)
 
 
 @pytest.mark.parametrize("M", [1, 2, 3, 5, 8])
@@ -363,7 +420,7 @@ def test_lp_route_refuses_inseparable_data_and_reports_its_run():
     assert run.samples == g.vc_sample_size(2, 0.2, 0.1)
     Xs, ys = g.BandDistribution(0.2).sample(run.samples, seed=3)
     assert _exactly_consistent(Xs, ys, run.w)
-    assert run.error == g.BandDistribution(0.2).error(run.w)
+    assert run.error == pytest.approx(_band_error(run.w, 0.2), abs=1e-12)
 
 
 @given(d=st.integers(1, 200), eps=st.floats(0.001, 0.999), delta=st.floats(1e-6, 0.2499))

@@ -202,13 +202,13 @@ def test_the_tighter_bound_of_the_exercise(case):
 
 @given(runs())
 def test_a_finished_run_has_every_normalized_margin_at_least_target_gamma(case):
-    """mp-thm-reach: when it stops, minᵢ yᵢ w·xᵢ/‖w‖ ≥ τγ; and it stops within ⌊B⌋ + 1 sweeps."""
+    """mp-thm-reach: when it stops, minᵢ yᵢ w·xᵢ/‖w‖ ≥ τγ, checked in exact arithmetic (no
+    tolerance); and it stops within ⌊B⌋ + 1 sweeps."""
     X, y, u, gamma, R, target = case
     res = _run(X, y, gamma, target)
     assert res.converged and res.target == target
-    w = np.asarray(res.w)
-    reached = np.min(y * (X @ w)) / np.linalg.norm(w)
-    assert reached >= target * gamma - REL * R
+    aim = Fraction(target) * Fraction(gamma)
+    assert not any(_truly_short(label * x, res.w, aim) for x, label in zip(X, y))
     assert res.epochs <= math.floor(_formula(R, gamma, target) * (1 + REL)) + 1
 
 
@@ -245,16 +245,49 @@ def test_lemmas_at_every_update(case):
     assert np.all(grown <= (norms + R) * (1 + REL))
 
 
-@given(st.floats(-1.0, 1e6))
-def test_the_square_root_inequality_for_alpha_at_least_minus_one(alpha):
-    """mp-lem-sqrt: √(1 + α) ≤ 1 + α/2 for α ≥ −1, checked exactly on the square (the right
-    side is positive, so comparing squares decides it)."""
-    from fractions import Fraction
+def _lemma_envelope(R: float, gamma: float, target: float, steps: int) -> list[float]:
+    """N_1, …, N_steps: the largest ‖w_t‖ that mp-lem-progress and mp-lem-growth allow after
+    t updates (w₁ = y₁x₁ counts as the first), by brute force over the step.
 
-    a = Fraction(alpha)
-    assert 1 + a / 2 > 0
-    assert (1 + a / 2) ** 2 >= 1 + a
-    assert math.sqrt(1 + alpha) <= (1 + alpha / 2) * (1 + 1e-15)
+    ‖w₁‖ ≤ R. If ‖w_t‖ = n, progress gives n ≥ w_t·u ≥ tγ, and a margin mistake gives
+    ‖w_{t+1}‖ ≤ g(n) = min(n + R, n + τγ + R²/(2n)) (the triangle inequality, and growth, which
+    rests on √(1 + α) ≤ 1 + α/2). So N_{t+1} = max of g over [tγ, N_t]: g is n + R up to
+    n* = R²/(2(R − τγ)) and convex after it, so the maximum is at tγ, N_t or n*.
+    """
+    a = target * gamma
+    cross = R * R / (2 * (R - a)) if R > a else math.inf
+    out = [R]
+    for t in range(1, steps):
+        lo, hi = t * gamma, out[-1]
+        if lo > hi * (1 + 1e-12):
+            break  # no run reaches t updates
+        candidates = [lo, hi] + ([cross] if lo <= cross <= hi else [])
+        out.append(max(min(n + R, n + a + R * R / (2 * n)) for n in candidates))
+    return out
+
+
+@given(runs())
+def test_runs_make_no_more_updates_than_the_lemmas_allow(case):
+    """The worst case that mp-lem-progress and mp-lem-growth leave open, computed by brute
+    force: a run with t updates has tγ ≤ ‖w_t‖ ≤ N_t at every t. This is about three times
+    sharper than the theorem's bound, so it catches a run that updates too often."""
+    X, y, u, gamma, R, target = case
+    res = _run(X, y, gamma, target)
+    envelope = _lemma_envelope(R, gamma, target, res.updates + 1)
+    assert len(envelope) == res.updates + 1
+    for t, N in enumerate(envelope, start=1):
+        assert t * gamma <= N * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("R, gamma, target", [(1.0, 0.1, 0.5), (1.0, 0.1, 0.9), (1.0, 0.3, 0.1),
+                                               (2.0, 0.05, 0.5), (1.0, 0.02, 0.75), (5.0, 1.0, 0.2)])
+def test_the_bound_covers_every_run_the_lemmas_allow(R, gamma, target):
+    """margin_perceptron_bound against the brute force: the lemmas leave no run with more
+    updates than the bound (the first t with tγ > N_t, less the initialization)."""
+    steps = 10**6
+    most = len(_lemma_envelope(R, gamma, target, steps)) - 1  # updates after w₁
+    assert most < steps - 1
+    assert pc.margin_perceptron_bound(R, gamma, target) >= most
 
 
 @given(runs(), st.floats(0.05, 1.95))
@@ -307,14 +340,18 @@ def test_margin_reached_against_gamma_star_and_svc(case):
 
 
 def test_failed_run_certifies_gamma_above_gamma_star():
-    """mp-ex-search: a run with γ > γ* can exceed the bound, which proves γ > γ*."""
+    """mp-ex-search: a run with γ > γ* can exceed the bound, which proves γ > γ*. Here γ is
+    three times the margin of a hard-margin SVC (scikit-learn) and τ = 0.9, so τγ > γ*: no w
+    has every normalized margin ≥ τγ, and a correct run can never stop; it keeps updating past
+    the bound, written out here."""
     X, y, _ = pc.planted(60, 3, 0.1, 1.0, seed=3)
-    gstar = pc.max_margin(X, y).gamma_high
+    gstar = _svc_margin(X, y)
     g = 3 * gstar
-    B = pc.margin_perceptron_bound(float(np.max(np.linalg.norm(X, axis=1))), g, 0.9)
+    B = _formula(max(math.sqrt(sum(v * v for v in row)) for row in X.tolist()), g, 0.9)
     with pytest.warns(pc.ConvergenceWarning):
-        res = pc.margin_perceptron(X, y, g, target=0.9, max_epochs=int(B) + 1)
-    assert not res.converged and res.updates > B
+        res = pc.margin_perceptron(X, y, g, target=0.9, max_epochs=2 * int(B) + 1)
+    assert not res.converged and res.epochs == 2 * int(B) + 1
+    assert res.updates >= res.epochs > B  # every sweep of a run that never stops updates
 
 
 @pytest.mark.parametrize("target", [0.0, 1.0, -0.5, 1.5, float("nan"), float("inf")])

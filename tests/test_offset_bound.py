@@ -28,10 +28,13 @@ from sklearn.svm import SVC
 from perceptron_core import (
     ConvergenceWarning,
     augment,
+    dataset_margin,
+    margins,
     novikoff_bound,
     offset_bound,
     perceptron,
     planted,
+    radius,
 )
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -134,19 +137,23 @@ def test_runs_never_exceed_offset_bound_with_the_planted_separator(data, c):
 @SETTINGS
 @given(translated(), st.floats(0.01, 100.0), st.booleans())
 def test_the_augmented_points_have_the_lemmas_radius_and_margin(data, c, negative):
-    """off-lem-radius and off-lem-margin, recomputed on the points (x, c) with NumPy: u' is a
-    unit vector, ‖(x, c)‖ ≤ √(R² + c²), and y u'·(x, c) ≥ γ/√(1 + b²/c²) (also for c < 0)."""
+    """off-lem-radius and off-lem-margin on the package's augment(X, c), measured with the
+    package's radius and margins, against closed forms computed here from X alone: the
+    radius is exactly √(R² + c²) (‖(x, c)‖² = ‖x‖² + c², largest at the farthest x), and the
+    point margins of (u, b/c) are y(u·x + b)/√(1 + b²/c²) (also for c < 0)."""
     X, y, u, b, g = data
     c = -c if negative else c
-    R = float(np.max(np.linalg.norm(X, axis=1)))
-    Xa = np.hstack([X, np.full((len(y), 1), c)])
-    u_aug = np.r_[u, b / c] / math.sqrt(1 + (b / c) ** 2)
-    assert np.linalg.norm(u_aug) == pytest.approx(1.0, rel=1e-12)
-    assert np.max(np.linalg.norm(Xa, axis=1)) <= math.sqrt(R * R + c * c) * (1 + 1e-12)
-    margin = float(np.min(y * (Xa @ u_aug)))
-    assert margin >= g / math.sqrt(1 + (b / c) ** 2) * (1 - 1e-9)
+    Xa = augment(X, c)
+    assert Xa.shape == (len(y), X.shape[1] + 1)
+    assert np.array_equal(Xa[:, :-1], X) and np.all(Xa[:, -1] == c)
+    R = max(math.sqrt(sum(v * v for v in row)) for row in X.tolist())
+    assert radius(Xa) == pytest.approx(math.sqrt(R * R + c * c), rel=1e-12)
+    shrink = math.sqrt(1 + (b / c) ** 2)
+    expected = [float(label) * (sum(a * v for a, v in zip(u, row)) + b) / shrink
+                for row, label in zip(X.tolist(), y)]
+    np.testing.assert_allclose(margins(Xa, y, np.r_[u, b / c]), expected, rtol=1e-9, atol=1e-12)
     # The lemma's margin is attained, not just bounded: equality at the closest point.
-    assert margin == pytest.approx(g / math.sqrt(1 + (b / c) ** 2), rel=1e-9)
+    assert dataset_margin(Xa, y, np.r_[u, b / c]) == pytest.approx(g / shrink, rel=1e-9)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -221,7 +228,8 @@ def test_best_c_minimizes_the_bound(R, gamma, b):
     # No c of a wide grid does better; a scalar minimizer over log c finds the same point.
     for c in c_star * np.geomspace(1e-3, 1e3, 121):
         assert offset_bound(R, gamma, b, float(c)) >= best * (1 - 1e-12)
-    res = minimize_scalar(lambda t: _bound_formula(R, gamma, b, math.exp(t)) / best,
+    # A scalar minimizer of the package's bound over log c lands on the closed form c*.
+    res = minimize_scalar(lambda t: offset_bound(R, gamma, b, math.exp(t)) / best,
                           bracket=(math.log(c_star) - 1, math.log(c_star) + 1), tol=1e-12)
     assert math.exp(res.x) == pytest.approx(c_star, rel=1e-4)
 
@@ -271,9 +279,19 @@ def test_the_svc_and_the_planted_separators_have_offset_at_most_R(data):
 
 
 def test_one_sided_separators_can_have_a_larger_offset():
-    # The exercise: one label, one point x = 1; w* = 1, b* = 5 has margin 6 and |b*| > R = 1.
+    # The exercise: one label, one point x = 1. The separator w = 1 with offset b has margin
+    # 1 + b (closed form), so b = 5 gives margin 6 and |b| > R = 1, and the margin grows
+    # without bound with b: without points on both sides, |b*| ≤ R − γ fails.
     X, y = np.array([[1.0]]), np.array([1.0])
-    assert np.min(y * (X[:, 0] + 5.0)) == 6.0 and 5.0 > np.max(np.abs(X))
+    assert radius(X) == 1.0
+    for b in (0.0, 5.0, 100.0, 1e6):
+        assert dataset_margin(X, y, [1.0], b) == 1.0 + b
+        assert dataset_margin(X, y, [3.0], 3.0 * b) == 1.0 + b  # scaling (w, b) changes nothing
+    # With a point of the other label at x = -1 the offset is pinned: |b| ≤ R − γ (= 0 here).
+    X2, y2 = np.array([[1.0], [-1.0]]), np.array([1.0, -1.0])
+    assert dataset_margin(X2, y2, [1.0], 0.0) == 1.0
+    for b in (0.5, -0.5, 5.0):
+        assert dataset_margin(X2, y2, [1.0], b) == 1.0 - abs(b) < 1.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,12 +345,17 @@ def test_the_trick_gives_a_non_zero_offset_on_the_chapter_example():
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(integer_data(), st.integers(1, 30))
-def test_scikit_learn_fit_intercept_is_the_same_run(data, T):
+def test_the_offset_run_is_scikit_learns_fit_intercept_run(data, T):
+    """The package's perceptron with offset=True against scikit-learn's Perceptron with
+    fit_intercept=True (no shuffling, step 1, no penalty), and both against the MIT notes'
+    algorithm in exact arithmetic: the same w and b after T epochs."""
     X, y = data
     _, theta, theta0 = _mit_theta0(X, y, T)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sk = SkPerceptron(shuffle=False, tol=None, eta0=1, penalty=None, max_iter=T,
                           fit_intercept=True).fit(X, y)
+        ours = perceptron(X, y, offset=True, max_epochs=T)
     assert [Fraction(v) for v in sk.coef_[0]] == theta
     assert Fraction(sk.intercept_[0]) == theta0
+    assert ours.w.tolist() == sk.coef_[0].tolist() and ours.b == sk.intercept_[0]

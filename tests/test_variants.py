@@ -1,8 +1,9 @@
 """Tests for perceptron_core.variants: the averaged, voted and kernel perceptrons.
 
 Each algorithm is checked against a naive reference written here in plain Python with exact
-rational arithmetic (Freund and Schapire's pseudocode, round by round), on many random integer
-data sets, so that no rounding can hide or fake a difference.
+rational arithmetic (Freund and Schapire's pseudocode, round by round; the perceptron and its
+dual form step by step), on many random data sets, so that no rounding can hide or fake a
+difference. No test takes its expected values from the package itself.
 """
 
 from __future__ import annotations
@@ -79,6 +80,65 @@ def _reference_rounds(X, y, epochs, offset, tie):
     return iterates, counts, after_round
 
 
+def _exact_dot(a, b) -> Fraction:
+    return sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, b)), Fraction(0))
+
+
+def _reference_primal(X, y, max_epochs, tie):
+    """The perceptron through the origin, step by step in plain Python: each sign of w·x decided
+    in fractions, w added up in floats in the order of the mistakes (as a float program must).
+    Returns (w, mistake indices, epochs, converged)."""
+    rows = [[float(v) for v in row] for row in X]
+    labels = [int(v) for v in y]
+    w, order, epoch, converged = [0.0] * len(rows[0]), [], 0, False
+    while epoch < max_epochs and not converged:
+        epoch += 1
+        converged = True
+        for i, (x, label) in enumerate(zip(rows, labels)):
+            if _mistake(label, _exact_dot(w, x), tie):
+                w = [a + label * b for a, b in zip(w, x)]
+                order.append(i)
+                converged = False
+    return w, order, epoch, converged
+
+
+def _reference_dual(K, y, max_epochs, tie):
+    """The dual perceptron's pseudocode over exact kernel values ``K[j][i] = K(x_j, x_i)``
+    (fractions): score x_i by Σⱼ αⱼ yⱼ K(x_j, x_i), add 1 to αᵢ on a mistake.
+    Returns (α, mistake indices, epochs, converged)."""
+    labels = [int(v) for v in y]
+    n = len(labels)
+    alpha, order, epoch, converged = [0] * n, [], 0, False
+    while epoch < max_epochs and not converged:
+        epoch += 1
+        converged = True
+        for i in range(n):
+            score = sum((alpha[j] * labels[j] * K[j][i] for j in range(n) if alpha[j]), Fraction(0))
+            if _mistake(labels[i], score, tie):
+                alpha[i] += 1
+                order.append(i)
+                converged = False
+    return alpha, order, epoch, converged
+
+
+@st.composite
+def awkward_data(draw, max_n: int = 12, max_d: int = 4):
+    """Data on which float scores mislead: integers (exact ties), tenths (true ties that floats
+    may miss) or huge and small entries whose products cancel; labels arbitrary; test points."""
+    family = draw(st.sampled_from(["integers", "tenths", "cancellation"]))
+    n, d = draw(st.integers(1, max_n)), draw(st.integers(1, max_d))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    if family == "integers":
+        make = lambda m: rng.integers(-4, 5, size=(m, d)).astype(float)  # noqa: E731
+    elif family == "tenths":
+        make = lambda m: rng.integers(-3, 4, size=(m, d)) / 10.0  # noqa: E731
+    else:
+        make = lambda m: rng.choice([1.0, -1.0, 0.5, 0.1, 1e16, -1e16, 3e20, -3e20], size=(m, d))  # noqa: E731
+    X, T = make(n), make(8)
+    y = rng.choice([-1.0, 1.0], size=n)
+    return X, y, T
+
+
 # ---------------------------------------------------------------------------------------------
 # Averaged perceptron
 # ---------------------------------------------------------------------------------------------
@@ -95,11 +155,11 @@ def test_averaged_is_the_mean_of_the_iterates_computed_naively(data, epochs, off
     d = X.shape[1]
     np.testing.assert_allclose(avg.w, mean[:d], rtol=1e-12, atol=1e-12)
     assert math.isclose(avg.b, mean[d] if offset else 0.0, rel_tol=1e-12, abs_tol=1e-12)
-    # The last iterate is the perceptron's own, and the mistakes are its mistakes.
-    last = pc.perceptron(X, y, offset=offset, max_epochs=epochs, tie=tie)
-    np.testing.assert_array_equal(avg.w_last, last.w)
-    assert avg.b_last == last.b
-    assert avg.mistakes == last.mistakes
+    # The last iterate and the number of mistakes are those of the reference run.
+    iterates, _, _ = _reference_rounds(X, y, epochs, offset, tie)
+    assert [Fraction(v) for v in avg.w_last] == after_round[-1][:d]
+    assert Fraction(avg.b_last) == (after_round[-1][d] if offset else 0)
+    assert avg.mistakes == len(iterates) - 1
     assert avg.epochs == epochs
 
 
@@ -167,32 +227,74 @@ def test_voted_predictions_equal_a_naive_weighted_vote(data, epochs, offset, tie
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200)
-@given(integer_data(max_n=12, max_d=4), st.integers(1, 30), st.sampled_from(TIES))
-def test_kernel_perceptron_with_linear_kernel_makes_the_primal_mistakes(data, max_epochs, tie):
+@settings(max_examples=300)
+@given(awkward_data(), st.integers(1, 30), st.sampled_from(TIES))
+def test_kernel_perceptron_with_linear_kernel_makes_the_exact_primal_run(data, max_epochs, tie):
+    """The dual form with the linear kernel makes the mistakes of the perceptron whose every
+    sign is decided exactly (the reference above), on data where float scores mislead; so does
+    the package's primal perceptron. Predictions: the exact sign of w·t."""
     X, y, T = data
-    primal = pc.perceptron(X, y, max_epochs=max_epochs, record=True, tie=tie)
+    w_ref, order, epochs, converged = _reference_primal(X, y, max_epochs, tie)
     dual = kernel_perceptron(X, y, kernel="linear", max_epochs=max_epochs, tie=tie)
-    # Bit for bit: integer data, so every score of both forms is an exact integer.
-    assert dual.mistake_indices.tolist() == primal.history.indices.tolist()
-    assert dual.mistakes == primal.mistakes
-    assert dual.epochs == primal.epochs and dual.converged == primal.converged
-    np.testing.assert_array_equal(dual.alpha, np.bincount(primal.history.indices, minlength=len(y)))
-    # w = Σ αⱼ yⱼ xⱼ: the dual scores are the primal scores, and the predictions agree.
-    np.testing.assert_array_equal(dual.decision_function(T), T @ primal.w)
-    np.testing.assert_array_equal(dual.predict(T), primal.predict(T))
+    assert dual.mistake_indices.tolist() == order
+    assert dual.alpha.tolist() == [order.count(i) for i in range(len(y))]
+    assert (dual.mistakes, dual.epochs, dual.converged) == (len(order), epochs, converged)
+    assert dual.w.tolist() == w_ref
+    assert dual.predict(T).tolist() == [_sign_label(_exact_dot(w_ref, t), tie) for t in T]
+    primal = pc.perceptron(X, y, max_epochs=max_epochs, record=True, tie=tie)
+    assert primal.history.indices.tolist() == order and primal.w.tolist() == w_ref
 
 
-@settings(max_examples=50)
-@given(integer_data(max_n=10, max_d=3), st.integers(1, 10))
-def test_callable_kernel_equals_the_named_one(data, max_epochs):
+def _poly(a, b, degree, coef0):
+    """(a·b + coef0)^degree in exact arithmetic."""
+    return (_exact_dot(a, b) + Fraction(coef0)) ** degree
+
+
+@settings(max_examples=80)
+@given(integer_data(max_n=10, max_d=3), st.integers(1, 10), st.sampled_from(TIES),
+       st.sampled_from([(2, 1.0), (3, 1.0), (2, 0.5), (1, 0.0)]))
+def test_polynomial_kernels_make_the_exact_dual_run(data, max_epochs, tie, kernel):
+    """Named and callable polynomial kernels against the dual pseudocode with the kernel
+    computed exactly (integer data: every kernel value is an exact float)."""
     X, y, T = data
-    named = kernel_perceptron(X, y, kernel="quadratic", max_epochs=max_epochs)
-    custom = kernel_perceptron(X, y, kernel=lambda A, B: (A @ B.T + 1.0) ** 2, max_epochs=max_epochs)
-    poly = kernel_perceptron(X, y, kernel="poly", degree=2, max_epochs=max_epochs)
-    for other in (custom, poly):
-        assert other.mistake_indices.tolist() == named.mistake_indices.tolist()
-        np.testing.assert_array_equal(other.predict(T), named.predict(T))
+    degree, coef0 = kernel
+    K = [[_poly(a, b, degree, coef0) for b in X] for a in X]
+    alpha, order, epochs, converged = _reference_dual(K, y, max_epochs, tie)
+    expected = [_sign_label(sum((alpha[j] * int(y[j]) * _poly(X[j], t, degree, coef0) for j in range(len(y))),
+                                Fraction(0)), tie) for t in T]
+    runs = [kernel_perceptron(X, y, kernel="poly", degree=degree, coef0=coef0, max_epochs=max_epochs, tie=tie),
+            kernel_perceptron(X, y, kernel=lambda A, B: (A @ B.T + coef0) ** degree, max_epochs=max_epochs, tie=tie)]
+    if (degree, coef0) == (2, 1.0):
+        runs.append(kernel_perceptron(X, y, kernel="quadratic", max_epochs=max_epochs, tie=tie))
+    for run in runs:
+        assert run.mistake_indices.tolist() == order
+        assert run.alpha.tolist() == alpha
+        assert (run.epochs, run.converged) == (epochs, converged)
+        assert run.predict(T).tolist() == expected
+
+
+@settings(max_examples=200)
+@given(awkward_data(max_d=3), st.integers(1, 20), st.sampled_from(TIES))
+def test_a_callable_kernel_run_is_exact_for_the_values_it_returns(data, max_epochs, tie):
+    """A kernel given by its (float) values: every decision is the exact sign of
+    Σⱼ αⱼ yⱼ K(x_j, x_i) for those values, also where float sums of them would round."""
+    X, y, T = data
+
+    def kernel(A, B):  # values that are not exact, and sums of them that round
+        # Summed along the last axis (at most 3 terms, in order), so each value is the same
+        # floating-point number wherever it is computed.
+        return (np.sum(A[:, None, :] * B[None, :, :], axis=-1) + 0.1) ** 2
+
+    G = kernel(X, X)
+    K = [[Fraction(float(v)) for v in row] for row in G]
+    alpha, order, epochs, converged = _reference_dual(K, y, max_epochs, tie)
+    run = kernel_perceptron(X, y, kernel=kernel, max_epochs=max_epochs, tie=tie)
+    assert run.mistake_indices.tolist() == order
+    assert (run.epochs, run.converged) == (epochs, converged)
+    KT = kernel(X, T)
+    expected = [_sign_label(sum((Fraction(alpha[j] * int(y[j])) * Fraction(float(KT[j, k]))
+                                 for j in range(len(y))), Fraction(0)), tie) for k in range(len(T))]
+    assert run.predict(T).tolist() == expected
 
 
 def _explicit_quadratic_features(X):
