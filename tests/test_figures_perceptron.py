@@ -260,6 +260,40 @@ def test_margin_stream_has_radius_and_margin():
         next(figs.margin_stream(0.0))
 
 
+def test_online_stream_last_mistake_is_the_last_one_ever():
+    """Prose: the final w is within arcsin(gamma) of u, so no point of the stream is a mistake.
+
+    Checked three ways: the angle, the inequality y w.x/|w| >= sin(arcsin(gamma) - theta) on
+    the stream's points, and no mistake on the next 100 000 fresh points.
+    """
+    gamma = 0.1
+    stream = figs.margin_stream(gamma, seed=0)
+    steps = list(itertools.islice(online_perceptron(stream), 5000))
+    w = steps[-1].w
+    u = figs.stream_normal()
+    theta = math.acos(float(w @ u / np.linalg.norm(w)))
+    assert theta < math.asin(gamma)
+    floor = math.sin(math.asin(gamma) - theta)
+    more = np.array([x for x, _ in itertools.islice(stream, 100_000)])
+    labels = np.sign(more @ u)
+    assert np.all(labels * (more @ u) >= gamma) and np.all(np.einsum("ij,ij->i", more, more) <= 1)
+    scores = labels * (more @ w) / np.linalg.norm(w)
+    assert np.all(scores >= floor * (1 - 1e-12)) and floor > 0
+
+
+def test_sklearn_does_not_warn_with_tol_none_and_we_do():
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    X, y = figs.running_data()
+    yf = flip_labels(y, 0.125, seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SkPerceptron(shuffle=False, tol=None, eta0=1.0, penalty=None, max_iter=2).fit(X, yf)
+    with pytest.warns(ConvergenceWarning):
+        perceptron(X, yf, offset=True, max_epochs=2)
+
+
 def test_online_stream_numbers_and_bound():
     steps = list(itertools.islice(online_perceptron(figs.margin_stream(0.1, seed=0)), 5000))
     hits = [s.t for s in steps if s.mistake]
@@ -417,7 +451,7 @@ def test_text_names_sources_and_states_the_fixed_claims():
     assert ":label: per-thm-bound" in bound_section
     ties = text.split("## What a tie is")[1].split("\n## ")[0]
     assert "prf:theorem" not in ties
-    assert "within these rounds" in text  # the last mistake within 5000 rounds, not the last
+    assert "On this stream that was the last one ever" in text  # see the test of the angle
     assert "(R^2 + 1)(1 + b^2)/\\gamma^2" in text  # the offset bound, stated correctly
     assert "1000 unless" not in text and "{glue:text}`per-max-epochs`" in text
     # notation: T is a number of epochs only, never the index of a loop

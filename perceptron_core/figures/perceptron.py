@@ -36,7 +36,9 @@ __all__ = [
     "tie_data",
     "tie_run",
     "draw_tie",
+    "STREAM_ANGLE",
     "margin_stream",
+    "stream_normal",
     "running_facts",
     "BENCH_CASES",
 ]
@@ -300,7 +302,17 @@ def draw_tie(rule: str) -> Figure:
 # ---- the online model --------------------------------------------------------------------------
 
 
-def margin_stream(gamma: float, *, angle: float = 0.5, seed: int = 0) -> Iterator[tuple[NDArray[np.float64], float]]:
+#: The direction (an angle in radians) of the unit normal u of the online stream's line.
+STREAM_ANGLE = 0.5
+
+
+def stream_normal(angle: float = STREAM_ANGLE) -> NDArray[np.float64]:
+    """The unit normal ``u = (cos angle, sin angle)`` of the line of :func:`margin_stream`."""
+    return np.array([np.cos(angle), np.sin(angle)])
+
+
+def margin_stream(gamma: float, *, angle: float = STREAM_ANGLE,
+                  seed: int = 0) -> Iterator[tuple[NDArray[np.float64], float]]:
     """An endless stream of fresh examples in the unit disc with margin at least γ.
 
     Points are drawn uniformly from the unit disc, those within γ of the line ``u·x = 0`` are
@@ -310,7 +322,7 @@ def margin_stream(gamma: float, *, angle: float = 0.5, seed: int = 0) -> Iterato
     """
     if not 0 < gamma < 1:
         raise ValueError(f"gamma must be in (0, 1), got {gamma}.")
-    u = np.array([np.cos(angle), np.sin(angle)])
+    u = stream_normal(angle)
     rng = np.random.default_rng(seed)
     while True:
         x = rng.uniform(-1.0, 1.0, size=2)
