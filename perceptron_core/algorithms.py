@@ -168,7 +168,8 @@ def _sweep(
     """Cycle through the rows z_i of ``Z`` in order, adding z_i to ``theta`` (in place) whenever
     ``short(start, stop, theta)`` flags it, until a sweep flags nothing or ``max_epochs`` pass.
 
-    ``short`` answers for the block of rows ``start:stop`` at once. Returns the number of
+    ``short`` answers for the block of rows ``start:stop`` at once; only its first flagged row
+    is used, so it need be right only up to that row. Returns the number of
     sweeps, whether the last was clean, the number of updates, and, when ``record`` is true,
     the index and sweep of every update (otherwise two empty lists, so that memory does not
     grow with the length of the run). The run stops at the first clean sweep, so a huge
