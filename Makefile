@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book exercises student pdf test test-unit test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
+.PHONY: book exercises student pdf test test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -36,8 +36,17 @@ pdf: book
 # pytest-xdist: one process per core.
 XDIST := -n auto
 
+# The property tests run hypothesis's "ci" profile: derandomized, so every run tries the same
+# examples and a failure is a failure of the change at hand (see tests/conftest.py).
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not browser" $(XDIST)
+	$(BIN)/python -m pytest tests -m "not browser" $(XDIST) --hypothesis-profile ci
+
+# The property tests only, with random examples and DEEP_FACTOR times as many of them: a search
+# for bugs, not a gate. A failure prints the falsifying example; fix it and keep it as an @example.
+DEEP_FACTOR ?= 10
+test-deep: $(STAMP)
+	PERCEPTRON_DEEP_FACTOR=$(DEEP_FACTOR) $(BIN)/python -m pytest tests -m "hypothesis and not browser" \
+	  $(XDIST) --hypothesis-profile deep
 
 # Every notebook executes, and every number it glues matches tests/notebook_numbers/ (floats to a
 # relative 1e-6). Twice: as the machine is, then under another OpenBLAS kernel with numpy's SIMD

@@ -263,3 +263,108 @@ def check_max_epochs(max_epochs: int) -> int:
             "on data that cannot be separated."
         )
     return int(max_epochs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scale. A float squared underflows to 0 below about 1e-154 (1e-180² is 0.0) and overflows
+# above about 1e154, so a norm computed as √(Σ vⱼ²) is 0 or inf for vectors that are not. A
+# vector whose largest entry lies outside [2⁻³⁰⁰, 2³⁰⁰] is first multiplied by a power of two
+# that brings that entry into [½, 1): exact (only bits below 2⁻¹⁰⁷⁴ of entries 2¹⁰²² times
+# smaller than the largest can be lost, far below the rounding of the sum), and undone exactly
+# on the result. Inside the band nothing is rescaled, so results there are bit for bit those of
+# the plain formulas; its ends keep every square and every sum of up to 2²⁰⁰ of them in range.
+# ---------------------------------------------------------------------------------------------
+
+_BAND_LOW, _BAND_HIGH = 2.0**-300, 2.0**300
+
+
+def pow2_shift(top: float, *, up_only: bool = False) -> int:
+    """The k for which ``top·2ᵏ`` lies in [½, 1), or 0 when ``top`` is 0 or already in the band
+    [2⁻³⁰⁰, 2³⁰⁰] (or, with ``up_only``, whenever ``top`` is at least 2⁻³⁰⁰)."""
+    top = abs(float(top))
+    if top == 0.0 or not math.isfinite(top) or _BAND_LOW <= top <= _BAND_HIGH or (up_only and top > _BAND_HIGH):
+        return 0
+    return -math.frexp(top)[1]
+
+
+def vector_norm(v: ArrayLike) -> float:
+    """‖v‖ without underflow or overflow on the way (inf only when ‖v‖ itself exceeds the float range)."""
+    v = np.asarray(v, dtype=float)
+    k = pow2_shift(float(np.max(np.abs(v)))) if v.size else 0
+    if k == 0:
+        return float(np.linalg.norm(v))
+    return math.ldexp(float(np.linalg.norm(np.ldexp(v, k))), -k)
+
+
+def row_norms(A: ArrayLike) -> NDArray[np.float64]:
+    """The norm of each row of a 2-D array, as :func:`vector_norm` computes it."""
+    A = np.asarray(A, dtype=float)
+    top = np.max(np.abs(A), axis=1)
+    out_of_band = (top > 0) & ((top < _BAND_LOW) | (top > _BAND_HIGH))
+    if not out_of_band.any():
+        return np.linalg.norm(A, axis=1)
+    k = np.where(out_of_band, -np.frexp(top)[1], 0)
+    return np.ldexp(np.linalg.norm(np.ldexp(A, k[:, None]), axis=1), -k)
+
+
+def unit_vector(v: ArrayLike, name: str) -> NDArray[np.float64]:
+    """``v/‖v‖`` for any finite non-zero ``v``, however small or large its entries."""
+    v = np.asarray(v, dtype=float)
+    if not np.any(v):
+        raise ValueError(f"{name} is the zero vector, which has no direction; pass a non-zero vector.")
+    k = pow2_shift(float(np.max(np.abs(v))))
+    v = np.ldexp(v, k) if k else v
+    return v / np.linalg.norm(v)
+
+
+def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0) -> NDArray[np.float64]:
+    """``yᵢ (w·xᵢ + b)/‖w‖`` for validated ``X``, ``y``, a non-zero ``w`` and a finite ``b``,
+    without the underflow of ‖w‖ or of the products ``xᵢⱼwⱼ`` that a tiny ``w`` or tiny
+    rows would cause, and without overflow of ``w·xᵢ + b`` when only that sum is too large.
+
+    With ``w' = 2ᵏw`` and ``xᵢ' = 2^{kᵢ}xᵢ`` (powers of two chosen by :func:`pow2_shift`; a row is
+    only ever scaled up), the margin is ``yᵢ(2^{−kᵢ}(xᵢ'·w')/‖w'‖ + 2ᵏb/‖w'‖)``, each term
+    rounded once more than the plain formula, only at its division and where it leaves the
+    normal range. Raises a ValueError when a margin itself lies beyond the float range.
+    """
+    kw = pow2_shift(float(np.max(np.abs(w))))
+    w_s = np.ldexp(w, kw) if kw else w
+    norm = float(np.linalg.norm(w_s))
+    top = np.max(np.abs(X), axis=1)
+    tiny = (top > 0) & (top < _BAND_LOW)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if kw == 0 and not tiny.any():
+            out = y * (X @ w + b) / norm  # the plain formula, bit for bit, where it is safe
+            if np.all(np.isfinite(out)):
+                return out
+        kx = np.where(tiny, -np.frexp(top)[1], 0)
+        X_s = np.ldexp(X, kx[:, None]) if tiny.any() else X
+        kb = -math.frexp(b)[1] if b else 0  # b·2^kb in [½, 1): one rounding, at the division
+        out = y * (np.ldexp((X_s @ w_s) / norm, -kx) + np.ldexp(math.ldexp(b, kb) / norm, kw - kb))
+    if not np.all(np.isfinite(out)):
+        raise ValueError(
+            f"the margins (w·x + b)/‖w‖ exceed the float range (|b|/‖w‖ = {abs(b) / norm:.3g}·2^{kw}): "
+            "these distances are not floats. Rescale X and b together (margins scale with them), "
+            "or check that w is not far smaller than b."
+        )
+    return out
+
+
+def scaled_up_rows(A: ArrayLike) -> NDArray[np.float64]:
+    """``A`` with every row whose largest entry is below 2⁻³⁰⁰ multiplied by a power of two that
+    brings that entry into [½, 1): exact, and it changes no sign of a product with the row, but
+    products with the scaled row no longer underflow. Other rows are left as they are."""
+    A = np.asarray(A, dtype=float)
+    top = np.max(np.abs(A), axis=-1, keepdims=True)
+    tiny = (top > 0) & (top < _BAND_LOW)
+    if not tiny.any():
+        return A
+    return np.ldexp(A, np.where(tiny, -np.frexp(top)[1], 0))
+
+
+def unit_scale_rows(A: ArrayLike) -> NDArray[np.float64]:
+    """``A`` with every non-zero row multiplied by the power of two that brings its largest
+    entry into [½, 1) (exact, but for bits below 2⁻¹⁰⁷⁴ of entries 2¹⁰²² times smaller)."""
+    A = np.asarray(A, dtype=float)
+    top = np.max(np.abs(A), axis=-1, keepdims=True)
+    return np.ldexp(A, np.where(top > 0, -np.frexp(top)[1], 0))

@@ -406,10 +406,11 @@ def perceptron(
     m = d + 1 if offset else d  # θ = (w, b) with an offset, w without
     if u is not None:
         u = check_vector(u, m, "u (length d, or d+1 with offset=True)")
-        u_norm = np.linalg.norm(u)
-        if u_norm == 0:
+        if not np.any(u):
             raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
-        u = u / u_norm
+        from ._validation import unit_vector  # here, so that the shared import block stays as it is
+
+        u = unit_vector(u, "u")  # no underflow of ‖u‖² for a u near 1e-180
         record = True
 
     theta, epochs, converged, mistakes, indices, update_epochs = _perceptron_run(

@@ -23,6 +23,7 @@ from ._validation import (
     check_probability,
     check_vector,
     check_X_y,
+    scaled_margins,
 )
 
 __all__ = [
@@ -87,10 +88,14 @@ def total_hinge_deviation(X: ArrayLike, y: ArrayLike, w_star: ArrayLike, gamma: 
     X, y = check_X_y(X, y)
     gamma = check_positive(gamma, "gamma")
     w = check_vector(w_star, X.shape[1], "w_star")
-    norm = np.linalg.norm(w)
-    if norm == 0:
+    if not np.any(w):
         raise ValueError("w_star is the zero vector; pass a non-zero reference separator.")
-    return float(np.sum(np.maximum(0.0, gamma - y * (X @ w) / norm)))
+    # The margins of u = w*/‖w*‖ without underflow of ‖w*‖² (a w* near 1e-180 is not zero).
+    with np.errstate(over="ignore"):
+        total = float(np.sum(np.maximum(0.0, gamma - scaled_margins(X, y, w))))
+    return check_finite_result(
+        total, "TD_gamma", "gamma and X are so large that the sum of n deviations overflows; rescale both together."
+    )
 
 
 def hinge_loss_bound(R: float, gamma: float, td: float) -> float:

@@ -6,6 +6,7 @@ Every generator takes a ``seed`` and is deterministic for it, so a page's number
 from __future__ import annotations
 
 import csv
+import math
 from importlib import resources
 
 import numpy as np
@@ -17,6 +18,7 @@ from ._validation import (
     check_real,
     check_X,
     check_y,
+    pow2_shift,
     safe_limit,
 )
 
@@ -102,6 +104,12 @@ def planted(
         raise ValueError(f"gamma={gamma} exceeds R={R}: no point of norm <= R can have margin > R. Use gamma <= R.")
     if d == 1 and n == 1 and gamma != R:
         raise ValueError("with d=1 and n=1 the single point has margin = norm, so gamma must equal R.")
+    shift = pow2_shift(R, up_only=True)
+    if shift:
+        # R² would underflow (R near 1e-180): draw the data for 2ᵏR and 2ᵏγ, an exact scaling
+        # of the same draws, and scale back (exactly, unless the entries are subnormal).
+        X, y, u = planted(n, d, math.ldexp(gamma, shift), math.ldexp(R, shift), seed=seed)
+        return np.ldexp(X, -shift), y, u
     rng = np.random.default_rng(seed)
     u = rng.standard_normal(d)
     u /= np.linalg.norm(u)

@@ -20,14 +20,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 
-from ._validation import check_real, check_X, check_X_y, check_vector
+from ._validation import (
+    check_finite_result,
+    check_real,
+    check_vector,
+    check_X,
+    check_X_y,
+    pow2_shift,
+    row_norms,
+    scaled_margins,
+)
 
 __all__ = [
     "margins",
@@ -53,10 +62,12 @@ def margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray
 
     Positive means on the correct side, and the value is the distance to the hyperplane
     ``w·x + b = 0``. It does not change when ``(w, b)`` is scaled by a positive number.
+    Computed without underflow or overflow on the way, so a ``w`` as small as 1e-305 has the
+    margins of ``w/‖w‖`` (a ValueError says so when a margin itself exceeds the float range).
     """
     X, y = check_X_y(X, y)
     w = _check_w(w, X.shape[1])
-    return y * (X @ w + check_real(b, "b")) / np.linalg.norm(w)
+    return scaled_margins(X, y, w, check_real(b, "b"))
 
 
 def dataset_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> float:
@@ -67,7 +78,7 @@ def dataset_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> 
 def radius(X: ArrayLike) -> float:
     """R = max ‖xᵢ‖, the radius of the smallest origin-centred ball holding the data."""
     X = check_X(X)
-    return float(np.max(np.linalg.norm(X, axis=1)))
+    return float(np.max(row_norms(X)))  # no underflow of ‖x‖² for entries near 1e-180
 
 
 def _wolfe(
@@ -131,10 +142,18 @@ def min_norm_point(P: ArrayLike, *, max_iter: int | None = None) -> tuple[NDArra
     -------
     point : array of shape (d,)
     weights : array of shape (m,), convex weights λ with ``point = λ @ P``.
+
+    Floating point: the point is accurate to about 1e-15 times the largest ‖Pᵢ‖, at every
+    scale (P whose largest entry is below 2⁻³⁰⁰ or above 2³⁰⁰ is multiplied by a power of two
+    first, which changes neither the weights nor, but for that factor, the point).
     """
     P = check_X(P, name="P")
     m = P.shape[0]
-    scale = max(float(np.max(np.linalg.norm(P, axis=1))), np.finfo(float).tiny)
+    shift = pow2_shift(float(np.max(np.abs(P))))
+    if shift:
+        point, weights = min_norm_point(np.ldexp(P, shift), max_iter=max_iter)
+        return np.ldexp(point, -shift), weights
+    scale = max(float(np.max(row_norms(P))), np.finfo(float).tiny)
     j0 = int(np.argmin(np.einsum("ij,ij->i", P, P)))
 
     def lmo(x: NDArray) -> tuple[int, NDArray]:
@@ -295,9 +314,16 @@ def _exact_wolfe(
 
 
 def _sqrt_up(q: Fraction) -> float:
-    """The smallest float s found with s² ≥ q: an upper bound on √q, certified exactly."""
-    s = math.sqrt(float(q))
-    while Fraction(s) ** 2 < q:
+    """The smallest float s found with s² ≥ q: an upper bound on √q, certified exactly.
+
+    The square root is taken of ``q/4ʲ`` (near 1) and multiplied by ``2ʲ``, so that a q below
+    the float range (γ*² of data near 1e-180) neither becomes 0 nor takes a step per float.
+    """
+    if q <= 0:
+        return 0.0
+    j = (q.numerator.bit_length() - q.denominator.bit_length()) // 2
+    s = math.ldexp(math.sqrt(float(q / Fraction(4) ** j)), j)  # = √fl(q) wherever fl(q) is normal
+    while math.isfinite(s) and Fraction(s) ** 2 < q:
         s = math.nextafter(s, math.inf)
     return s
 
@@ -308,6 +334,11 @@ def _float_down(q: Fraction) -> float:
     if Fraction(f) > q:
         f = math.nextafter(f, -math.inf)
     return f
+
+
+def _float_up(q: Fraction) -> float:
+    """A float ≥ q (the nearest one above or at q)."""
+    return -_float_down(-q)
 
 
 
@@ -344,12 +375,18 @@ class MaxMargin:
     @property
     def B(self) -> float:
         """UML's B = min{‖w‖ : yᵢ w·xᵢ ≥ 1 for all i}, which equals 1/γ* (here 1/gamma_low)."""
-        return 1.0 / self.gamma
+        return check_finite_result(1.0 / self.gamma, f"B = 1/gamma = 1/{self.gamma:.3g}", _TOO_SMALL)
 
     @property
     def w_B(self) -> NDArray[np.float64]:
         """``w / gamma_low``: its functional margins are all at least 1 (up to rounding)."""
-        return self.w / self.gamma
+        with np.errstate(over="ignore"):
+            w_B = self.w / self.gamma
+        check_finite_result(float(np.max(np.abs(w_B))), f"w/gamma with gamma = {self.gamma:.3g}", _TOO_SMALL)
+        return w_B
+
+
+_TOO_SMALL = "The margin is too small for its reciprocal to be a float; rescale X (γ* scales with X)."
 
 
 def _certified_margin(Z: NDArray[np.float64], theta: NDArray[np.float64], d: int) -> Fraction:
@@ -391,10 +428,19 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
         the hull); if ``offset=True`` and only one class is present (the margin is then
         unbounded); or if no float separator can be certified (a margin below what floats
         resolve, or an exact run cut off by ``max_iter``): then the message says that the
-        question is undecided here, not that the data are inseparable.
+        question is undecided here, not that the data are inseparable. Also if γ* is below the
+        smallest positive float (5e-324), which only data of that size can have.
+
+    Data whose entries are all below 2⁻³⁰⁰ (about 5e-91) are multiplied by a power of two
+    ``2ᵏ`` first, exactly, so that no square underflows: γ* scales with the data, and the
+    interval found for ``2ᵏX`` is divided by ``2ᵏ`` in exact arithmetic, rounded outwards.
     """
     X, y = check_X_y(X, y)
     n, d = X.shape
+    X_given, shift = X, pow2_shift(float(np.max(np.abs(X))), up_only=True)
+    if shift:
+        X = np.ldexp(X, shift)  # exact: γ*(2ᵏX) = 2ᵏγ*(X), undone below
+    back = Fraction(2) ** -shift
     scale = max(radius(X), np.finfo(float).tiny)
     cap = 10 * n + 100 if max_iter is None else max_iter
     if not offset:
@@ -439,6 +485,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
 
     def finish(w: NDArray[np.float64]) -> tuple[NDArray[np.float64], float, Fraction]:
         """Unit w, the offset centred between the classes, and the certified margin."""
+        w = np.ldexp(w, pow2_shift(float(np.max(np.abs(w)))))  # no underflow of ‖w‖²
         w = w / np.linalg.norm(w)
         b = 0.0
         if offset:
@@ -452,7 +499,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
     w = b = None
     if np.all(np.isfinite(p)) and np.any(p):
         w, b, low = finish(p)
-    if low <= 0 or float(high_sq) > 0 and _sqrt_up(high_sq) - float(low) > 1e-9 * _sqrt_up(high_sq):
+    if low <= 0 or high_sq > 0 and _sqrt_up(high_sq) - float(low) > 1e-9 * _sqrt_up(high_sq):
         # Floats could not pin γ* down: finish Wolfe's algorithm in rational arithmetic.
         nearest = _exact_wolfe(lmo, vertex, corral, max_iter=cap)
         if nearest is not None:
@@ -471,17 +518,31 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
             if low2 > low:
                 w, b, low = w2, b2, low2
     if low <= 0 or w is None:
-        bound = f"γ* ≤ {_sqrt_up(high_sq):.3g}" if high_sq > 0 else "no bound on γ*"
+        bound = f"γ* ≤ {_sqrt_up(high_sq * back * back):.3g}" if high_sq > 0 else "no bound on γ*"
         raise ValueError(
             f"cannot certify a separator in floating point ({bound}): undecided here, which does not "
             "mean inseparable. The margin may be below what floats resolve for these data; "
             f"call perceptron_core.separability(X, y{', offset=True' if offset else ''}) for an exact verdict."
         )
-    high = _sqrt_up(high_sq)
-    low_f = _float_down(low)
     s = Zt @ (np.r_[w, b] if offset else w)
-    support = np.flatnonzero(s <= float(np.min(s)) + 1e-9 * high)
-    return MaxMargin(low_f, low_f, high, w, float(b), support, offset, exact_sq)
+    support = np.flatnonzero(s <= float(np.min(s)) + 1e-9 * _sqrt_up(high_sq))
+    if shift:  # back to the data as given: every bound is scaled exactly, then rounded outwards
+        b_given = math.ldexp(float(b), -shift)
+        if Fraction(b_given) == Fraction(float(b)) * back:
+            low = low * back
+        else:  # b rounded (it is below 2⁻¹⁰²²): certify (w, b) on the data as given instead
+            Zt_given = y[:, None] * (np.hstack([X_given, np.ones((n, 1))]) if offset else X_given)
+            low = _certified_margin(Zt_given, np.r_[w, b_given] if offset else w, d)
+        b, high_sq = b_given, high_sq * back * back
+        exact_sq = None if exact_sq is None else exact_sq * back * back
+    low_f = _float_down(low)
+    if not low_f > 0:
+        raise ValueError(
+            f"the maximum margin of these data is below the smallest positive float (γ* ≤ "
+            f"{_sqrt_up(high_sq):.3g}): it cannot be returned as a float. Rescale X, e.g. "
+            "X * 2.0**100 (γ* scales with X)."
+        )
+    return MaxMargin(low_f, low_f, _sqrt_up(high_sq), w, float(b), support, offset, exact_sq)
 
 
 def _combination(lam: dict[Hashable, Fraction], vertex: Callable[[Hashable], Exact]) -> Exact:
@@ -576,7 +637,7 @@ def _scaled(Z: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.flo
     col = np.max(np.abs(Z), axis=0)
     col[col == 0] = 1.0
     Zc = Z / col
-    rows = np.linalg.norm(Zc, axis=1)
+    rows = row_norms(Zc)
     rows[rows == 0] = 1.0
     return Zc / rows[:, None], col
 
@@ -659,6 +720,16 @@ def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: 
     X, y = check_X_y(X, y)
     n, d = X.shape
     Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
+    shift = pow2_shift(float(np.max(np.abs(X))), up_only=True)
+    if shift:
+        # Data below 2⁻³⁰⁰ (about 5e-91): decide for 2ᵏX, an exact scaling with the same verdict.
+        # (w, b) separates 2ᵏX exactly when (w, 2⁻ᵏb) separates X; a certificate is the same.
+        v = separability(np.ldexp(X, shift), y, offset=offset, max_iter=max_iter)
+        if v.separable and offset:
+            v = replace(v, b=math.ldexp(float(v.b), -shift), b_exact=v.b_exact * Fraction(2) ** -shift)
+        elif v.separable is False:
+            v = replace(v, residual=float(np.max(np.abs(v.certificate @ Z))))
+        return v
     k = Z.shape[1]
     scale = max(radius(X), 1.0)
 
@@ -686,7 +757,9 @@ def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: 
     # 3: rescaled data. θ' separates Z D exactly when θ = D θ' separates Z.
     Zs, col = _scaled(Z)
     theta = _witness_lp(Zs, [(-1.0, 1.0)] * k)
-    found = witness(None if theta is None else theta / col) or certificate(_exact_certificate(Z, _certificate_lp(Zs)))
+    with np.errstate(over="ignore"):  # tiny columns can make θ overflow: witness() rejects it
+        theta = None if theta is None else theta / col
+    found = witness(theta) or certificate(_exact_certificate(Z, _certificate_lp(Zs)))
     if found:
         return found
     # 4: the nearest point of conv{z_i} to the origin, found exactly.

@@ -36,6 +36,10 @@ from ._validation import (
     check_positive,
     check_probability,
     check_vector,
+    pow2_shift,
+    row_norms,
+    scaled_up_rows,
+    unit_vector,
 )
 from .algorithms import PerceptronResult, Tie, _check_tie, _exact_sign, online_perceptron
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
@@ -173,7 +177,7 @@ class NearestNeighbourLearner:
         x = check_vector(x, np.size(x), "x")
         if not self._X:
             return 1
-        dist = np.sum((np.asarray(self._X) - x) ** 2, axis=1)
+        dist = row_norms(np.asarray(self._X) - x)  # no underflow of squares near 1e-180
         return self._y[int(np.argmin(dist))]  # argmin takes the first of equal distances
 
     def update(self, x: ArrayLike, y: int) -> None:
@@ -211,6 +215,7 @@ class HalvingLearner:
     def __init__(self, H: ArrayLike) -> None:
         self.H = check_X(H, name="H")
         self._alive = np.ones(self.H.shape[0], dtype=bool)
+        self._H = scaled_up_rows(self.H)  # the same votes, without products below 1e-308
 
     @property
     def consistent(self) -> int:
@@ -219,7 +224,7 @@ class HalvingLearner:
 
     def _votes(self, x: ArrayLike) -> NDArray[np.int64]:
         x = check_vector(x, self.H.shape[1], "x")
-        return np.where(self.H @ x > 0, 1, -1)
+        return np.where(self._H @ scaled_up_rows(x) > 0, 1, -1)
 
     def predict(self, x: ArrayLike) -> int:
         votes = self._votes(x)[self._alive]
@@ -321,10 +326,9 @@ def forced_mistakes(R: float, gamma: float) -> int:
 def angle(w: ArrayLike, u: ArrayLike) -> float:
     """The angle between two non-zero vectors, in [0, π], accurate also near 0 and π."""
     w, u = np.asarray(w, dtype=float), np.asarray(u, dtype=float)
-    nw, nu = np.linalg.norm(w), np.linalg.norm(u)
-    if nw == 0 or nu == 0:
+    if not (np.any(w) and np.any(u)):
         raise ValueError("the angle needs two non-zero vectors; pass w and u with at least one non-zero entry.")
-    a, b = w / nw, u / nu
+    a, b = unit_vector(w, "w"), unit_vector(u, "u")  # no underflow of ‖w‖² near 1e-180
     # 2·atan2(‖a − b‖, ‖a + b‖) keeps full precision where arccos(a·b) loses it.
     return float(2.0 * math.atan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
 
@@ -410,7 +414,7 @@ class BandDistribution:
         W = check_X(W, name="W")
         if W.shape[1] != 2:
             raise ValueError(f"W must have 2 columns (hypotheses in the plane), got shape {W.shape}.")
-        norms = np.linalg.norm(W, axis=1)
+        norms = row_norms(W)
         zero = norms == 0
         A = W[~zero] / norms[~zero, None]
         theta = 2.0 * np.arctan2(np.linalg.norm(A - self.u, axis=1), np.linalg.norm(A + self.u, axis=1))
@@ -569,6 +573,11 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     tie = _check_tie(tie)
+    # The runs depend only on directions: draw them at R·2ᵏ in [½, 1) (the same draws, scaled
+    # exactly), so that scores x·w neither underflow (R near 1e-180) nor overflow.
+    shift = pow2_shift(dist.R)
+    if shift:
+        dist = BandDistribution(math.ldexp(dist.gamma, shift), math.ldexp(dist.R, shift))
     plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
     k = plan.window if window is None else _check_count(window, "window")
     if streams is None:
@@ -581,6 +590,7 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
         X = y = None
     else:
         X, y = (np.asarray(a, dtype=float) for a in streams)
+        X = np.ldexp(X, shift) if shift else X
         repeats, total = y.shape
     W = np.zeros((repeats, 2))
     pos = np.zeros(repeats, dtype=np.int64)  # examples read so far

@@ -440,7 +440,14 @@ class KernelPerceptronResult:
         X = check_X(X)
         _check_features(X, self.X_train.shape[1], "the run was on")
         # K(x_j, x) with the training point first, as in the run (matters for a callable only).
-        return self._function(self.X_train, X).T @ (self.alpha * self.y_train)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = self._function(self.X_train, X).T @ (self.alpha * self.y_train)
+        if not np.all(np.isfinite(scores)):  # e.g. (x·z)ᵖ of data near 1e100, which the run scales
+            raise ValueError(
+                f"the scores of the {self.kernel} kernel exceed the float range for these X; "
+                "predict(X) still gives the labels, or rescale X and the training data together."
+            )
+        return scores
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """The exact sign of the score, with the run's tie rule at 0 (0 under ``tie="mistake"``).
@@ -454,9 +461,22 @@ class KernelPerceptronResult:
         _check_features(X, self.X_train.shape[1], "the run was on")
         if self.w is not None:
             return _labels(_exact_signs(X, self.w[None, :])[:, 0], self.tie)
-        K = self._function(self.X_train, X)
+        if getattr(self._function, "homogeneous", False):
+            # (x·z)ᵖ: the training data scaled by the run's power of two, and each row of X by
+            # its own, give every score a positive factor and kernel values that do not underflow.
+            from ._validation import unit_scale_rows  # here, so that the import block stays as it is
+
+            K = self._function(np.ldexp(self.X_train, _unit_shift(self.X_train)), unit_scale_rows(X))
+        else:
+            K = self._function(self.X_train, X)
         coef = (self.alpha * self.y_train).astype(float)  # integers below 2⁵³: exact
         return _labels(_exact_signs(K.T, coef[None, :])[:, 0], self.tie)
+
+
+def _unit_shift(X: NDArray) -> int:
+    """The k for which the largest ``|2ᵏXᵢⱼ|`` lies in [½, 1) (0 for X = 0)."""
+    top = float(np.max(np.abs(X)))
+    return -int(np.frexp(top)[1]) if top > 0 else 0
 
 
 def kernel_perceptron(
@@ -527,8 +547,15 @@ def kernel_perceptron(
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)
     name, function = _kernel_function(kernel, degree, gamma, coef0)
+    # A homogeneous polynomial kernel (coef0 = 0) has the same run on 2ᵏX, with k bringing the
+    # largest entry to [½, 1): then no Gram entry (x·z)ᵖ underflows (for data near 1e-180, or
+    # 1e-60 with p = 3) or overflows. (The linear kernel needs no such care: its doubtful signs
+    # are decided from X and w exactly.)
+    homogeneous = isinstance(kernel, str) and kernel in ("poly", "quadratic") and coef0 == 0
+    shift = _unit_shift(X) if homogeneous else 0
+    function.homogeneous = homogeneous  # type: ignore[attr-defined]  # predict scales the same way
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported just below
-        G = function(X, X)
+        G = function(np.ldexp(X, shift), np.ldexp(X, shift)) if shift else function(X, X)
     if not np.all(np.isfinite(G)):
         raise ValueError(
             f"the Gram matrix of the {name} kernel overflowed (inf or NaN); rescale X, e.g. "

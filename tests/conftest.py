@@ -17,14 +17,41 @@ from hypothesis import strategies as st
 import perceptron_core as pc
 
 # Hundreds of random data sets per theorem, without a wall-clock deadline: the machine is shared
-# and slow runs are not failures. CI uses a fixed derandomized profile so it cannot flake.
+# and slow runs are not failures. Three profiles:
+# - "ci", which `make test` (and CI) runs: derandomized, so the examples of a test depend only on
+#   the test, and a run gives the same verdict on every machine and every day. A failure there is
+#   a failure of the change being tested, never a random find on someone else's change.
+# - "deep", which `make test-deep` runs: random examples, and PERCEPTRON_DEEP_FACTOR (default 10)
+#   times as many for every property test. What it finds is a bug report: hypothesis prints the
+#   falsifying example, to be fixed and kept as an @example of the test.
+# - "default" for a plain `pytest` run: random, the usual number of examples.
 settings.register_profile(
     "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
     "ci", max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
+settings.register_profile(
+    "deep", max_examples=200, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+DEEP_FACTOR = int(os.environ.get("PERCEPTRON_DEEP_FACTOR", "10"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under the "deep" profile, multiply every property test's number of examples by
+    DEEP_FACTOR, including the tests that set their own ``@settings(max_examples=...)``."""
+    if settings.get_current_profile_name() != "deep":
+        return
+    done: set[int] = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is None or id(test) in done:  # not a property test, or already scaled
+            continue
+        done.add(id(test))
+        test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * DEEP_FACTOR)
 
 
 @st.composite

@@ -210,3 +210,59 @@ def test_every_verdict_on_small_data_checks_out_exactly(data, offset):
     else:
         assert exact_certificate_holds(X, y, verdict)
         assert np.allclose(verdict.certificate, [float(v) for v in verdict.certificate_exact])
+
+
+# --- every scale the validators accept: the same verdicts, scaled exactly --------------------
+
+
+@pytest.mark.parametrize("s", [-1000, -600, -300, 400])
+@pytest.mark.parametrize("k", [1, 30, 50])
+def test_narrow_wedge_times_a_power_of_two_is_certified(k, s):
+    # γ*(2ˢX) = 2ˢγ*(X): the interval must hold 2ˢ·γ*, checked against the independent γ*².
+    X, y = pc.narrow_wedge(k)
+    Xs = np.ldexp(X, s)
+    mm = pc.max_margin(Xs, y)
+    g2 = wedge_gamma_sq(k) * Fraction(4) ** s
+    assert exact_margin_lower_bound_holds(Xs, y, mm)
+    assert Fraction(mm.gamma_low) ** 2 <= g2 <= Fraction(mm.gamma_high) ** 2
+    assert mm.gamma_high <= 2 * mm.gamma_low
+    if mm.gamma_sq_exact is not None:
+        assert mm.gamma_sq_exact == g2
+    verdict = pc.separability(Xs, y)
+    assert verdict.separable is True and exact_witness_holds(Xs, y, verdict)
+
+
+@pytest.mark.parametrize("s", [-1050, -600, 400])
+def test_certificate_with_thirds_at_every_scale(s):
+    X, y = thin_triangle(20)
+    Xs = np.ldexp(X, s)  # exact: the smallest entry, 3·2⁻²⁰⁺ˢ, is still a multiple of 2⁻¹⁰⁷⁴
+    verdict = pc.separability(Xs, y)
+    assert verdict.separable is False and exact_certificate_holds(Xs, y, verdict)
+    assert verdict.certificate_exact == (Fraction(1, 3), Fraction(1, 6), Fraction(1, 2))
+    with pytest.raises(ValueError, match="not linearly separable"):
+        pc.max_margin(Xs, y)
+
+
+@given(small_labelled_data(), st.booleans(), st.integers(-1074, 500))
+def test_every_verdict_on_small_data_times_2_to_the_k_checks_out_exactly(data, offset, k):
+    X, y = data
+    Xk = np.ldexp(X, k)  # exact: integers times a power of two, subnormal to huge
+    verdict = pc.separability(Xk, y, offset=offset)
+    assert verdict.separable == pc.separability(X, y, offset=offset).separable
+    if verdict.separable:
+        assert exact_witness_holds(Xk, y, verdict)
+    else:
+        assert exact_certificate_holds(Xk, y, verdict)
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 2**60), st.integers(1, 2**60), st.integers(-2300, 2000))
+def test_sqrt_up_is_the_least_float_upper_bound_at_every_scale(a, b, e):
+    # _sqrt_up(q) once took a step per float from √fl(q) = 0 up to √q for q below 1e-308.
+    from perceptron_core.geometry import _sqrt_up
+
+    q = Fraction(a, b) * Fraction(2) ** e
+    s = _sqrt_up(q)
+    assert Fraction(s) ** 2 >= q
+    below = np.nextafter(s, 0.0)
+    assert s == 0.0 or Fraction(float(below)) ** 2 < q or below == 0.0

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -33,6 +33,8 @@ import perceptron_core as pc
 X_OK = np.array([[1.0, 2.0], [-1.0, 0.5], [0.3, -2.0]])
 Y_OK = np.array([1.0, -1.0, 1.0])
 HUGE = np.array([[1e200, 0.0], [-1e200, 1.0], [0.5, 1e200]])
+TINY = np.ldexp(X_OK, -600)  # about 1e-181: squares underflow to 0
+SUBN = np.ldexp(X_OK, -1030)  # subnormal floats
 PKG = os.path.dirname(pc.__file__)
 
 
@@ -310,6 +312,32 @@ CASES.update({
     "max_margin: one class, offset": (lambda: pc.max_margin(X_OK, np.ones(3), offset=True), err(r"both classes")),
     "max_margin: xor": (lambda: pc.max_margin(*pc.xor(), offset=True), err(r"not (linearly )?separable.*separability")),
     "separability: one class, offset": (lambda: pc.separability(X_OK, np.ones(3), offset=True), ok(lambda r: r.separable is True)),
+    # ---- tiny scales the validators accept: right answers (norms must not underflow), or a
+    # ValueError that says why. TINY is X_OK times 2**-600 (about 1e-181), SUBN times 2**-1030.
+    "margins: w = 8.1e-306": (lambda: pc.margins(X_OK, Y_OK, [8.1e-306, 8.1e-306]), ok(lambda r: np.allclose(r, pc.margins(X_OK, Y_OK, [1.0, 1.0]), rtol=1e-15))),
+    "margins: w = 5e-324": (lambda: pc.margins(X_OK, Y_OK, [5e-324, 0.0]), ok(lambda r: np.array_equal(r, Y_OK * X_OK[:, 0]))),
+    "margins: w = 1e-300, b = 1": (lambda: pc.margins(X_OK, Y_OK, [1e-300, 0.0], 1.0), ok(lambda r: np.allclose(r, Y_OK * (X_OK[:, 0] + 1e300), rtol=1e-15))),
+    "margins: w·x + b overflows, the margins do not": (lambda: pc.margins([[1e153, 0.0]], [1.0], [9e153, 0.0], 1.75e308), ok(lambda r: r[0] == pytest.approx(1e153 + 1.75e308 / 9e153, rel=1e-15))),
+    "margins: |b|/‖w‖ beyond the float range": (lambda: pc.margins(X_OK, Y_OK, [1e-300, 0.0], 1e10), err(r"margins .* exceed the float range.*Rescale")),
+    "margins: X near 1e-181": (lambda: pc.margins(TINY, Y_OK, [1.0, 1.0]), ok(lambda r: np.allclose(np.ldexp(r, 600), pc.margins(X_OK, Y_OK, [1.0, 1.0]), rtol=1e-15))),
+    "radius: entries near 1e-181": (lambda: pc.radius(TINY), ok(lambda r: r == math.ldexp(pc.radius(X_OK), -600))),
+    "radius: subnormal entries": (lambda: pc.radius([[3 * 5e-324, 4 * 5e-324]]), ok(lambda r: r == 5 * 5e-324)),
+    "min_norm_point: entries near 1e-181": (lambda: pc.min_norm_point(TINY), ok(lambda r: np.allclose(np.ldexp(r[0], 600), pc.min_norm_point(X_OK)[0], rtol=1e-12))),
+    "max_margin: entries near 1e-181": (lambda: pc.max_margin(TINY, Y_OK), ok(lambda r: r.gamma == pytest.approx(math.ldexp(pc.max_margin(X_OK, Y_OK).gamma, -600), rel=1e-9))),
+    "max_margin: offset, entries near 1e-181": (lambda: pc.max_margin(TINY, Y_OK, offset=True), ok(lambda r: r.gamma == pytest.approx(math.ldexp(pc.max_margin(X_OK, Y_OK, offset=True).gamma, -600), rel=1e-9))),
+    "max_margin: subnormal entries": (lambda: pc.max_margin(SUBN, Y_OK), ok(lambda r: r.gamma_low <= math.ldexp(pc.max_margin(X_OK, Y_OK).gamma_high, -1030))),
+    "max_margin: γ* below the smallest float": (lambda: pc.max_margin([[5e-324, 5e-324], [5e-324, 0.0]], [1.0, -1.0]), err(r"below the smallest positive float.*Rescale X")),
+    "MaxMargin.B: 1/γ* beyond the float range": (lambda: pc.max_margin(SUBN, Y_OK).B, err(r"B = 1/gamma.*overflows.*rescale X")),
+    "separability: entries near 1e-181": (lambda: pc.separability(TINY, Y_OK, offset=True), ok(lambda r: r.separable is True and r.verify(TINY, Y_OK))),
+    "separability: subnormal entries": (lambda: pc.separability(SUBN, Y_OK), ok(lambda r: r.separable is True and r.verify(SUBN, Y_OK))),
+    "total_hinge_deviation: w_star = 1e-300": (lambda: pc.total_hinge_deviation(X_OK, Y_OK, [1e-300, 0.0], 0.5), ok(lambda r: r == pc.total_hinge_deviation(X_OK, Y_OK, [1.0, 0.0], 0.5))),
+    "total_hinge_deviation: gamma = 1e308": (lambda: pc.total_hinge_deviation(X_OK, Y_OK, [1.0, 0.0], 1e308), err(r"TD_gamma.*overflows")),
+    "perceptron: u = 1e-300": (lambda: pc.perceptron(X_OK, Y_OK, u=[1e-300, 0.0]), ok(lambda r: np.allclose(r.history.progress, pc.perceptron(X_OK, Y_OK, u=[1.0, 0.0]).history.progress))),
+    "planted: R = 1e-181": (lambda: pc.planted(10, 3, 1e-182, 1e-181, seed=1), ok(lambda r: pc.radius(r[0]) == pytest.approx(1e-181, rel=1e-12))),
+    "margin_perceptron: entries near 1e-181": (lambda: pc.margin_perceptron(TINY, Y_OK, math.ldexp(0.2, -600)), ok(lambda r: r.converged)),
+    "kernel_perceptron: linear, entries near 1e-181": (lambda: pc.kernel_perceptron(TINY, Y_OK), ok(lambda r: r.converged and np.array_equal(r.alpha, pc.kernel_perceptron(X_OK, Y_OK).alpha))),
+    "kernel_perceptron: (x·z)³, entries near 1e-181": (lambda: pc.kernel_perceptron(TINY, Y_OK, kernel="poly", coef0=0.0), ok(lambda r: np.array_equal(r.alpha, pc.kernel_perceptron(X_OK, Y_OK, kernel="poly", coef0=0.0).alpha) and np.array_equal(r.predict(TINY), pc.kernel_perceptron(X_OK, Y_OK, kernel="poly", coef0=0.0).predict(X_OK)))),
+    "angle: w = 1e-300": (lambda: pc.guarantees.angle([1e-300, 1e-300], [1.0, 0.0]), ok(lambda r: r == pytest.approx(math.pi / 4, rel=1e-15))),
     # ---- explore
     "explore: draw not callable": (lambda: pc.explore(3, g=(0, 1, 1), alt="x", mode="static"), err(r"draw must be a function returning a Figure", TypeError)),
     "explore: NaN start": (lambda: pc.explore(_draw, g=(np.nan, 1.0, 0.5), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf.*finite")),
@@ -553,10 +581,26 @@ def test_fuzz_online_stream(items):
     _clean(lambda: list(pc.online_perceptron(items)))
 
 
+def _exact_margins_ok(got, w) -> bool:
+    """``got`` are the margins of X_OK, Y_OK under w, to the rounding of a dot product."""
+    w = np.asarray(w, dtype=float)
+    q = sum(Fraction(float(v)) ** 2 for v in w)
+    j = (q.numerator.bit_length() - q.denominator.bit_length()) // 2  # √q without underflow
+    norm = Fraction(math.sqrt(float(q / Fraction(4) ** j))) * Fraction(2) ** j
+    for g, x, y in zip(got, X_OK, Y_OK):
+        exact = Fraction(float(y)) * sum(Fraction(float(a)) * Fraction(float(b)) for a, b in zip(x, w)) / norm
+        scale = sum(abs(Fraction(float(a)) * Fraction(float(b))) for a, b in zip(x, w)) / norm
+        if not abs(Fraction(float(g)) - exact) <= 64 * Fraction(2.0**-52) * scale + Fraction(2.0**-1070):
+            return False
+    return True
+
+
 @settings(max_examples=200)
 @given(hostile_arrays(), st.one_of(st.floats(), st.none(), st.text(max_size=2), st.complex_numbers()))
+@example(w=np.array([8.1e-306, 8.1e-306]), gamma=None)  # margins were [inf, inf, -inf]: ‖w‖² underflowed
 def test_fuzz_geometry_vectors(w, gamma):
-    _clean(lambda: pc.margins(X_OK, Y_OK, w))
+    m = _clean(lambda: pc.margins(X_OK, Y_OK, w))
+    assert m is None or _exact_margins_ok(m, w)
     _clean(lambda: pc.total_hinge_deviation(X_OK, Y_OK, w, gamma))
     _clean(lambda: pc.unnormalized_bound(1.0, w, 0.5))
     _clean(lambda: pc.perceptron(X_OK, Y_OK, u=w))
