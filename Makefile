@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book exercises student pdf test test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser serve clean outputs bench
+.PHONY: book exercises student pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -14,6 +14,22 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install -r requirements.txt
 	$(BIN)/python -m pip install --no-deps -e .
 	touch $(STAMP)
+
+venv: $(STAMP)
+
+# Debian's Chromium drives the browser tests and prints the PDFs: the one thing not from pip.
+# Installed here when missing and possible (root, or sudo without a password); otherwise the
+# target stops at once with the command to run, before any test has started.
+chromium:
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then exit 0; fi; \
+	if [ "$$(id -u)" -eq 0 ]; then SUDO=""; elif sudo -n true 2>/dev/null; then SUDO="sudo"; else \
+	  echo "Chromium is missing, and installing it needs root. Run: sudo apt-get install -y chromium" >&2; \
+	  exit 1; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "Chromium is missing, and this is not a Debian-like system: install Chromium as /usr/bin/chromium" >&2; \
+	  exit 1; fi; \
+	echo "== Installing Debian's Chromium"; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
@@ -30,7 +46,7 @@ exercises: $(STAMP)
 student: exercises
 
 # Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium.
-pdf: book
+pdf: chromium book
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 
 # pytest-xdist: one process per core.
@@ -48,35 +64,56 @@ test-deep: $(STAMP)
 	PERCEPTRON_DEEP_FACTOR=$(DEEP_FACTOR) $(BIN)/python -m pytest tests -m "hypothesis and not browser" \
 	  $(XDIST) --hypothesis-profile deep
 
-# Every notebook executes, and every number it glues matches tests/notebook_numbers/ (floats to a
+# Every chapter executes, and every number it glues matches tests/notebook_numbers/ (floats to a
 # relative 1e-6). Twice: as the machine is, then under another OpenBLAS kernel with numpy's SIMD
 # paths off, so that a result that hinges on a last bit fails here before a reader's machine finds it.
 # As the machine is, the runs checked are the book build's own (kept in its execution cache), so
-# the numbers checked are the numbers on the published pages and nothing runs twice.
-NOTEBOOK_CHECKS := PERCEPTRON_NOTEBOOKS=1 $(BIN)/python -m pytest tests/test_notebooks.py -q
-
+# the numbers checked are the numbers on the published pages and nothing runs twice. Under the
+# second set-up nbval runs every chapter (`pytest --nbval-lax`), and book/_tools/nbval_glue.py adds
+# a "glued numbers" test after each chapter's cells.
 test-notebooks: test-notebooks-native test-notebooks-alt
 
 test-notebooks-native: book
 	@echo "== Notebook checks, numeric set-up 1: as the machine is (the book build's runs)"
-	@start=$$(date +%s); PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache $(NOTEBOOK_CHECKS) \
-	  && echo "== Notebook checks, set-up 1: passed in $$(( $$(date +%s) - start )) s wall time"
+	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache \
+	  $(BIN)/python -m pytest tests/test_notebooks.py -q
 
 test-notebooks-alt: $(STAMP)
 	@$(BIN)/python book/_tools/numeric_setups.py demo
 	@vars=$$($(BIN)/python book/_tools/numeric_setups.py env) || exit 1; \
-	  echo "== Notebook checks, numeric set-up 2: $$vars"; \
-	  start=$$(date +%s); env $$vars $(NOTEBOOK_CHECKS) \
-	  && echo "== Notebook checks, set-up 2: passed in $$(( $$(date +%s) - start )) s wall time"
+	  echo "== Every chapter under nbval, numeric set-up 2: $$vars"; \
+	  env $$vars PYTHONPATH=book/_tools $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
+	    -p nbval_glue $(XDIST) --dist loadfile -q book/
 
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
-test-browser: book
+test-browser: test-browser-latency test-browser-pages
+
+test-browser-latency: chromium book
 	$(BIN)/python -m pytest tests -m "browser and latency" -rP
+
+test-browser-pages: chromium book
 	$(BIN)/python -m pytest tests -m "browser and not latency" -rP $(XDIST)
 
-test: test-unit test-notebooks test-browser
+# The parts of `make test`, in order, each timed; Chromium first, so that a machine without it
+# stops before any test runs. The table of times is printed at the end, or where a part failed.
+TEST_PARTS := chromium venv test-unit book test-notebooks-native test-notebooks-alt \
+  test-browser-latency test-browser-pages
+TIMES := _build/test-times.txt
+
+test:
+	@mkdir -p _build; : > $(TIMES); status=0; \
+	for part in $(TEST_PARTS); do \
+	  start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$part || status=$$?; \
+	  printf '%-24s %5d s%s\n' "$$part" "$$(( $$(date +%s) - start ))" \
+	    "$$( [ $$status -eq 0 ] || echo '  FAILED')" >> $(TIMES); \
+	  [ $$status -eq 0 ] || break; \
+	done; \
+	echo "== make test, part by part (wall time):"; cat $(TIMES); \
+	awk '{ s += $$2 } END { printf "%-24s %5d s\n", "total", s }' $(TIMES); \
+	exit $$status
 
 # Re-run every notebook, store its glued numbers in tests/notebook_numbers/ (review the diff),
 # and strip every output from the notebooks.

@@ -33,13 +33,23 @@ REPO = Path(__file__).resolve().parents[2]
 TAG = "install-perceptron-core"
 CELL_ID = "install-perceptron-core"
 
-_HEAD = '''\
+_INSTALL_HEAD = '''\
 # In Colab, Binder or a Jupyter without the course's library, install perceptron_core
 # from the book's repository. Where it is installed already (locally, in the tests, in
 # the book build) this cell does nothing.
 import importlib.util
 import subprocess
 import sys
+
+if importlib.util.find_spec("perceptron_core") is None:
+'''
+
+# Without a repository URL there is nothing to install from: the cell only says what to do.
+_STOP_HEAD = '''\
+# This chapter needs the course's library, perceptron_core. Where it is installed (locally,
+# in the tests, in the book build) this cell does nothing; elsewhere it stops and says how
+# to install it.
+import importlib.util
 
 if importlib.util.find_spec("perceptron_core") is None:
 '''
@@ -51,17 +61,17 @@ def cell_source(url: str) -> str:
     if url:
         if url.endswith(".git"):
             url = url[:-4]
-        return _HEAD + (
+        return _INSTALL_HEAD + (
             '    package = "perceptron_core @ git+" + (\n'
             f'        "{url}")\n'
             '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package],\n'
             '                   check=True)\n'
             '    importlib.invalidate_caches()'
         )
-    return _HEAD + (
+    return _STOP_HEAD + (
         '    raise ModuleNotFoundError(\n'
         '        "perceptron_core is not installed. In a copy of the book\'s repository run "\n'
-        '        "`pip install -e .`, or open this notebook from the book\'s launch buttons.")'
+        '        "`pip install -e .`, then restart the kernel.")'
     )
 
 
