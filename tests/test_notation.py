@@ -540,3 +540,118 @@ def test_epsilon_only_in_quotations_of_the_mistake_bound_notes():
         for part in parts:
             if r"\epsilon" in part:
                 assert "mistake-bound notes" in part, part
+
+
+# ============================================================================================
+# The chapters follow the page's conventions (cheap checks of what the page promises)
+
+_FENCE_LINE = re.compile(r"(?m)^[ \t]*(`{3,}|:{3,}).*$")
+
+
+def _math_spans(text: str) -> list[str]:
+    """The math of a markdown text (directive fences dropped first, code left out)."""
+    return [latex for latex, _ in _mask_math(_FENCE_LINE.sub("", text))[1]]
+
+
+def symbols_used(text: str) -> set[str]:
+    """Every symbol that the math of ``text`` writes, in normal form, with and without its
+    argument list (``K(x_j, x)`` gives ``K(x_{j},x)`` and ``K``)."""
+    found = set()
+    for latex in _math_spans(text):
+        toks = tokens(latex)
+        for j in range(len(toks)):
+            s = _symbol(toks, j)
+            if s is not None:
+                found |= {s[0], s[0].split("(")[0]}
+    return found
+
+
+def epsilon_outside_quotations(text: str) -> list[str]:
+    """Paragraphs (table rows one by one) that write \\epsilon without naming the
+    mistake-bound notes, whose letter it is."""
+    bad = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        parts = paragraph.splitlines() if paragraph.lstrip().startswith("|") else [paragraph]
+        bad += [p for p in parts if r"\epsilon" in p and "mistake-bound notes" not in p]
+    return bad
+
+
+def _chapter_of_label() -> dict[str, Path]:
+    out = {}
+    for nb in CHAPTERS:
+        for cell in markdown_cells(nb):
+            for label in re.findall(r"^\((chapter-[\w-]+)\)=\s*$", cell, re.M):
+                out[label] = nb
+    return out
+
+
+def test_symbols_used_reads_math_only():
+    text = ("The kernel $K(x_j, x)$ and $\\gamma^*_b$.\n\n```{prf:definition} D\n:label: d\n\n"
+            "Here $\\beta_i \\le C$ and `$notmath$`.\n```\n")
+    used = symbols_used(text)
+    assert {"K", "K(x_{j},x)", r"\gamma_{b}^{*}", r"\beta_{i}", "C"} <= used
+    assert "notmath" not in used
+
+
+def test_epsilon_check_flags_an_unquoted_epsilon():
+    assert epsilon_outside_quotations("a margin $\\epsilon$ here") == ["a margin $\\epsilon$ here"]
+    assert epsilon_outside_quotations("the mistake-bound notes write $\\epsilon$") == []
+    assert epsilon_outside_quotations("$\\varepsilon$ only") == []
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_chapters_write_epsilon_only_quoting_the_mistake_bound_notes(chapter):
+    """The book's letter is \\varepsilon; \\epsilon belongs to the mistake-bound notes."""
+    bad = [p for cell in markdown_cells(chapter) for p in epsilon_outside_quotations(cell)]
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_chapters_write_the_augmented_point_as_on_the_page(chapter):
+    """The page writes x' = (x, c) for the augmented point, not a tilde."""
+    bad = sorted({m.group(0) for cell in markdown_cells(chapter)
+                  for latex in _math_spans(cell)
+                  for m in re.finditer(r"\\(?:tilde|widetilde)\s*\{?\s*[xw]\b", latex)})
+    assert not bad, f"write x' (and (w, b) or w') for the augmented point, not {bad}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_T_is_never_set_to_anything_but_a_number_of_epochs(chapter):
+    """T is the number of epochs; a threshold or a length is another letter (e.g. Lambda).
+    A math span that sets T equal to an expression (not a bare number) gives T a new meaning."""
+    bad = [latex for cell in markdown_cells(chapter) for latex in _math_spans(cell)
+           if any(equation_symbol(part) == "T" for part in re.split(r",|;|\\quad", latex))]
+    assert not bad, bad
+
+
+def test_T_check_catches_a_threshold():
+    cell = "Put $T = 2R^2/\\gamma \\ge 2R > R$, the threshold."
+    assert [latex for latex in _math_spans(cell) if equation_symbol(latex) == "T"]
+    assert equation_symbol("T = 50") is None
+
+
+def test_each_row_names_a_chapter_that_uses_its_symbols():
+    """The 'first in' column names a chapter whose text writes the symbol."""
+    chapters = _chapter_of_label()
+    used = {nb: set().union(*map(symbols_used, markdown_cells(nb))) for nb in CHAPTERS}
+    wrong = []
+    for row in table_rows(NOTATION.read_text(encoding="utf-8")):
+        label = next(t for t in ref_targets(row[2]) if t.startswith("chapter-"))
+        nb = chapters[label]
+        for latex in _INLINE.findall(row[0]):
+            if symbol(latex) not in used[nb]:
+                wrong.append(f"${latex}$ is not written in {nb.stem}")
+    assert not wrong, wrong
+
+
+def test_the_worked_example_of_the_mistake_bound_notes():
+    """Norms at most 2, a separator of length 3 with functional margin 1/2: the notes' form and
+    (R/gamma)^2 with gamma = (1/2)/3 give the same bound, the 144 the page states."""
+    from perceptron_core import novikoff_bound, unnormalized_bound
+
+    page = NOTATION.read_text(encoding="utf-8")
+    notes = unnormalized_bound(2.0, [3.0, 0.0], 0.5)
+    unit = novikoff_bound(2.0, 0.5 / 3.0)
+    assert notes == pytest.approx(144.0, rel=1e-12)
+    assert unit == pytest.approx(144.0, rel=1e-12)
+    assert "= 144$: at most $144$ mistakes" in page
