@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -321,7 +322,7 @@ def test_the_dashed_bounds_never_cross_inside_the_figure():
     # reference perceptron), and the cosine at the last mistake lies in the range quoted.
     summary = cf.invariants_grid()
     assert summary["settings"] == len(INVARIANTS_SETTINGS)
-    ratios, last_cos = [], []
+    ratios, last_cos, gaps = [], [], []
     for gamma, R in INVARIANTS_SETTINGS:
         X, y, u = cf.shell_data(cf.INVARIANTS_N, cf.INVARIANTS_D, gamma, R)
         W = np.array(_reference_run(X, y)[0])
@@ -336,11 +337,18 @@ def test_the_dashed_bounds_never_cross_inside_the_figure():
         assert math.sqrt(k) * r - k * g > 0.1 * math.sqrt(k) * r
         ratios.append(len(W) / crossing)
         last_cos.append(float(W[-1] @ u / np.linalg.norm(W[-1])))
+        m = len(W)  # how far k gamma is below sqrt(k) R at the last mistake, k = m
+        gaps.append((math.sqrt(m) * r - m * g) / (math.sqrt(m) * r))
     assert summary["ratio_lo"] == pytest.approx(min(ratios), rel=1e-9)
     assert summary["ratio_hi"] == pytest.approx(max(ratios), rel=1e-9)
     assert summary["cos_last_lo"] == pytest.approx(min(last_cos), rel=1e-9)
     assert summary["cos_last_hi"] == pytest.approx(max(last_cos), rel=1e-9)
     assert summary["crossing_past_edge"] > 1
+    # The prose: at every setting k gamma is still at least gap_last_pct % below sqrt(k) R at
+    # the last mistake. A percentage rounded down keeps "at least" true.
+    pct = summary["gap_last_pct"]
+    assert isinstance(pct, int) and 0 < pct <= 100 * min(gaps) < pct + 1
+    assert summary["gap_last_lo"] == pytest.approx(min(gaps), rel=1e-9)
     for key in ("ratio_lo", "ratio_hi", "cos_last_lo", "cos_last_hi"):
         assert _clear_of_rounding_edge(summary[key], 3), key
 
@@ -370,6 +378,18 @@ def test_survey_summary_numbers_are_clear_of_rounding_edges():
         assert _clear_of_rounding_edge(min(values), 2)
         assert _clear_of_rounding_edge(max(values), 2)
     assert max(medians["planted"]) < min(medians["shell"])
+    # The prose: at each setting the shell median is the higher; the largest ratio of a single
+    # planted data set (3 decimals) is well below 1.
+    summary = cf.survey_summary()
+    assert summary["settings"] == len(grid) and summary["runs"] == 2 * len(grid) * cf.SURVEY_TRIALS
+    assert all(s > p for s, p in zip(medians["shell"], medians["planted"]))
+    assert summary["shell_higher"] == summary["settings"]
+    planted_max = max(float(np.max(r)) for r in ratios["planted"])
+    assert summary["planted_max"] == planted_max < 0.5 and _clear_of_rounding_edge(planted_max, 3)
+    assert summary["worst"] == worst
+    for fam in ("planted", "shell"):
+        assert summary[f"{fam}_lo"] == min(medians[fam])
+        assert summary[f"{fam}_hi"] == max(medians[fam])
 
 
 def test_survey_entry_matches_a_direct_run():
@@ -506,28 +526,96 @@ def test_hypercube_closed_form_of_gamma_star_in_exact_arithmetic(n):
     assert 1 / math.sqrt(B_sq) <= ((1 + 5**0.5) / 2) ** -(n - 1) * (1 + 1e-12)
 
 
-@pytest.mark.parametrize("n", range(1, 10))
-def test_hypercube_updates_per_point_and_the_lower_bound(n):
-    # The proof's counting: the run updates on point i at least F_{i+1} times, so it makes at
-    # least F_{n+3} - 2 mistakes. Counted on an exact reference run.
-    X, y = hypercube_small_margin(n)
-    weights, _, _ = _reference_run(X, y, exact=True)
-    steps = [np.array([float(a) for a in w]) for w in weights]
-    rows = y[:, None] * X
-    counts = [0] * n
-    previous = np.zeros(n)
-    for w in steps:
-        step = w - previous
-        i = int(np.flatnonzero(np.all(rows == step, axis=1))[0])
+def _hypercube_exact(n):
+    """The family in plain integers, built here from its definition: point i (1-based) has a 1
+    in coordinate i and in coordinates i-1, i-3, ...; label (-1)^i. Rows are y_i x_i."""
+    rows = []
+    for i in range(1, n + 1):
+        x = [1 if (j == i or (j < i and (i - j) % 2 == 1)) else 0 for j in range(1, n + 1)]
+        rows.append([(-1) ** i * c for c in x])
+    return rows
+
+
+def _mu(n):
+    """The proof's weights: mu_n = F_{n+1}, mu_i = F_{i+1} + mu_{i+1} + mu_{i+3} + ..."""
+    mu = {}
+    for i in range(n, 0, -1):
+        mu[i] = _fib(i + 1) + sum(mu[j] for j in range(i + 1, n + 1, 2))
+    return [mu[i] for i in range(1, n + 1)]
+
+
+def _hypercube_run(rows, order, rng):
+    """A plain perceptron (integers, ties are mistakes) on the rows y_i x_i, presented in the
+    given kind of order until no point is misclassified. Checks the proof's invariant
+    a_i <= F_{i+1} and the bound k <= F_{n+1} F_{n+2} - 1 after every update, and returns
+    the final weights and the number of updates on each point."""
+    n = len(rows)
+    w, counts = [0] * n, [0] * n
+    top = _fib(n + 1) * _fib(n + 2) - 1
+
+    def mistake(i):
+        return sum(a * b for a, b in zip(w, rows[i])) <= 0
+
+    def update(i):
+        nonlocal w
+        w = [a + b for a, b in zip(w, rows[i])]
         counts[i] += 1
-        previous = w
-    assert all(counts[i] >= _fib(i + 2) for i in range(n))  # point i+1 (1-based): F_{i+2}
-    assert len(weights) >= _fib(n + 3) - 2 == sum(_fib(m) for m in range(2, n + 2))
-    # The final weights are feasible, and a_j = (-1)^j w_j >= F_{j+1} (1-based j).
-    final = steps[-1]
-    assert np.all(y * (X @ final) >= 1)
-    assert all((-1) ** (j + 1) * final[j] >= _fib(j + 2) for j in range(n))
-    assert cf.hypercube_table()["lower"][n - 1] == _fib(n + 3) - 2
+        assert all((-1) ** (j + 1) * w[j] <= _fib(j + 2) for j in range(n))  # a_j <= F_{j+1}
+        assert sum(counts) <= top
+
+    if order == "sweeps":  # a new random order in every sweep, until a clean sweep
+        while True:
+            perm = list(range(n))
+            rng.shuffle(perm)
+            clean = True
+            for i in perm:
+                if mistake(i):
+                    update(i)
+                    clean = False
+            if clean:
+                return w, counts
+    while True:  # a stream: one point at a time
+        wrong = [i for i in range(n) if mistake(i)]
+        if not wrong:
+            return w, counts
+        if order == "stream":  # a random point, misclassified or not
+            i = rng.randrange(n)
+            if mistake(i):
+                update(i)
+        elif order == "lowest":  # always the first misclassified point
+            update(wrong[0])
+        elif order == "highest":  # always the last one
+            update(wrong[-1])
+        else:  # a random misclassified point
+            update(rng.choice(wrong))
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_hypercube_exact_count_in_any_order(n):
+    # Proposition conv-prop-hypercube: in any order of presentation, once no point is
+    # misclassified the perceptron (ties are mistakes) holds the Fibonacci separator, has
+    # updated exactly mu_i times on point i and made F_{n+1} F_{n+2} - 1 mistakes in all;
+    # before that, a_i <= F_{i+1} and the count never exceeds F_{n+1} F_{n+2} - 1. Exact
+    # integer arithmetic, a plain loop, many random orders.
+    rows = _hypercube_exact(n)
+    X, y = hypercube_small_margin(n)
+    assert [[int(v) for v in row] for row in y[:, None] * X] == rows
+    mu = _mu(n)
+    assert cf.hypercube_mu(n) == mu
+    assert sum(mu) == _fib(n + 1) * _fib(n + 2) - 1
+    v_bar = [(-1) ** j * _fib(j + 1) for j in range(1, n + 1)]
+    rng = random.Random(n)
+    for order in ("sweeps", "stream", "misclassified", "lowest", "highest"):
+        for _ in range(20 if order in ("sweeps", "stream", "misclassified") else 1):
+            w, counts = _hypercube_run(rows, order, rng)
+            assert w == v_bar, order
+            assert counts == mu, order
+            assert sum(counts) == _fib(n + 1) * _fib(n + 2) - 1
+    # The package's cyclic run, order 1..n, too: the chapter's table.
+    t = cf.hypercube_table()
+    assert t["mistakes"][n - 1] == sum(mu) and t["per_point"][n - 1] and t["final_fib"][n - 1]
+    res = perceptron(X, y, record=True, max_epochs=10**6)
+    assert list(np.bincount(res.history.indices, minlength=n)) == mu
 
 
 def test_hypercube_table_numbers():
@@ -535,7 +623,6 @@ def test_hypercube_table_numbers():
     n = t["n"]
     assert list(n) == list(range(1, cf.HYPERCUBE_N_MAX + 1))
     assert list(t["fib"]) == [_fib(k + 1) for k in n]
-    assert list(t["lower"]) == [_fib(k + 3) - 2 for k in n]
     assert list(t["fib_norm_sq"]) == [_fib(k + 1) * _fib(k + 2) - 1 for k in n]
     assert np.all(t["gamma"] <= t["gamma_upper"] * (1 + 1e-9))
     assert np.allclose(t["gamma"], 1 / np.sqrt(t["fib_norm_sq"]), rtol=1e-9)
@@ -543,11 +630,19 @@ def test_hypercube_table_numbers():
     err = float(np.max(np.abs(t["gamma"] / t["gamma_exact"] - 1)))
     assert 0 < err < 1e-9 and _clear_of_rounding_edge(err / 10 ** math.floor(math.log10(err)), 0)
     assert np.allclose(t["R"] ** 2, 1 + n // 2)
-    # The proposition's lower bound and the theorem's upper bound on the mistakes.
-    assert np.all(t["mistakes"] >= t["lower"])
+    # The proposition: the count is F(n+1) F(n+2) - 1 = 1/gamma*^2 on every row, mu_i on each
+    # point, ending at the Fibonacci separator; so mistakes / bound = 1/R^2 = 1/(1 + n//2).
     assert np.all(t["mistakes"] <= t["bound"])
-    # Measured, and stated in the prose: the count equals F(n+1) F(n+2) - 1 on every row.
     assert np.array_equal(t["mistakes"], t["fib_norm_sq"])
+    assert np.all(t["per_point"]) and np.all(t["final_fib"])
+    assert t["per_point"].dtype == bool and t["final_fib"].dtype == bool
+    share = t["mistakes"] / t["bound"]
+    assert np.allclose(share, 1 / (1 + n // 2), rtol=1e-9)
+    assert np.all(share[1:] < 1)  # n >= 2: below the bound; n = 1 is one orthonormal point
+    share_err = float(np.max(np.abs(t["mistakes"] * t["R"] ** 2 / t["bound"] - 1)))
+    assert 0 < share_err < 1e-8
+    assert _clear_of_rounding_edge(share_err / 10 ** math.floor(math.log10(share_err)), 0)
+    assert _clear_of_rounding_edge(share[-1], 4)
     for k in (4, 7, 9):
         X, y = hypercube_small_margin(k)
         assert len(_reference_run(X, y, exact=True)[0]) == t["mistakes"][k - 1]
@@ -607,6 +702,15 @@ def test_demo_run_touches_both_bounds_at_the_first_mistake():
     assert np.min(np.abs(np.diff(cosine))) > 1e-9  # no fall decided by a rounding
     shown = [(prog.min(), 4), (grow.max(), 4), (prog[-1], 3), (grow[-1], 3), (cosine[-1], 3)]
     assert all(_clear_of_rounding_edge(v, dec) for v, dec in shown)
+    # The prose: after the first mistake (a tie at w = 0) every mistake is at a point with
+    # y w.x < 0, some only just; the closest to 0 is shown with three decimals. Recomputed
+    # here along the reference run: w_{k-1} . (y_i x_i) = w_{k-1} . (w_k - w_{k-1}).
+    before = np.vstack([np.zeros(X.shape[1]), W[:-1]])
+    products = np.sum(before * (W - before), axis=1)
+    assert products[0] == 0 and np.all(products[1:] < 0)
+    assert np.allclose(cf.mistake_products(X, y, res), products, atol=1e-12)
+    top = float(products[1:].max())
+    assert -0.05 < top < 0 and _clear_of_rounding_edge(top, 3)
 
 
 @settings(max_examples=50)
@@ -637,6 +741,74 @@ def test_strict_rule_stops_at_once_without_separating():
     w = np.zeros(10)
     assert not np.any(y * (X @ w) < 0)
     assert np.all(y * (X @ w) <= 0)
+
+
+def _fixed_passes(rows, T):
+    """The MIT notes' loop: exactly T passes in order, updating when y w.x <= 0 (rows are
+    y_i x_i, integers). Returns the final w and, per pass, whether it made a mistake."""
+    w = [0] * len(rows[0])
+    dirty = []
+    for _ in range(T):
+        made = False
+        for z in rows:
+            if sum(a * b for a, b in zip(w, z)) <= 0:
+                w = [a + b for a, b in zip(w, z)]
+                made = True
+        dirty.append(made)
+    return w, dirty
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_fixed_number_of_passes_past_the_bound_returns_a_separator(seed):
+    # The prose: at most floor((R/gamma)^2) passes contain a mistake and a clean pass changes
+    # nothing, so T = floor((R/gamma)^2) + 1 fixed passes return a separator; the sweeping
+    # perceptron stops within that many sweeps. gamma is the exact margin of a separator u.
+    rng = np.random.default_rng(seed)
+    d = 2 + seed % 3
+    w_true = rng.integers(1, 5, size=d) * rng.choice([-1, 1], size=d)
+    X = rng.integers(-6, 7, size=(40, d)).astype(float)
+    X = X[X @ w_true != 0][:12]
+    y = np.sign(X @ w_true)
+    rows = [[int(label) * int(v) for v in row] for row, label in zip(X, y)]  # exact integers
+    mm = max_margin(X, y)
+    u = [Fraction(float(v)) for v in mm.w]  # any separator will do; this one has a good margin
+    fm = min(sum(a * b for a, b in zip(u, z)) for z in rows)
+    assert fm > 0
+    bound = max(sum(v * v for v in z) for z in rows) * sum(a * a for a in u) / fm**2
+    T = math.floor(bound) + 1
+    w, dirty = _fixed_passes(rows, T)
+    assert all(sum(a * b for a, b in zip(w, z)) > 0 for z in rows)
+    assert sum(dirty) <= math.floor(bound) and dirty == sorted(dirty, reverse=True)
+    assert _reference_run(X, y, exact=True)[1] <= T
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_orthonormal_bound_is_met_only_with_one_label_under_the_other_tie_rules(n):
+    # The prose: under the CS229 rule (tie="positive") the run makes one mistake per negative
+    # point, under Balcan's (tie="negative") one per positive point, so the bound n is met only
+    # when every label is -1, respectively +1. Every labelling, exact reference runs.
+    for labels in itertools.product([-1.0, 1.0], repeat=n):
+        y = np.array(labels)
+        X = np.diag(y)
+        for tie, all_of in (("positive", -1.0), ("negative", 1.0)):
+            m = len(_reference_run(X, y, tie=tie, exact=True)[0])
+            assert m == int(np.sum(y == all_of))
+            assert (m == n) == bool(np.all(y == all_of))
+            assert perceptron(X, y, tie=tie).mistakes == m
+        assert len(_reference_run(X, y, exact=True)[0]) == n  # ties are mistakes: always n
+
+
+def test_only_the_orthonormal_points_reach_the_bound():
+    # The prose: "Some data do reach it: the orthonormal points". The wedge and the hypercube
+    # (beyond its single point at n = 1, itself an orthonormal set) stay below their bounds.
+    for n in (2, 7, 15):
+        res, g, r = cf.worst_case_run(n)
+        assert res.mistakes == n == round(novikoff_bound(r, g))
+    t = cf.wedge_table()
+    assert np.all(t["mistakes"] < 0.6 * t["bound"])
+    h = cf.hypercube_table()
+    assert np.all(h["mistakes"][1:] < h["bound"][1:]) and h["mistakes"][0] == 1
+    assert cf.survey_summary()["worst"] < 1
 
 
 def test_independence_table_stays_under_the_bound():

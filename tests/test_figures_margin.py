@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 import pytest
@@ -207,6 +208,22 @@ def test_perceptron_stays_within_the_bound_on_the_chapter_data():
     X, y = fig.margin_data()
     run = perceptron(X, y)
     assert run.converged and run.mistakes <= novikoff_bound(radius(X), max_margin(X, y).gamma)
+
+
+def test_the_bound_on_the_chapter_data_allows_a_whole_number_of_mistakes():
+    # The prose: (R/gamma*)^2 is shown with one decimal, and the bound allows at most its
+    # floor mistakes. The floor is decided by the certified interval of gamma*, so no rounding
+    # of gamma* can move it, and the run stays within it.
+    X, y = fig.margin_data()
+    opt, R = max_margin(X, y), radius(X)
+    R_sq = max(float(x @ x) for x in X)
+    ends = [R_sq / opt.gamma_high**2, R_sq / opt.gamma_low**2]  # the bound lies between
+    floor = math.floor(novikoff_bound(R, opt.gamma))
+    assert math.floor(ends[0]) == math.floor(ends[1]) == floor
+    assert ends[0] - floor > 1e-6 and floor + 1 - ends[1] > 1e-6
+    shown = novikoff_bound(R, opt.gamma) * 10  # one decimal
+    assert abs(shown - math.floor(shown) - 0.5) > 1e-6
+    assert perceptron(X, y).mistakes <= floor < novikoff_bound(R, opt.gamma)
 
 
 def test_support_points_through_origin_are_both_positive_and_with_offset_both_classes():

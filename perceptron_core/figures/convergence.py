@@ -12,8 +12,10 @@ bound from four sides, one figure each:
 and computes two tables the prose quotes: the family in {0,1}ⁿ whose margin shrinks
 exponentially in n (:func:`hypercube_table`), and the 1-D data on which ``(R/γ*_b)²`` fails to
 bound the perceptron with an offset (:func:`offset_counterexample`). :func:`cosine_falls` counts
-the mistakes of a run at which the cosine between ``w_k`` and ``u`` went down, and
-:func:`invariants_grid` says what the first figure shows at every setting of its sliders.
+the mistakes of a run at which the cosine between ``w_k`` and ``u`` went down,
+:func:`mistake_products` gives the products ``yᵢ w_{k−1}·xᵢ`` at a run's mistakes,
+:func:`invariants_grid` says what the first figure shows at every setting of its sliders and
+:func:`survey_summary` what the second shows over its settings.
 
 The slider grids of the figures are named once here (``*_SLIDERS``); the chapter passes them
 to :func:`perceptron_core.explore`, and the numbers its prose quotes about them are computed
@@ -60,6 +62,9 @@ __all__ = [
     "wedge_table",
     "draw_wedge",
     "cosine_falls",
+    "mistake_products",
+    "survey_summary",
+    "hypercube_mu",
     "hypercube_table",
     "offset_counterexample",
     "INVARIANTS_SLIDERS",
@@ -194,7 +199,8 @@ def invariants_grid() -> dict[str, float]:
     * ``crossing_past_edge``: the smallest ``(R/γ)²`` over the right end of the panel (above
       1: the crossing is off the panel at every setting);
     * ``gap_last_lo``: the smallest ``(√k R − kγ)/(√k R)`` at the run's last mistake, how far
-      apart the two dashed curves still are there;
+      apart the two dashed curves still are there, and ``gap_last_pct``, that fraction in
+      percent rounded *down* to a whole number, so that "at least ``gap_last_pct`` %" is true;
     * ``cos_last_lo``, ``cos_last_hi``: the range of the cosine at the last mistake;
     * ``settings``: the number of settings.
     """
@@ -210,6 +216,7 @@ def invariants_grid() -> dict[str, float]:
             cosines.append(res.history.progress[-1] / np.sqrt(res.history.norms_sq[-1]))
     return {"ratio_lo": float(min(ratios)), "ratio_hi": float(max(ratios)),
             "crossing_past_edge": float(min(past)), "gap_last_lo": float(min(gaps)),
+            "gap_last_pct": int(np.floor(100 * min(gaps))),
             "cos_last_lo": float(min(cosines)), "cos_last_hi": float(max(cosines)),
             "settings": len(ratios)}
 
@@ -357,6 +364,37 @@ def draw_survey(gamma: float, n: int) -> Figure:
     return fig
 
 
+def survey_summary() -> dict[str, float]:
+    """What the second figure shows, over every setting of :data:`SURVEY_SLIDERS`.
+
+    For each setting ``(γ, n)`` and each family, the ratios mistakes / ``(R/γ*)²`` of its
+    :data:`SURVEY_TRIALS` data sets. Returns
+
+    * ``worst``: the largest ratio of any data set of either family;
+    * ``planted_max``: the largest ratio of a planted data set;
+    * ``planted_lo``, ``planted_hi`` and ``shell_lo``, ``shell_hi``: the smallest and largest
+      median ratio of a family over the settings;
+    * ``shell_higher``: at how many settings the shell median exceeds the planted median;
+    * ``settings``: the number of settings; ``runs``: the number of data sets of the figure.
+    """
+    values = slider_values(SURVEY_SLIDERS)
+    settings = [(g, n) for g in values["gamma"] for n in values["n"]]
+    ratios = {fam: [np.divide(*survey(g, n, fam)) for g, n in settings]
+              for fam in ("planted", "shell")}
+    medians = {fam: [float(np.median(r)) for r in rs] for fam, rs in ratios.items()}
+    return {
+        "worst": float(max(np.max(r) for rs in ratios.values() for r in rs)),
+        "planted_max": float(max(np.max(r) for r in ratios["planted"])),
+        "planted_lo": min(medians["planted"]),
+        "planted_hi": max(medians["planted"]),
+        "shell_lo": min(medians["shell"]),
+        "shell_hi": max(medians["shell"]),
+        "shell_higher": int(sum(s > p for s, p in zip(medians["shell"], medians["planted"]))),
+        "settings": len(settings),
+        "runs": 2 * len(settings) * SURVEY_TRIALS,
+    }
+
+
 def independence_table(
     gamma: float, sizes: tuple[tuple[int, int], ...], seeds: int = 5
 ) -> list[tuple[int, int, int]]:
@@ -495,6 +533,19 @@ def cosine_falls(res: PerceptronResult) -> int:
     return int(np.sum(np.diff(cos) < 0))
 
 
+def mistake_products(X: NDArray, y: NDArray, res: PerceptronResult) -> NDArray:
+    """``yᵢ w_{k−1}·xᵢ`` at each mistake k of a run without offset (recorded), ``w_0 = 0``.
+
+    These are the cross terms of the growth lemma, halved: ``‖w_k‖² = ‖w_{k−1}‖² +
+    2 yᵢ w_{k−1}·xᵢ + ‖xᵢ‖²``. The first is 0, at ``w_0 = 0``; a negative one makes ``‖w_k‖²``
+    grow by less than ``‖xᵢ‖²``.
+    """
+    h = res.history
+    before = np.vstack([np.zeros((1, X.shape[1])), h.weights[:-1]])
+    idx = h.indices
+    return y[idx] * np.sum(before * X[idx], axis=1)
+
+
 # --------------------------------------------------------------------------------------------
 # Exponentially small margins in {0,1}^n
 # --------------------------------------------------------------------------------------------
@@ -508,6 +559,20 @@ def _fibonacci(m: int) -> int:
     return a
 
 
+def hypercube_mu(n: int) -> list[int]:
+    """The weights ``μ_1, …, μ_n`` of the chapter's proof for ``hypercube_small_margin(n)``.
+
+    ``μ_n = F_{n+1}`` and ``μ_i = F_{i+1} + μ_{i+1} + μ_{i+3} + ⋯`` (the later points of the
+    other parity). They are the coefficients of the Fibonacci separator in the basis ``yᵢ xᵢ``,
+    and the proposition shows that the perceptron (ties are mistakes) updates exactly ``μ_i``
+    times on point i, in any order. Returned 0-based: entry ``i − 1`` is ``μ_i``.
+    """
+    mu = [0] * (n + 1)  # 1-based
+    for i in range(n, 0, -1):
+        mu[i] = _fibonacci(i + 1) + sum(mu[j] for j in range(i + 1, n + 1, 2))
+    return mu[1:]
+
+
 @lru_cache(maxsize=4)
 def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
     """For ``n = 1..n_max`` on :func:`perceptron_core.data.hypercube_small_margin`.
@@ -515,22 +580,27 @@ def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
     Keys: ``n``, ``gamma`` (γ*, certified lower end), ``gamma_exact`` (the proposition's
     ``1/√(F_{n+1}F_{n+2} − 1)``), ``gamma_upper`` (``1/F_{n+1}``, its simpler upper bound),
     ``R``, ``bound`` (``(R/γ*)²``), ``mistakes`` and ``epochs`` of the perceptron (ties are
-    mistakes), ``fib`` (``F_{n+1}``), ``lower`` (``F_{n+3} − 2``, the proven lower bound on the
-    mistakes) and ``fib_norm_sq`` (``F_{n+1}F_{n+2} − 1``, the squared length of the Fibonacci
-    separator ``v = ((−1)ʲ F_{j+1})_j``, which is ``1/γ*²``). The data are 0/1 and the weights
-    integers, so every product is exact.
+    mistakes), ``fib`` (``F_{n+1}``), ``fib_norm_sq`` (``F_{n+1}F_{n+2} − 1``, the squared
+    length of the Fibonacci separator ``v = ((−1)ʲ F_{j+1})_j``, which is ``1/γ*²`` and, by the
+    proposition, the exact number of mistakes), ``per_point`` (True when the run's updates on
+    each point i number exactly :func:`hypercube_mu`'s ``μ_i``) and ``final_fib`` (True when
+    the run ends at the Fibonacci separator). The data are 0/1 and the weights integers, so
+    every product is exact.
     """
     keys = ("n", "gamma", "gamma_exact", "gamma_upper", "R", "bound", "mistakes", "epochs",
-            "fib", "lower", "fib_norm_sq")
+            "fib", "fib_norm_sq", "per_point", "final_fib")
     cols: dict[str, list] = {key: [] for key in keys}
     for n in range(1, n_max + 1):
         X, y = hypercube_small_margin(n)
         g, r = max_margin(X, y).gamma, radius(X)
-        res = perceptron(X, y, max_epochs=_MAX_EPOCHS)
+        res = perceptron(X, y, max_epochs=_MAX_EPOCHS, record=True)
         fib = _fibonacci(n + 1)
         norm_sq = fib * _fibonacci(n + 2) - 1
+        counts = np.bincount(res.history.indices, minlength=n)
+        v_bar = [(-1) ** j * _fibonacci(j + 1) for j in range(1, n + 1)]
         row = (n, g, 1 / np.sqrt(norm_sq), 1 / fib, r, novikoff_bound(r, g), res.mistakes,
-               res.epochs, fib, _fibonacci(n + 3) - 2, norm_sq)
+               res.epochs, fib, norm_sq, bool(list(counts) == hypercube_mu(n)),
+               bool(np.array_equal(res.w, v_bar)))
         for key, v in zip(keys, row):
             cols[key].append(v)
     return {key: np.array(v) for key, v in cols.items()}
