@@ -692,8 +692,8 @@ def margin_perceptron(
     matter, in rational arithmetic otherwise; τγ is the exact product of the two floats given),
     so this holds also for a point within an ulp of the aim. Balcan's algorithm is τ = ½. If
     the data have margin γ with respect to some unit vector, the number of updates is at most
-    ``2(R/γ)²/ε² + 2(R/γ)/ε`` with
-    ``ε = 1 − τ`` (:func:`~perceptron_core.margin_perceptron_bound`), which is Balcan's
+    ``2(R/γ)²/η² + 2(R/γ)/η`` with
+    ``η = 1 − τ`` (:func:`~perceptron_core.margin_perceptron_bound`), which is Balcan's
     ``8(R/γ)² + 4R/γ`` at τ = ½.
 
     Parameters

@@ -106,11 +106,12 @@ def hinge_loss_bound(R: float, gamma: float, td: float) -> float:
 
 
 def margin_perceptron_bound(R: float, gamma: float, target: float = 0.5) -> float:
-    """Updates of Margin Perceptron(γ) with target τ: at most ``2(R/γ)²/ε² + 2(R/γ)/ε``, ε = 1 − τ.
+    """Updates of Margin Perceptron(γ) with target τ: at most ``2(R/γ)²/η² + 2(R/γ)/η``, η = 1 − τ.
 
     At the default τ = ½ this is Balcan's ``8(R/γ)² + 4R/γ`` (Theorem 2 of Balcan's notes); the
     constants for other targets are the course book's derivation (chapter "The margin
-    perceptron"), since the notes only say the bound is polynomial in R/(εγ).
+    perceptron"), since the notes only say the bound is polynomial in R/(ηγ) (they write ε for
+    the shortfall η).
 
     Parameters
     ----------
@@ -209,21 +210,21 @@ def online_to_pac(R: float, gamma: float, epsilon: float, delta: float) -> Onlin
 def offset_bound(R: float, gamma: float, b: float, c: float = 1.0) -> float:
     """Mistakes of the perceptron on the augmented points ``(x, c)``: ``(R² + c²)(1 + b²/c²)/γ²``.
 
-    The hypotheses are about the original points: ``‖xᵢ‖ ≤ R`` and a unit ``w*`` with offset
-    ``b*`` such that ``yᵢ(w*·xᵢ + b*) ≥ γ``. On the points ``x' = (x, c)`` the radius is
-    ``R' = √(R² + c²)``, and the unit vector ``(w*, b*/c)/√(1 + b*²/c²)`` separates them through
-    the origin with margin ``γ' = γ/√(1 + b*²/c²)``, so Block–Novikoff gives ``(R'/γ')²``.
+    The hypotheses are about the original points: ``‖xᵢ‖ ≤ R`` and a unit ``u`` with offset
+    ``b*`` such that ``yᵢ(u·xᵢ + b*) ≥ γ``. On the points ``x' = (x, c)`` the radius is
+    ``R' = √(R² + c²)``, and the unit vector ``u' = (u, b*/c)/√(1 + b*²/c²)`` separates them
+    through the origin with margin ``γ' = γ/√(1 + b*²/c²)``, so Block–Novikoff gives ``(R'/γ')²``.
     With ``c = 1`` this bounds the perceptron with an offset (θ₀ of the MIT 6.036 notes), the
     perceptron through the origin on ``(x, 1)``; other ``c`` bound it on ``augment(X, c)``.
 
-    The bound is smallest at ``c² = R|b*|``, where it equals ``((R + |b*|)/γ)²``; a separator with
-    points on both sides has ``|b*| ≤ R``, so that is at most ``4(R/γ)²``. Note that ``(R/γ)²``
-    alone, with the margin γ of a separator *with* an offset, is not a bound.
+    For ``b* ≠ 0`` the bound is smallest at ``c² = R|b*|``, where it equals ``((R + |b*|)/γ)²``; a
+    separator with points on both sides has ``|b*| ≤ R``, so that is at most ``4(R/γ)²``. Note
+    that ``(R/γ)²`` alone, with the margin γ of a separator *with* an offset, is not a bound.
 
     Parameters
     ----------
     R : radius of the original points, ``max ‖xᵢ‖`` (≥ 0).
-    gamma : margin ``min yᵢ(w*·xᵢ + b*)`` of the unit ``w*`` with offset ``b*`` (> 0).
+    gamma : margin ``min yᵢ(u·xᵢ + b*)`` of the unit ``u`` with offset ``b*`` (> 0).
     b : the offset ``b*`` of that separator (any real number; only ``|b|`` matters).
     c : the constant appended to every point (> 0; ``-c`` gives the same bound).
 

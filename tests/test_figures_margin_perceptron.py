@@ -119,6 +119,31 @@ def test_slider_summary_matches_the_runs():
     assert s["small_above"] == above >= 1
     assert s["small_true_share"] == pytest.approx(true / sum(r.updates for r in small))
     assert s["small_true_share"] > 0.5
+    # "the highest margin reached is <max> times γ, while the other <below> runs stay below γ,
+    # the lowest at <min> times γ": over the runs at this fraction, recomputed
+    over = [_margin(X, y, pc.margin_perceptron(X, y, r.gamma, target=r.target).w) / r.gamma
+            for r in small]
+    assert s["small_below"] == sum(v < 1 for v in over) == len(small) - s["small_above"] > 0
+    assert s["small_max_over_gamma"] == pytest.approx(max(over), rel=1e-12) and max(over) > 1
+    assert s["small_min_over_gamma"] == pytest.approx(min(over), rel=1e-12) and min(over) < 1
+    # each still meets its floor τγ
+    assert all(v >= r.target for v, r in zip(over, small))
+    # the share of true mistakes is over all the runs at this fraction, and the page says so
+    assert "over the {glue:text}`mp-fig-small-runs` runs at\nthis fraction" in _markdown()
+
+
+def test_figure_sliders_use_the_named_grids():
+    """The explore() call reads the slider grids from the module, as slider_summary does,
+    and starts at γ = γ*."""
+    from perceptron_core.interactive import _expand_all
+
+    call = next("".join(c["source"]) for c in _cells()
+                if "explore(mpf.draw" in "".join(c["source"]))
+    assert "fraction=mpf.FRACTIONS" in call and "target=mpf.TARGETS" in call
+    fraction, target = _expand_all({"fraction": mpf.FRACTIONS, "target": mpf.TARGETS}, 60)
+    assert fraction.values == mpf.slider_values()[0] and target.values == mpf.slider_values()[1]
+    assert fraction.values[fraction.initial] == 1.0 and target.values[target.initial] == 0.5
+    assert mpf.BENCH_CASES[0][2] == {"fraction": mpf.FRACTIONS, "target": mpf.TARGETS}
 
 
 # --- the figure ---------------------------------------------------------------------------------
@@ -194,36 +219,118 @@ def test_exercise_strict_test_misses_the_floor():
     assert _margin(X, y, w) < mpf.optimum().gamma_low / 2
 
 
-def test_exercise_search_brackets_gamma_star():
-    """mp-ex-search: the bisection of the solution brackets γ*."""
+def _search(tau=0.9, short_cap=100, steps=12):
+    """The bisection of the mp-ex-search solution, rewritten here: the bracket and, per step,
+    (γ, verdict, epochs of the run that decided it)."""
     import warnings
 
     X, y = mpf.chapter_data()
     R = float(np.max(np.linalg.norm(X, axis=1)))
 
-    def verdict(g, tau=0.9):
+    def verdict(g):
         B = pc.margin_perceptron_bound(R, g, tau)
-        for cap in (100, int(B) + 1):
+        for cap in (short_cap, int(B) + 1):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", pc.ConvergenceWarning)
                 r = pc.margin_perceptron(X, y, g, target=tau, max_epochs=cap)
             if r.converged:
-                return "found", _margin(X, y, r.w)
+                return "found", _margin(X, y, r.w), r.epochs
             if r.updates > B:
-                return "too high", g
+                return "too high", g, r.epochs
         raise AssertionError("unreachable: the full cap always decides")
 
-    lo, hi = 0.0, R
-    for _ in range(12):
-        kind, value = verdict((lo + hi) / 2)
+    lo, hi, trials = 0.0, R, []
+    for _ in range(steps):
+        g = (lo + hi) / 2
+        kind, value, epochs = verdict(g)
+        trials.append((g, kind, epochs))
         if kind == "found":
             lo = max(lo, value)
         else:
             hi = value
+    return lo, hi, trials
+
+
+@pytest.fixture(scope="module")
+def search():
+    return _search()
+
+
+def test_exercise_search_brackets_gamma_star(search):
+    """mp-ex-search: the bisection of the solution brackets γ*."""
+    lo, hi, _ = search
     opt = mpf.optimum()
     assert lo <= opt.gamma_high and opt.gamma_low < hi
     assert hi > opt.gamma_high / 0.9  # "Here it stayed above γ*/τ"
     assert _stored("mp-search-hi") == pytest.approx(hi) and _stored("mp-search-tau") == 0.9
+    assert _stored("mp-search-lo") == pytest.approx(lo)
+
+
+def test_exercise_search_what_the_short_try_did(search):
+    """The page once said that a too-large γ passes M̄ updates long before the full cap, so the
+    short try decides; in fact the full cap ran for three of the five verdicts "too high" (up
+    to 37,161 epochs). What the page says now, recounted from the bisection."""
+    _, _, trials = search
+    opt, short = mpf.optimum(), 100
+    assert _stored("mp-search-short-cap") == short
+    high = [(g, e) for g, kind, e in trials if kind == "too high"]
+    found = [(g, e) for g, kind, e in trials if kind == "found"]
+    settled = [g for g, e in high if e <= short]
+    assert _stored("mp-search-n-high") == len(high) and _stored("mp-search-n-found") == len(found)
+    assert _stored("mp-search-n-high-short") == len(settled)
+    assert 0 < len(settled) < len(high)  # the short try settles some, not all
+    # "those with γ at least <min> times γ*; the others, nearer to γ*, ran to the full cap"
+    g_min = min(settled)
+    assert all(g >= g_min for g in settled)
+    assert all(g < g_min for g, e in high if e > short)
+    assert _stored("mp-search-high-short-min") == pytest.approx(g_min / opt.gamma, rel=1e-9)
+    R = float(np.max(np.linalg.norm(mpf.chapter_data()[0], axis=1)))
+    for g, e in high:
+        if e > short:
+            assert e == int(pc.margin_perceptron_bound(R, g, 0.9)) + 1  # the full cap
+    # "the closest to γ*, at <last> times γ*, took <epochs> epochs": bisection lowers hi at
+    # every "too high", so the last one is the closest
+    assert high[-1][0] == min(g for g, _ in high) > opt.gamma_high
+    assert _stored("mp-search-last-high") == pytest.approx(high[-1][0] / opt.gamma, rel=1e-9)
+    assert _stored("mp-search-last-high-epochs") == high[-1][1] > 10 * short
+    # "<k> finished within the short try and the others after at most <m> epochs"
+    assert _stored("mp-search-n-found-short") == sum(e <= short for _, e in found)
+    assert _stored("mp-search-found-max-epochs") == max(e for _, e in found)
+    assert max(e for _, e in found) < high[-1][1] / 100  # "it is the verdicts too high that cost"
+    assert _stored("mp-search-found-top") == pytest.approx(
+        max(g for g, _ in found) / opt.gamma, rel=1e-9)
+
+
+def test_a_run_above_gamma_star_can_finish_within_a_factor_tau():
+    """The Summary once said the floor τγ is within a factor τ of γ* "only when γ = γ*". A run
+    with γ above γ* (certified: above gamma_high) that finishes has τγ > τγ*: within the factor
+    too. So what holds is "guaranteed only for γ = γ*"."""
+    X, y = mpf.chapter_data()
+    opt, tau = mpf.optimum(), 0.9
+    g = _stored("mp-search-found-top") * opt.gamma
+    assert g > 1.05 * opt.gamma_high
+    run = pc.margin_perceptron(X, y, g, target=tau, max_epochs=1000)
+    assert run.converged
+    m = _margin(X, y, run.w)
+    assert tau * g <= m <= opt.gamma_high * (1 + 1e-9)  # floor met, and no more than γ*
+    assert tau * g > tau * opt.gamma_high
+    summary = _markdown()[_markdown().index("## Summary"):]
+    assert "guaranteed to be within a factor $\\tau$" in summary
+    assert "only\n  when $\\gamma = \\gamma^*$" not in summary
+    assert "nothing guarantees that the run finishes" in summary
+
+
+def test_exercise_statements_match_their_solution_code():
+    """The statement of mp-ex-search types its target (the student edition has no solution
+    cells to glue it from); it must be the value the solution's code runs."""
+    cells = _cells()
+    text = _markdown()
+    statement = text[text.index(":label: mp-ex-search"):text.index("{solution-start} mp-ex-search")]
+    tau = float(re.search(r"target \$\\tau = ([0-9.]+)\$", statement).group(1))
+    code = next("".join(c["source"]) for c in cells
+                if c["cell_type"] == "code" and "def verdict" in "".join(c["source"]))
+    assert re.search(r"tau_search, short_cap = ([0-9.]+), ", code).group(1) == str(tau)
+    assert _stored("mp-search-tau") == tau
 
 
 # --- the notebook -------------------------------------------------------------------------------
@@ -328,6 +435,20 @@ def test_prose_names_no_test_files_and_claims_no_table_it_lacks():
     assert "every method in the table" not in text
 
 
+def test_prose_says_what_balcan_changes_and_what_max_margin_returns():
+    text = _markdown()
+    first = "".join(_cells()[0]["source"])
+    # Balcan's notes change two things: the update test, and the start w_1 = y_1 x_1
+    assert "one line" not in first
+    assert "change the update test (and start from the first\nexample)" in first
+    # the notes give no reason for their start; the reason is this book's
+    assert "therefore start" not in text and "they do not say why; this is the reason" in text
+    # max_margin returns a certified interval around γ*, not an exact value
+    assert "exact maximum margin" not in text and "certified interval" in text
+    opt = mpf.optimum()
+    assert opt.gamma_low <= opt.gamma_high
+
+
 def test_notation_of_the_chapter():
     """u for the unit separator, w_k counted with the initialization, Λ for the threshold,
     η for the shortfall (ε only where Balcan's remark is quoted in its letters), q in the
@@ -340,3 +461,12 @@ def test_notation_of_the_chapter():
     assert "\\epsilon" not in text and "\\rho" not in text and "$B$" not in text
     quote = [p for p in text.split("\n\n") if "\\varepsilon" in p]
     assert len(quote) == 1 and "theirs" in quote[0]
+    # λ is the page's convex weights: the remark on the threshold uses κ
+    assert "\\lambda" not in text and "\\Lambda = R^2/(\\kappa\\gamma)" in text
+
+
+def test_docstrings_use_the_books_letters():
+    """help() shows these: η for the shortfall (ε is the PAC error), u for the unit separator."""
+    for f in (pc.margin_perceptron, pc.margin_perceptron_bound):
+        doc = f.__doc__
+        assert "η = 1 − τ" in doc and "ε = 1 − τ" not in doc and "/ε" not in doc

@@ -181,6 +181,18 @@ def test_frame_summary_claims():
     assert f["factor"] == pytest.approx(factor, rel=1e-3) and factor < 2
     assert (f["factor_shift"], f["factor_c_run"]) == where[:2]
     assert f["factor_c_best"] == pytest.approx(where[2], rel=1e-3)
+    # "Since neighbouring values of the slider differ by a factor <c_step>, that alone places
+    # the measured best within a factor <c_step>": every neighbouring ratio is that factor
+    ratios = [b / a for a, b in zip(of.CS, of.CS[1:])]
+    assert all(r == pytest.approx(f["c_step"], rel=1e-12) for r in ratios)
+    assert factor <= f["c_step"]
+    # "so at that shift the measured best is the farther of the two neighbours (the nearer is
+    # within a factor <near>)"
+    shift, c_run, cb = where
+    below, above = max(c for c in of.CS if c <= cb), min(c for c in of.CS if c >= cb)
+    gaps = {c: max(c / cb, cb / c) for c in (below, above)}
+    assert f["factor_far"] is True and gaps[c_run] == max(gaps.values())
+    assert f["factor_near"] == pytest.approx(min(gaps.values()), rel=1e-3)
     assert f["worst"] > 10 * f["best_run"]
     last = [of.offset_state(of.shift_grid()[-1], c)["mistakes"] for c in of.CS]
     assert f["worst"] == max(last) == last[0] and f["best_run"] == min(last)
@@ -275,6 +287,37 @@ def test_corollary_is_four_times_the_naive_formula_and_the_bound_without_offset(
     assert best <= 4 * (R / g_b) ** 2 <= 4 * (R / g0) ** 2 * (1 + 1e-3)
     steps, _, closest = _reference(augment(X, math.sqrt(R * abs(b))), y)
     assert len(steps) <= best and closest > 1e-9
+
+
+def test_corollary_needs_both_labels_and_a_nonzero_offset():
+    """off-cor-four and the Summary state "b* ≠ 0" and "when both labels occur": without both
+    labels ((R + |b*|)/γ)² ≤ 4(R/γ)² fails (the example of off-ex-one-side), and for b* = 0 the
+    constant √(R|b*|) is 0, which is no augmented point."""
+    R, b, g = 1.0, 5.0, 6.0  # one point x = 1 labelled +1; u = 1, b* = 5: margin 6
+    assert 1.0 * (1.0 * 1 + b) == g
+    assert ((R + abs(b)) / g) ** 2 > 4 * (R / g) ** 2
+    with pytest.raises(ValueError):
+        of.best_c(R, 0.0)
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    corollary = text[text.index(":label: off-cor-four"):]
+    corollary = corollary[:corollary.index("```")]
+    assert "both labels" in corollary and "b^* \\neq 0" in corollary
+    summary = text[text.index("## Summary"):text.index("## Exercises")]
+    bullet = next(p for p in summary.split("\n- ") if "c^2 = R|b^*|" in p)
+    assert "b^* \\neq 0" in bullet and "when both labels occur" in bullet
+
+
+def test_the_package_decides_each_sign_exactly():
+    """The page says the package decides each sign exactly (not in floats). Here floats would
+    err: after the first update w = (1e16, 1, -1e16), and w·(1, 1, 1) = 1 exactly, while the
+    float sum 1e16 + 1 - 1e16 gives 0, a mistake."""
+    X, y = np.array([[1e16, 1.0, -1e16], [1.0, 1.0, 1.0]]), np.array([1.0, 1.0])
+    steps, w, _ = _reference(X, y, exact=True)
+    assert len(steps) == 1
+    assert (1e16 + 1.0) - 1e16 == 0.0  # what plain floats make of the second test
+    assert perceptron(X, y, max_epochs=100).mistakes == len(steps)
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert "decided in floating" not in text and "decides each sign exactly" in text
 
 
 def test_counterexample_numbers():
@@ -426,9 +469,33 @@ def test_prose_names_no_test_files_and_says_what_was_checked():
 
 
 def test_notation_of_the_chapter():
-    """u (not w*) for the unit separator; T only for epochs; no ϵ."""
+    """u (not w*) for the unit separator; T only for epochs; no ϵ; w' (not θ') for the weights
+    on the augmented points x'."""
     text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
     assert "w^*" not in text and "\\epsilon" not in text
+    assert "\\theta'" not in text and "w' = (\\theta, \\theta_0)" in text
+    assert "w'_{d+1}" in text
+    assert "w*" not in offset_bound.__doc__ and "unit ``u``" in offset_bound.__doc__
+
+
+def test_the_mit_notes_are_paraphrased_not_copied():
+    """The MIT 6.036 notes' sentence is "Some playing with dimensions later on will show that
+    what applies to perceptron-through-origin applies to perceptron with an offset"."""
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    assert "playing with dimensions" not in text
+    assert "The MIT 6.036 notes promise" in text
+
+
+def test_exercise_statement_matches_its_solution_code():
+    """off-ex-measured-c types its grid, "from 0.5 to 200" (the student edition has no solution
+    cells to glue it from); it must be the grid the solution's code runs."""
+    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    statement = text[text.index(":label: off-ex-measured-c"):]
+    lo, hi = re.search(r"from \$([0-9.]+)\$ to \$([0-9.]+)\$", statement).groups()
+    code = next("".join(c["source"]) for c in _cells()
+                if c["cell_type"] == "code" and "np.geomspace" in "".join(c["source"]))
+    args = re.search(r"np\.geomspace\(([0-9.]+), ([0-9.]+),", code).groups()
+    assert (float(lo), float(hi)) == tuple(float(a) for a in args)
     for m in re.finditer(r"\$T\b|\bT\$|\$T = ", text):
         line = text[max(0, m.start() - 80): m.end() + 80]
         assert "epoch" in line or "T =" in line, line

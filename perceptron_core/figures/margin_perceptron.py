@@ -42,8 +42,9 @@ __all__ = [
 
 #: ``planted(n, d, gamma, R, seed)`` arguments of the chapter's data set.
 DATA = (500, 10, 0.05, 1.0, 0)
-#: Slider of γ as a fraction of γ*: (start, stop, step), 5 values ending at γ = γ*.
-FRACTIONS = (0.2, 1.0, 0.2)
+#: Slider of γ as a fraction of γ*: (start, stop, step, initial), 5 values ending at γ = γ*,
+#: the initial one.
+FRACTIONS = (0.2, 1.0, 0.2, 1.0)
 #: Slider of the target τ: (start, stop, step, initial), 7 values, which include Balcan's ½
 #: (the initial one) and the other targets of the chapter's table, TABLE_TARGETS.
 TARGETS = (0.05, 0.95, 0.15, 0.5)
@@ -153,7 +154,9 @@ def slider_summary() -> dict[str, float | int | bool]:
     ``min_excess`` and the largest ``max_excess`` of ``margin/(τγ)`` (at least 1 by the
     theorem). At the smallest fraction of γ* (``small_fraction``), over its ``small_runs`` runs
     (one per target): ``small_above``, how many reach a margin above γ itself, and
-    ``small_true_share``, the share of true mistakes among all their updates.
+    ``small_below`` how many stay below γ; ``small_true_share``, the share of true mistakes
+    among all their updates; ``small_max_over_gamma`` and ``small_min_over_gamma``, the largest
+    and the smallest margin reached, as multiples of the γ the run was given.
     """
     fractions, targets = slider_values()
     runs = [reach(f, t) for f in fractions for t in targets]
@@ -169,6 +172,9 @@ def slider_summary() -> dict[str, float | int | bool]:
         "small_fraction": fractions[0],
         "small_runs": len(small),
         "small_above": sum(r.margin > r.gamma for r in small),
+        "small_below": sum(r.margin < r.gamma for r in small),
+        "small_max_over_gamma": max(r.margin / r.gamma for r in small),
+        "small_min_over_gamma": min(r.margin / r.gamma for r in small),
         "small_true_share": sum(r.true_mistakes for r in small) / sum(r.updates for r in small),
     }
 
@@ -264,5 +270,4 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
 
 #: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
 #: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
-BENCH_CASES = [("margin-perceptron", draw, {"fraction": (0.2, 1.0, 0.2, 1.0),
-                                            "target": TARGETS})]
+BENCH_CASES = [("margin-perceptron", draw, {"fraction": FRACTIONS, "target": TARGETS})]

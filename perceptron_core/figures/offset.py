@@ -289,7 +289,7 @@ def _margin_at(shift: float) -> tuple[float, float, float, tuple[float, float]]:
 @lru_cache(maxsize=512)
 def _mistakes(shift: float, c: float) -> tuple[int, float, float, float]:
     """The perceptron through the origin on the figure's data augmented by c: mistakes and the
-    final (w, b) in the original coordinates, where ``b = c·θ_{d+1}``."""
+    final (w, b) in the original coordinates, where ``b = c·w'_{d+1}`` for its weights w'."""
     X, y = shifted_data(shift)
     run = perceptron(augment(X, c), y, max_epochs=_MAX_EPOCHS)
     return run.mistakes, float(run.w[0]), float(run.w[1]), float(c * run.w[2])
@@ -337,9 +337,13 @@ def frame_summary() -> dict[str, Any]:
 
     * ``factor``: the largest, over the shifts, of ``c_run/c_best`` or ``c_best/c_run``
       (whichever is at least 1), reached at shift ``factor_shift`` with ``factor_c_run`` and
-      ``factor_c_best``;
+      ``factor_c_best``; ``factor_far``: whether there ``c_run`` is the farther (in ratio) of
+      the two slider values next to ``c_best``, and ``factor_near`` the ratio (at least 1) of
+      the nearer one to ``c_best``;
     * ``bracketed``: at every shift ``c_run`` is one of the two slider values next to
       ``c_best`` (the largest slider c at most c_best, or the smallest at least c_best);
+    * ``c_step``: the largest ratio of neighbouring slider values of c (all equal for CS, so
+      that ``bracketed`` places ``c_run`` within a factor ``c_step`` of ``c_best``);
     * ``shifts``: the number of shifts; ``same_best``: at how many of them ``c_run`` is also
       the slider's c with the smallest bound; ``others_next``: at every other shift ``c_run``
       is the next larger slider c than that one;
@@ -350,6 +354,7 @@ def frame_summary() -> dict[str, Any]:
       largest c, ``c_large`` (``near_large``), and the fewest over the slider (``near_best``).
     """
     factor, where, bracketed, same_best, others_next, max_ratio = 1.0, None, True, 0, True, 0.0
+    far, nearer = None, None
     for shift in shift_grid():
         runs = [_mistakes(shift, c)[0] for c in CS]
         bounds = [offset_state(shift, c)["bound"] for c in CS]
@@ -368,12 +373,16 @@ def frame_summary() -> dict[str, Any]:
         ratio = max(c_run / cb, cb / c_run)
         if ratio > factor:
             factor, where = ratio, (shift, c_run, cb)
+            gaps = {c: max(c / cb, cb / c) for c in neighbours if c is not None}
+            far, nearer = c_run == max(gaps, key=gaps.get), min(gaps.values())
     last = [_mistakes(shift_grid()[-1], c)[0] for c in CS]
     origin = [_mistakes(shift_grid()[0], c)[0] for c in CS]
     near_shift = shift_grid()[1]
     near = [_mistakes(near_shift, c)[0] for c in CS]
     return {"factor": factor, "factor_shift": where[0], "factor_c_run": where[1],
-            "factor_c_best": where[2], "bracketed": bracketed, "shifts": len(shift_grid()),
+            "factor_c_best": where[2], "factor_far": far, "factor_near": nearer,
+            "bracketed": bracketed,
+            "c_step": max(b / a for a, b in zip(CS, CS[1:])), "shifts": len(shift_grid()),
             "same_best": same_best, "others_next": others_next, "max_ratio": max_ratio,
             "worst": last[0], "c_small": CS[0], "best_run": min(last),
             "origin_most": max(origin), "near_shift": near_shift, "near_large": near[-1],
