@@ -4,6 +4,11 @@ what is wrong and how to fix it, instead of deep inside an algorithm.
 Wrong kinds of values (complex numbers, strings, booleans, arbitrary objects) raise
 ``TypeError``; right kinds with wrong shapes or values (NaN, a 3-D array, labels {0, 1},
 magnitudes that would overflow) raise ``ValueError``. Nothing is cast silently.
+
+Entries too small to square (below about 1e-154, down to the subnormal 5e-324) are accepted:
+the package never squares them as they are. Norms and margins are computed after an exact
+rescaling by a power of two (:func:`vector_norm`, :func:`row_norms`, :func:`scaled_margins`),
+and the algorithms either decide their signs exactly or run on data rescaled the same way.
 """
 
 from __future__ import annotations

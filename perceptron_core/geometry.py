@@ -14,6 +14,12 @@ Verdicts are certified in exact arithmetic: every float is a rational number, an
 floats cannot find evidence that checks out (margins far below the rounding of the data), the
 search is finished in rational arithmetic, and when even that fails the verdict says
 "undecided" rather than guess.
+
+Every scale the validators accept gets the same care. A norm is never the square root of a sum
+of squares that could underflow (1e-180² is 0.0): vectors are first multiplied by a power of
+two, which is exact. Data whose entries all lie below 2⁻³⁰⁰ are rescaled that way before
+:func:`max_margin`, :func:`separability` and :func:`min_norm_point` run, and the results are
+scaled back exactly (γ* and the point scale with the data; verdicts and weights do not).
 """
 
 from __future__ import annotations
