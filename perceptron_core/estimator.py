@@ -58,9 +58,11 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     boundary gets ``classes_[1]`` under ``tie="positive"`` and ``classes_[0]`` under
     ``tie="negative"`` and under ``tie="mistake"`` (where the core gives no answer, 0): the
     estimator must name a class, and ``classes_[0]`` is what scikit-learn's own linear
-    classifiers predict at a score of 0. With ``tie="mistake"`` and ``max_epochs=T`` the weights
-    are bit for bit those of ``sklearn.linear_model.Perceptron(shuffle=False, tol=None,
-    eta0=1, penalty=None, max_iter=T)``.
+    classifiers predict at a score of 0. With ``tie="mistake"`` and ``max_epochs=T`` the run adds
+    the same numbers in the same order as ``sklearn.linear_model.Perceptron(shuffle=False,
+    tol=None, eta0=1, penalty=None, max_iter=T)``, so the weights are bit for bit the same as
+    long as every decision is: scikit-learn reads the sign of ``w·x + b`` from its rounded float
+    value, this estimator decides it exactly, and a score within rounding of 0 can part the runs.
     """
 
     def __init__(self, *, offset: bool = True, max_epochs: int = 1000, tie: Tie = "mistake") -> None:
