@@ -78,14 +78,96 @@ def test_the_prose_claim_that_a_window_without_the_log_fails():
 
 
 def test_adversary_table():
-    rows = fig.adversary_table(k=9)
+    rows = fig.adversary_table(n=9)
     assert [r["mistakes"] for r in rows] == [9] * 5
     assert all(r["margin"] == pytest.approx(1 / 3, rel=1e-12) for r in rows)
-    assert [r["bound"] for r in rows] == [9.0, 9.0, 9.0, None, 9.0]
+    assert all(r["radius"] == 1.0 for r in rows)
+    bounds = [r["bound"] for r in rows]
+    assert bounds[3] is None
+    assert [b for b in bounds if b is not None] == pytest.approx([9.0] * 4, rel=1e-12)
     # Under tie="mistake" every score is a tie (no answer), so the adversary gives +1 throughout;
     # under tie="positive" the perceptron says +1 at a tie, so the labels are all -1.
     assert rows[0]["labels"] == "+" * 9 and rows[1]["labels"] == "−" * 9
     assert rows[3]["labels"] == "−" + "+" * 8  # 1-NN copies the label of e_1 from then on
+
+
+def test_the_adversary_margin_is_measured_on_each_games_data():
+    # The chapter: the margin quoted is measured on the data each game produced, the same in
+    # all games, and (R/γ)² is computed from it, not copied from the theorem. Recomputed here
+    # from the games themselves, with plain numpy.
+    rows = fig.adversary_table(n=9, R=2.0)
+    for learner, row in zip(fig.learners(9), rows):
+        game = pc.adversary_game(learner, 9, R=2.0)
+        measured = min(float(yi * (game.u @ xi)) for xi, yi in zip(game.X, game.y))
+        assert row["margin"] == pytest.approx(measured, rel=1e-15)
+        assert row["radius"] == pytest.approx(float(np.max(np.sqrt((game.X**2).sum(1)))))
+    margins = [r["margin"] for r in rows]
+    assert max(margins) - min(margins) <= 1e-12 * max(margins)
+    assert (2.0 / min(margins)) ** 2 == pytest.approx(9.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("tie", ["mistake", "positive", "negative"])
+def test_on_the_line_the_perceptron_makes_at_most_one_mistake(tie):
+    # Exercise gua-ex-line and the remark: in d = 1, whatever R/γ, at most one mistake.
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        n = int(rng.integers(1, 40))
+        gamma = float(10.0 ** rng.uniform(-4, 0))
+        u = float(rng.choice([-1.0, 1.0]))
+        x = rng.choice([-1.0, 1.0], size=n) * rng.uniform(gamma, 1.0, size=n)
+        y = np.sign(u * x)
+        assert np.all(y * u * x >= gamma)
+        res = pc.perceptron(x[:, None], y, tie=tie, max_epochs=5)
+        assert res.mistakes <= 1 and res.converged
+        learner = pc.PerceptronLearner(tie)
+        online = 0
+        for xi, yi in zip(np.r_[x, x], np.r_[y, y]):  # a stream: the data twice
+            online += learner.predict(np.array([xi])) != yi
+            learner.update(np.array([xi]), int(yi))
+        assert online <= 1
+
+
+def test_every_consistent_separator_of_the_lp_samples_has_small_error():
+    # The chapter: on the LP route's samples every consistent separator has error below the
+    # glued number, and the LP's output lies within psi of u, where the error is 0. Checked on
+    # a few samples by brute force over a fine grid of directions.
+    dist = fig.distribution()
+    psi = math.asin(dist.gamma / dist.R)
+    m = pc.vc_sample_size(2, 0.1, 0.1)
+    for seed in range(4):
+        X, y = dist.sample(m, seed=seed)
+        lo, hi = fig.consistent_arc(X, y)
+        worst = fig.worst_consistent_error(dist, X, y)
+        grid = np.linspace(-math.pi, math.pi, 200_001)
+        W = np.column_stack([np.cos(grid), np.sin(grid)])
+        consistent = np.all((y[:, None] * X) @ W.T > 0, axis=0)
+        inside = (grid > lo) & (grid < hi)
+        away = (np.abs(grid - lo) > 1e-9) & (np.abs(grid - hi) > 1e-9)
+        np.testing.assert_array_equal(consistent[away], inside[away])
+        errors = [dist.error(w) for w in W[consistent]]
+        assert max(errors) <= worst + 1e-12 and max(errors) >= worst - 1e-4
+        w = pc.lp_consistent_halfspace(X, y)
+        cos = float(w @ dist.u) / (math.hypot(*w) * math.hypot(*dist.u))
+        assert math.acos(min(1.0, cos)) < psi and dist.error(w) == 0.0
+    with pytest.raises(ValueError, match="half turn"):
+        fig.consistent_arc(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, 1.0]))
+
+
+def test_the_tie_rules_read_the_same_within_sampling_noise():
+    # Exercise gua-ex-balcan-tie: over 2000 runs each, the mean examples read under the two
+    # rules differ by less than the standard error of the difference (two samples' spreads).
+    dist = fig.distribution()
+    runs = {t: pc.simulate_conversion(dist, 0.1, 0.1, repeats=2000, seed=3, tie=t).examples
+            for t in ("mistake", "negative")}
+    diff = runs["negative"].mean() - runs["mistake"].mean()
+    se = math.sqrt(sum(r.var(ddof=1) / r.size for r in runs.values()))
+    assert abs(diff) < se
+    # h1 itself reads one example more on average under tie="negative": it is rejected at the
+    # first positive example (a fair coin: two on average), under "mistake" at the first one.
+    rng = np.random.default_rng(0)
+    X, y = dist.sample(20_000, seed=rng)
+    assert dist.error(np.zeros(2), tie="negative") == 0.5 and np.mean(y > 0) == pytest.approx(
+        0.5, abs=0.02)
 
 
 def test_off_by_one_numbers_of_the_prose():
@@ -106,6 +188,9 @@ def test_comparison_guarantees_hold_on_a_small_run():
     assert c["perceptron"]["failures"] <= binom.ppf(1 - 1e-6, 20, 0.1)
     assert c["lp"]["failures"] <= binom.ppf(1 - 1e-6, 20, 0.1)
     assert c["lp"]["seconds"] > 0 and c["perceptron"]["seconds"] > 0
+    assert c["lp"]["psi"] == pytest.approx(math.asin(fig.GAMMA / fig.R))
+    assert c["lp"]["max_angle"] < c["lp"]["psi"] and c["lp"]["max_error"] == 0.0
+    assert c["lp"]["max_error"] <= c["lp"]["worst_consistent"] < 0.05
 
 
 def test_bench_cases_draw():
@@ -200,8 +285,22 @@ def test_the_text_is_for_readers_and_uses_the_books_notation():
     assert "\\sim D" not in text
     # "Can any learner do better?" comes with the dimension the adversary needs.
     assert "in dimension $d \\ge (R/\\gamma)^2$" in text
-    # Exercise (b): the condition M + 1 > (R/γ)².
-    assert "M + 1 > (R/\\gamma)^2" in text
+    # Exercise (b): the condition N + 1 > (R/γ)² for a count N of hypotheses.
+    assert "N + 1 > (R/\\gamma)^2" in text
+    # One notation: M̄ is the mistake bound, M the mistakes of a run, n the adversary's rounds,
+    # L the window; k (the update index) and t (the stream position) play no other part.
+    assert "\\bar M = \\lfloor (R/\\gamma)^2\\rfloor" in text
+    for bad in ("(M+1)k", "(M+1)\\,k", "$M+1$", "$k/2$", "R/\\sqrt{k}", "window $k$",
+                "1 - t \\le e^{-t}", "\\ln(1+t) \\le t", "\\beta = \\pi/2"):
+        assert bad not in text, bad
+    assert "(\\bar M+1)L" in text and "window length $L$" in text
+    # The LP's zero error is explained by where its output lies, not by closeness alone.
+    assert "one within $\\psi$ of\n$u$ has error $0$" not in text
+    # The remark on low dimension says what is shown.
+    assert "other learners can do better than" not in text
+    # The tie-rule exercise does not read a difference into sampling noise.
+    assert "so the runs read a little more" not in text
+    assert "check = gf.band_error_check" not in "\n".join("".join(c["source"]) for c in cells)
     for cell in cells:
         src = "".join(cell["source"])
         if cell["cell_type"] == "code" and "remove-input" not in cell["metadata"].get("tags", []):

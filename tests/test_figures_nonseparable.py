@@ -184,6 +184,41 @@ def test_iris_pair_never_has_a_clean_epoch():
     assert not pc.separability(*pc.iris_pair("versicolor", "virginica"), offset=True).separable
 
 
+def test_the_iris_run_is_exact_in_millimetres_and_finds_no_repeat():
+    # The chapter: in whole millimetres every weight is an integer, so the floating-point run is
+    # the run of exact arithmetic, find_cycle compares exactly, and no state repeats; the
+    # weights are still drifting at the end. Checked against a run in Python integers.
+    X, y = pc.iris_pair("versicolor", "virginica")
+    X_mm = np.round(10 * X)
+    assert np.all(np.abs(X_mm - 10 * X) < 1e-9)  # one decimal in centimetres: whole millimetres
+    np.testing.assert_array_equal(nf.iris_mm()[0], X_mm)
+    res, _, n = nf.never_settles_run("Iris versicolor/virginica")
+    states = _integer_run(X_mm, y, nf.IRIS_EPOCHS)
+    assert len(states) - 1 == res.mistakes
+    h = res.history
+    theta = np.column_stack([h.weights, h.offsets])
+    assert np.array_equal(theta, np.array([s[0] for s in states[1:]], dtype=float))
+    assert len(set(states)) == len(states)  # no state repeats, found without find_cycle
+    assert nf.find_cycle(res, n) is None
+    # Still drifting: the offset and the length of w grow from epoch 10 to 100 to 1000, and
+    # agree with the integer run at the end of those epochs.
+    rows = nf.drift(res, (10, 100, nf.IRIS_EPOCHS))
+    assert rows[0]["b"] < rows[1]["b"] < rows[2]["b"] == res.b
+    assert rows[0]["norm_w"] < rows[1]["norm_w"] < rows[2]["norm_w"]
+    assert rows[2]["norm_w"] == pytest.approx(math.hypot(*states[-1][0][:-1]), rel=1e-12)
+
+
+def test_drift_reads_the_end_of_each_epoch():
+    X, y = pc.xor()
+    res = pc.perceptron(X, y, offset=True, max_epochs=3, record=True)
+    rows = nf.drift(res, (1, 2, 3))
+    # XOR returns to w = 0, b = 0 after every sweep.
+    assert [(r["epoch"], r["b"], r["norm_w"]) for r in rows] == [(1, 0.0, 0.0), (2, 0.0, 0.0),
+                                                                  (3, 0.0, 0.0)]
+    with pytest.raises(ValueError, match="record=True"):
+        nf.drift(pc.perceptron(X, y, max_epochs=2), (1,))
+
+
 def test_find_cycle_needs_a_history():
     X, y = pc.xor()
     with pytest.raises(ValueError, match="record=True"):
@@ -430,6 +465,88 @@ def test_the_wrong_sign_of_the_root_is_not_a_bound():
     assert broken > 0
 
 
+@settings(max_examples=300)
+@given(st.floats(0.01, 10.0), st.floats(1e-3, 5.0),
+       st.lists(st.floats(0.0, 3.0), min_size=1, max_size=40))
+def test_freund_schapire_is_the_smaller_exactly_under_the_chapters_condition(R, gamma, dev):
+    # Multiplied by γ²: FS is R² + 2R√Σd² + Σd², Balcan's R² + 2γ·TD. The chapter's condition
+    # 2R√Σd² + Σd² < 2γ·TD, against the two bounds computed by the package.
+    dev = np.array(dev)
+    td, root = float(dev.sum()), float(np.sqrt(np.sum(dev**2)))
+    fs = nf.freund_schapire_bound(R, gamma, root)
+    balcan = pc.hinge_loss_bound(R, gamma, td)
+    lhs, rhs = 2 * R * root + root**2, 2 * gamma * td
+    assume(abs(lhs - rhs) > 1e-9 * (1 + lhs + rhs))  # not at the boundary, where rounding decides
+    assert (fs < balcan) == (lhs < rhs)
+
+
+@settings(max_examples=300)
+@given(st.floats(0.1, 10.0), st.floats(0.01, 2.0), st.integers(1, 5000), st.floats(1e-4, 5.0))
+def test_equal_deviations_favour_freund_schapire_only_beyond_r_over_gamma_squared_points(
+        R, gamma, N, delta):
+    # N points deviating by Δ each: FS < Balcan exactly when Δ < 2γ − 2R/√N, which needs
+    # N > (R/γ)².
+    fs = nf.freund_schapire_bound(R, gamma, math.sqrt(N) * delta)
+    balcan = pc.hinge_loss_bound(R, gamma, N * delta)
+    edge = 2 * gamma - 2 * R / math.sqrt(N)
+    assume(abs(delta - edge) > 1e-9 * (1 + abs(edge)))
+    assert (fs < balcan) == (delta < edge)
+    if fs < balcan:
+        assert N > (R / gamma) ** 2
+
+
+def test_many_small_deviations_are_not_enough():
+    # The chapter's example: R/γ = 10, 50 points deviating by γ/10 each. Balcan's form is
+    # (R/γ)² + 2·50·0.01/0.1 = 110, theirs ((1 + √50·0.01)/0.1)² ≈ 114.6.
+    ex = nf.FS_EXAMPLE
+    R, gamma, N, delta = ex["R"], ex["gamma"], ex["points"], ex["deviation"]
+    assert R / gamma == pytest.approx(10) and delta == pytest.approx(gamma / 10)
+    assert N < (R / gamma) ** 2
+    balcan = pc.hinge_loss_bound(R, gamma, N * delta)
+    fs = nf.freund_schapire_bound(R, gamma, math.sqrt(N) * delta)
+    assert balcan == pytest.approx(110.0, rel=1e-12)
+    assert fs == pytest.approx(((1 + math.sqrt(50) * 0.01) / 0.1) ** 2, rel=1e-12)
+    assert fs == pytest.approx(114.64, abs=0.01) and fs > balcan
+    # The same deviations on four times as many points: now theirs is the smaller.
+    assert nf.freund_schapire_bound(R, gamma, math.sqrt(4 * N) * delta) < pc.hinge_loss_bound(
+        R, gamma, 4 * N * delta)
+
+
+@settings(max_examples=300)
+@given(st.floats(0.01, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
+def test_umls_solution_of_the_quadratic_is_never_below_the_chapters(R, gamma, paid):
+    # UML's Theorem 21.16 in the book's letters, with w* = u/γ and the hinge losses of the
+    # mistakes adding up to paid/γ: M <= L + b√L + b² with L = paid/γ, b = R/γ. It bounds the
+    # same root a little more loosely than the solved form.
+    b, L = R / gamma, paid / gamma
+    uml = L + b * math.sqrt(L) + b * b
+    assert nf.solved_hinge_bound(R, gamma, paid) <= uml * (1 + 1e-12) + 1e-12
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 5),
+       st.floats(0.01, 0.99))
+def test_between_two_margins_the_bound_is_a_quadratic_in_one_over_gamma(n, d, seed, passes, at):
+    # The chapter: with I the points with m_i < γ, |I| of them with margins adding up to S, the
+    # T-pass bound is R²/γ² − 2TS/γ + 2T|I|, for every γ between two consecutive positive margins.
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = rng.choice([-1.0, 1.0], size=n)
+    u = rng.standard_normal(d)
+    assume(np.linalg.norm(u) > 1e-6)
+    m = y * (X @ u) / np.linalg.norm(u)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    edges = np.r_[0.0, np.unique(m[m > 0])]
+    j = int(rng.integers(len(edges)))
+    hi = edges[j + 1] if j + 1 < len(edges) else edges[j] + 1.0
+    gamma = edges[j] + at * (hi - edges[j])
+    assume(gamma > 0)
+    inside = m < gamma
+    size, S = int(inside.sum()), float(m[inside].sum())
+    quadratic = R**2 / gamma**2 - 2 * passes * S / gamma + 2 * passes * size
+    assert nf.bound_at(m, R, gamma, passes) == pytest.approx(quadratic, rel=1e-9, abs=1e-9)
+
+
 def test_solved_equals_novikoff_without_deviation():
     assert math.isclose(nf.solved_hinge_bound(2.0, 0.5, 0.0), 16.0)
 
@@ -577,6 +694,108 @@ def test_best_bound_on_xor_is_the_limit():
 
 
 # ---------------------------------------------------------------------------------------------
+# The dual form: the linear kernel makes the perceptron's decisions on any data
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 8),
+       st.sampled_from(["normal", "tenths"]))
+def test_linear_kernel_perceptron_agrees_with_the_perceptron_on_float_data(n, d, seed, epochs,
+                                                                           kind):
+    # The chapter: kernel_perceptron decides near-zero signs exactly with the primal weights,
+    # so with kernel="linear" it makes the perceptron's mistakes on any data, under each tie
+    # rule. Float data: Gaussian entries, and entries in tenths, whose scores tie often.
+    rng = np.random.default_rng(seed)
+    if kind == "normal":
+        X = rng.standard_normal((n, d)) * 10.0 ** rng.integers(-3, 4)
+    else:
+        X = rng.integers(-3, 4, size=(n, d)) / 10.0
+    y = rng.choice([-1.0, 1.0], size=n)
+    for tie in ("mistake", "positive", "negative"):
+        primal = pc.perceptron(X, y, max_epochs=epochs, record=True, tie=tie)
+        dual = pc.kernel_perceptron(X, y, kernel="linear", max_epochs=epochs, tie=tie)
+        assert dual.mistake_indices.tolist() == primal.history.indices.tolist(), tie
+        assert dual.converged == primal.converged
+        np.testing.assert_array_equal(dual.predict(X), primal.predict(X))
+
+
+def _exact_run(X, y, epochs):
+    """The perceptron (ties are mistakes, no offset) in rational arithmetic on the floats."""
+    from fractions import Fraction
+
+    rows = [[Fraction(float(v)) for v in row] for row in X]
+    w = [Fraction(0)] * len(rows[0])
+    mistakes = []
+    for _ in range(epochs):
+        clean = True
+        for i, (x, label) in enumerate(zip(rows, y)):
+            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + int(label) * b for a, b in zip(w, x)]
+                mistakes.append(i)
+                clean = False
+        if clean:
+            break
+    return mistakes
+
+
+def test_the_obvious_dual_parts_ways_on_the_chapters_example_and_the_package_does_not():
+    X, y, epochs = nf.NAIVE_DUAL_EXAMPLE
+    X, y = np.array(X)[:, None], np.array(y)
+    primal = pc.perceptron(X, y, max_epochs=epochs, record=True).history.indices.tolist()
+    dual = pc.kernel_perceptron(X, y, kernel="linear", max_epochs=epochs).mistake_indices.tolist()
+    naive = nf.naive_dual_mistakes(X, y, epochs)
+    assert dual == primal
+    # On these three points the perceptron's run is also the run of exact arithmetic.
+    assert primal == _exact_run(X, y, epochs)
+    assert naive != primal
+    # Replay the obvious dual round by round beside exact arithmetic: the first decision on
+    # which they differ comes from a score that exact arithmetic puts at 0, or nearer to 0
+    # than rounding can tell, and that the float sum gives the other sign.
+    from fractions import Fraction
+
+    G = X @ X.T
+    alpha = np.zeros(len(y))
+    exact_w = Fraction(0)
+    found = False
+    for _ in range(epochs):
+        for i in range(len(y)):
+            score = float(np.sum(alpha * y * G[:, i]))
+            exact = exact_w * Fraction(float(X[i, 0]))
+            wrong_float, wrong_exact = y[i] * score <= 0, y[i] * exact <= 0
+            if wrong_float != wrong_exact:
+                assert abs(score) < 1e-15 and abs(exact) < Fraction(1, 10**15)
+                found = True
+                break
+            if wrong_exact:
+                alpha[i] += 1
+                exact_w += Fraction(int(y[i])) * Fraction(float(X[i, 0]))
+        if found:
+            break
+    assert found
+
+
+def test_naive_dual_mistakes_is_the_obvious_dual():
+    # On integer data every sum is exact, so the obvious dual makes the perceptron's mistakes
+    # under each tie rule (its only fault is rounding).
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        n, d = int(rng.integers(2, 8)), int(rng.integers(1, 4))
+        X = rng.integers(-3, 4, size=(n, d)).astype(float)
+        y = rng.choice([-1.0, 1.0], size=n)
+        for tie in ("mistake", "positive", "negative"):
+            primal = pc.perceptron(X, y, max_epochs=6, record=True, tie=tie)
+            assert nf.naive_dual_mistakes(X, y, 6, tie) == primal.history.indices.tolist()
+    with pytest.raises(ValueError, match="tie"):
+        nf.naive_dual_mistakes(X, y, 2, "zero")
+
+
+def test_dual_comparison_counts_what_the_chapter_says():
+    r = nf.dual_comparison()
+    assert r["runs"] == 900 and r["kernel_parted"] == 0 and r["naive_parted"] > 0
+
+
+# ---------------------------------------------------------------------------------------------
 # The chapter's text
 # ---------------------------------------------------------------------------------------------
 
@@ -620,6 +839,23 @@ def test_text_has_the_label_theorems_exercises_and_sources():
     # T counts the passes; P is not a symbol of this chapter.
     assert "$P$" not in text and "P\\,TD" not in text and "2P" not in text
     assert "{cite:t}`block1970`" in text and "Theorem 2" in text
+    # The kernel section describes the package: exact decisions, not "can still part ways".
+    assert "can still part ways" not in text and "holds exactly only when" not in text
+    assert "exact integer arithmetic" not in "\n".join("".join(c["source"]) for c in cells)
+    # The sharper form replaces T·TD_γ, not TD_γ; the solved form is the largest real M.
+    assert "Sharper still, in either form $T\\,TD_\\gamma$ may be replaced" in text
+    assert "the *largest* real $M \\ge 0$" in text
+    # The condition for Freund and Schapire's form, not "many points deviate a little".
+    assert "pays less when many points deviate a little" not in text
+    assert "2R\\sqrt{\\textstyle\\sum_i d_i^2} + \\sum_i d_i^2 \\ <\\ 2\\gamma\\,TD_\\gamma" in text
+    # The best gamma for a fixed u: no k (the update index) or t (the stream position) there.
+    assert "2Tk" not in text and "t = 1/\\gamma" not in text and "$|I|$" in text
+    # The Iris run: no parenthesis that explains nothing.
+    assert "the offset\nafter the last mistake is" not in text and "still drifting" in text
+    # Numbers of the exercises are glued, not typed.
+    assert "seed 0: 25 flowers" not in text and "`gamma` 0.1, 1 and" not in text
+    # A point of the plane has coordinates x_(1), x_(2); x_1, x_2 are examples.
+    assert "x_1x_2" not in text and "\\sqrt2 x_1" not in text
 
 
 def test_the_notebook_sliders_are_the_tested_grids():

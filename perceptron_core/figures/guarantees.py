@@ -10,7 +10,8 @@
   times on :class:`~perceptron_core.guarantees.BandDistribution`, for the slider figure (ε, δ),
   with :func:`failure_quantile` to judge a failure count and :func:`simulation_agreement` to
   compare the vectorized runs with the online perceptron's;
-* :func:`comparison`: the perceptron route against the LP route, samples, time and guarantee.
+* :func:`comparison`: the perceptron route against the LP route, samples, time and guarantee,
+  with :func:`consistent_arc` and :func:`worst_consistent_error` for the LP's samples.
 
 Simulations are cached on the slider values, so a redraw only re-plots.
 """
@@ -34,6 +35,7 @@ from ..guarantees import (
     NearestNeighbourLearner,
     PerceptronLearner,
     adversary_game,
+    angle,
     convert_stream,
     lp_route,
     sign_vectors,
@@ -56,6 +58,8 @@ __all__ = [
     "off_by_one_stream",
     "off_by_one",
     "band_error_check",
+    "consistent_arc",
+    "worst_consistent_error",
     "QUANTILE_LEVEL",
     "failure_quantile",
     "simulation_agreement",
@@ -68,8 +72,8 @@ __all__ = [
     "BENCH_CASES",
 ]
 
-#: The planted distribution of the simulations: margin γ = 0.1 on the unit circle, so
-#: M = ⌊(1/0.1)²⌋ = 100 and the conversion tests at most 101 hypotheses.
+#: The planted distribution of the simulations: margin γ = 0.1 on the unit circle, so the
+#: mistake bound is M̄ = ⌊(1/0.1)²⌋ = 100 and the conversion tests at most 101 hypotheses.
 GAMMA, R = 0.1, 1.0
 #: Independent runs per slider frame, and the seed of the first frame's streams.
 REPEATS, SEED = 2000, 0
@@ -93,8 +97,8 @@ def alt_text(epsilon: float, delta: float) -> str:
         f"true error of each run's output, sorted, against the line at epsilon; the runs above "
         f"the line are failures: {sim.failures} of {sim.repeats}, a rate of "
         f"{sim.failure_rate:.4f}, {rel} delta. Right: how many examples each run read (at most "
-        f"{int(sim.examples.max())}), against the sample size of (M+1) windows, "
-        f"{sim.plan.sample_size}, that the proof allows."
+        f"{int(sim.examples.max())}), against the sample size that the proof allows, one window "
+        f"for each of the at most {sim.plan.hypotheses} hypotheses: {sim.plan.sample_size}."
     )
 
 
@@ -103,38 +107,48 @@ def distribution() -> BandDistribution:
     return BandDistribution(GAMMA, R)
 
 
-def learners(k: int) -> list:
-    """Fresh learners for the adversary game in dimension ``k``: the perceptron under each tie
-    rule, 1-nearest neighbour, and halving over the sign vectors of ℝᵏ."""
+def learners(n: int) -> list:
+    """Fresh learners for the adversary game with ``n`` rounds, in dimension ``n``: the perceptron
+    under each tie rule, 1-nearest neighbour, and halving over the sign vectors of ℝⁿ."""
     return [PerceptronLearner("mistake"), PerceptronLearner("positive"),
-            PerceptronLearner("negative"), NearestNeighbourLearner(), HalvingLearner(sign_vectors(k))]
+            PerceptronLearner("negative"), NearestNeighbourLearner(), HalvingLearner(sign_vectors(n))]
 
 
-def adversary_table(k: int = 9, R: float = 1.0) -> list[dict]:
-    """The adversary game with ``k`` rounds against each of :func:`learners`.
+def adversary_table(n: int = 9, R: float = 1.0) -> list[dict]:
+    """The adversary game with ``n`` rounds (points ``R e₁, …, R eₙ``) against each of
+    :func:`learners`.
 
     Returns
     -------
-    list of dicts: ``learner`` (name), ``mistakes`` (forced), ``k``, ``margin`` (of u, checked on
-    the data as ``min yᵢ u·xᵢ``), ``bound`` (the learner's own mistake bound on these data, or
-    None: ``(R/γ)² = k`` for the perceptron, ``log₂ 2ᵏ = k`` for halving, none for 1-NN),
-    ``labels`` (the labels as a string of + and −).
+    list of dicts: ``learner`` (name), ``mistakes`` (forced), ``n``, ``margin`` (of u, measured
+    on the game's data as ``min yᵢ u·xᵢ``, not taken from the theorem), ``radius`` (measured as
+    ``max ‖xᵢ‖``), ``bound`` (the learner's own mistake bound on these data, or None: for the
+    perceptron ``(radius/margin)²`` from the measured numbers, for halving ``log₂`` of the number
+    of its hypotheses, none for 1-NN), ``labels`` (the labels as a string of + and −).
     """
     rows = []
-    for learner in learners(k):
-        game = adversary_game(learner, k, R=R)
+    for learner in learners(n):
+        hypotheses = learner.H.shape[0] if isinstance(learner, HalvingLearner) else None
+        game = adversary_game(learner, n, R=R)
         margin = float(np.min(game.y * (game.X @ game.u)))
-        bound = None if isinstance(learner, NearestNeighbourLearner) else float(k)
-        rows.append({"learner": learner.name, "mistakes": game.mistakes, "k": k, "margin": margin,
-                     "bound": bound, "labels": "".join("+" if v > 0 else "−" for v in game.y)})
+        radius = float(np.max(np.linalg.norm(game.X, axis=1)))
+        if isinstance(learner, NearestNeighbourLearner):
+            bound = None
+        elif hypotheses is not None:
+            bound = math.log2(hypotheses)
+        else:
+            bound = (radius / margin) ** 2
+        rows.append({"learner": learner.name, "mistakes": game.mistakes, "n": n, "margin": margin,
+                     "radius": radius, "bound": bound,
+                     "labels": "".join("+" if v > 0 else "−" for v in game.y)})
     return rows
 
 
 def off_by_one_stream(M: int, window: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """A stream on which the perceptron (ties are mistakes) rejects M hypotheses as late as it can.
 
-    The points are ``e₁, …, e_M`` of ℝᴹ, all labelled +1: radius 1, margin ``1/√M`` for
-    ``u = Σ eᵢ/√M``, so ``(R/γ)² = M``. Point ``e_j`` first comes just after hypothesis ``h_j``
+    ``M`` is the mistake bound (the chapter's M̄). The points are ``e₁, …, e_M`` of ℝᴹ, all
+    labelled +1: radius 1, margin ``1/√M`` for ``u = Σ eᵢ/√M``, so ``(R/γ)² = M``. Point ``e_j`` first comes just after hypothesis ``h_j``
     has been right ``window − 1`` times in a row on repeats of earlier points (``h₁ = 0`` is
     wrong at once). Mistake j is then example ``1 + (j−1)·window``, and ``h_{M+1}`` needs
     ``window`` more examples: ``M·window + 1`` in all.
@@ -160,7 +174,8 @@ def off_by_one_stream(M: int, window: int) -> tuple[NDArray[np.float64], NDArray
 
 
 def off_by_one(M: int = 4, epsilon: float = 0.1, delta: float = 0.1) -> dict:
-    """Balcan's sizes against the corrected ones on :func:`off_by_one_stream`.
+    """Balcan's sizes against the corrected ones on :func:`off_by_one_stream`; ``M`` is the
+    mistake bound ``(R/γ)²`` of the stream (the chapter's M̄).
 
     Returns
     -------
@@ -297,6 +312,31 @@ def slider_summary() -> dict:
     }
 
 
+def consistent_arc(X: ArrayLike, y: ArrayLike) -> tuple[float, float]:
+    """The angles of the homogeneous separators of a sample in the plane: the open interval.
+
+    A ``w`` at angle θ from the first axis has ``yᵢ w·xᵢ > 0`` for every example exactly when
+    θ lies within a quarter turn of the angle φᵢ of every ``zᵢ = yᵢxᵢ``; for angles φᵢ within
+    less than a half turn of each other (as on :func:`distribution`, where they lie in
+    ``[−(π/2 − ψ), π/2 − ψ]``) that is the open interval ``(max φᵢ − π/2, min φᵢ + π/2)``.
+    Returns its two ends (lower, upper).
+    """
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    Z = y[:, None] * X
+    phi = np.arctan2(Z[:, 1], Z[:, 0])
+    if float(phi.max() - phi.min()) >= math.pi:
+        raise ValueError("the angles of the yᵢxᵢ span a half turn or more: no interval of this form.")
+    return float(phi.max()) - math.pi / 2, float(phi.min()) + math.pi / 2
+
+
+def worst_consistent_error(dist: BandDistribution, X: ArrayLike, y: ArrayLike) -> float:
+    """The supremum of the true error over every ``w`` consistent with the sample (``X``, ``y``)
+    of ``dist``: the error at the farther end of :func:`consistent_arc` (the error grows with
+    the angle from u, and the ends themselves are not consistent, so no separator reaches it)."""
+    lo, hi = consistent_arc(X, y)
+    return max(dist.error(np.array([math.cos(t), math.sin(t)])) for t in (lo, hi))
+
+
 def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, seed: int = 1) -> dict:
     """The two routes to PAC on :func:`distribution`, ``repeats`` runs each.
 
@@ -306,7 +346,11 @@ def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, see
     asks for), ``used`` (mean examples read; the LP reads all of its sample), ``failures``
     (runs with true error > ε), ``mean_error``, ``max_error``, and ``seconds`` (mean wall-clock
     time of one run on this machine: a measurement, not a result). The perceptron's time is that
-    of :func:`convert_stream` with the package's online perceptron, one run at a time.
+    of :func:`convert_stream` with the package's online perceptron, one run at a time. For the
+    LP also ``worst_consistent`` (the largest, over the runs, of :func:`worst_consistent_error`
+    on the run's sample: no separator consistent with any of the samples errs more) and
+    ``max_angle`` (the largest angle between an LP output and u), and ``psi`` (= arcsin(γ/R),
+    the angle within which a hypothesis has error 0).
     """
     dist = distribution()
     plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
@@ -319,11 +363,15 @@ def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, see
         p_time.append(time.perf_counter() - start)
         p_err.append(dist.error(run.w))
         p_used.append(run.examples)
-    l_err, l_time = [], []
+    l_err, l_time, l_worst, l_angle = [], [], [], []
     for r in range(repeats):
-        lp = lp_route(dist, epsilon, delta, seed=int(rng.integers(2**31)))
+        lp_seed = int(rng.integers(2**31))
+        lp = lp_route(dist, epsilon, delta, seed=lp_seed)
         l_err.append(lp.error)
         l_time.append(lp.seconds)
+        X, y = dist.sample(lp.samples, seed=lp_seed)  # the sample the LP was given
+        l_worst.append(worst_consistent_error(dist, X, y))
+        l_angle.append(angle(lp.w, dist.u))
     m_vc = vc_sample_size(2, epsilon, delta)
     p_err, l_err = np.array(p_err), np.array(l_err)
     return {
@@ -332,7 +380,8 @@ def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, see
                        "max_error": float(p_err.max()), "seconds": float(np.mean(p_time))},
         "lp": {"samples": m_vc, "used": float(m_vc), "failures": int(np.sum(l_err > epsilon)),
                "mean_error": float(l_err.mean()), "max_error": float(l_err.max()),
-               "seconds": float(np.mean(l_time))},
+               "seconds": float(np.mean(l_time)), "worst_consistent": float(max(l_worst)),
+               "max_angle": float(max(l_angle)), "psi": math.asin(dist.gamma / dist.R)},
         "repeats": repeats,
     }
 
@@ -361,7 +410,7 @@ def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
     bins = np.linspace(0, sim.plan.sample_size, 31)
     ax2.hist(used, bins=bins, color="tab:blue", alpha=0.8, label="examples read by a run")
     ax2.axvline(sim.plan.sample_size, color="0.3", ls="--", lw=1.2,
-                label=f"(M+1)·window = {sim.plan.sample_size}")
+                label=rf"sample $(\bar M+1)\,L$ = {sim.plan.sample_size}")
     ax2.set_xlabel("examples read")
     ax2.set_ylabel("runs")
     ax2.legend(loc="upper right", fontsize=8)

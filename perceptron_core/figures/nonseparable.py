@@ -5,17 +5,23 @@
   an epoch without a mistake; ties counted as mistakes, it errs in every epoch.
 * :func:`find_cycle` finds, exactly, the first time a run's state (weights and position in the
   sweep) repeats, after which the run repeats forever; :func:`xor_cycle` applies it to XOR.
-* :func:`draw_never_settles`: the perceptron on XOR and on the inseparable Iris pair.
+* :func:`iris_mm` and :func:`draw_never_settles`: the perceptron on XOR and on the inseparable
+  Iris pair, measured in whole millimetres so that the run is exact.
 * Balcan's bound ``M ≤ (R/γ)² + (2/γ)·TD_γ``: :func:`deviations`, :func:`solved_hinge_bound`
   (the quadratic solved, a tighter form), :func:`best_gamma` (the γ that makes the bound
   smallest for a fixed ``u``, in closed form), :func:`mistake_deviation` (the deviation the
   proof actually pays: one term per mistake), :func:`best_bound` (the ``u`` and γ together:
   a soft-margin SVM with ``C = T/R²``, with a lower bound that certifies how close it is);
   :func:`check_hinge_proof` and :func:`random_hinge_checks` recompute every step of the proof
-  on runs; :func:`freund_schapire_bound` is the form ``((R + D)/γ)²`` with ``D = √(Σ dᵢ²)``.
+  on runs; :func:`freund_schapire_bound` is the form ``((R + D)/γ)²`` with ``D = √(Σ dᵢ²)``,
+  and :data:`FS_EXAMPLE` many small deviations on which it is the larger of the two.
 * :func:`draw_noise`: cumulative mistakes against the bound, with a label-noise slider.
 * :func:`ways_data`, :func:`ways_out`: test errors of the last iterate, the averaged and the
   voted perceptron.
+* :func:`naive_dual_mistakes`: the dual perceptron with its scores added up in floating point,
+  which can part ways with the perceptron (:data:`NAIVE_DUAL_EXAMPLE`); the package's
+  ``kernel_perceptron`` does not.
+* :data:`RBF_WIDTHS`: the widths of the Gaussian kernel in the chapter's exercise.
 
 T is the number of passes (epochs) throughout, as in the book's notation.
 
@@ -39,19 +45,22 @@ from ..bounds import hinge_loss_bound
 from ..data import flip_labels, iris_pair, planted, xor
 from ..geometry import radius
 from ..plotting import NEGATIVE, POSITIVE, new_figure
-from ..variants import averaged_perceptron, voted_perceptron
+from ..variants import averaged_perceptron, kernel_perceptron, voted_perceptron
 
 __all__ = [
     "TIE_EPOCHS",
     "tie_example",
     "find_cycle",
     "xor_cycle",
+    "iris_mm",
     "never_settles_run",
+    "drift",
     "draw_never_settles",
     "deviations",
     "mistake_deviation",
     "solved_hinge_bound",
     "freund_schapire_bound",
+    "FS_EXAMPLE",
     "square_deviation",
     "check_hinge_proof",
     "random_hinge_checks",
@@ -69,6 +78,10 @@ __all__ = [
     "WAYS",
     "ways_data",
     "ways_out",
+    "naive_dual_mistakes",
+    "dual_comparison",
+    "NAIVE_DUAL_EXAMPLE",
+    "RBF_WIDTHS",
     "NEVER_SETTLES_ALT",
     "NOISE_ALT",
     "BENCH_CASES",
@@ -86,10 +99,18 @@ CHECK_TRIALS, CHECK_MAX_PASSES, CHECK_MAX_RATE = 200, 4, 0.4
 #: ``trials`` repetitions; the Iris splits take ``iris_train`` flowers of each species.
 WAYS = {"n_train": 200, "n_test": 1000, "d": 10, "margin": 0.05, "rate": 0.1, "epochs": 10,
         "trials": 20, "iris_train": 25}
+#: Freund and Schapire's bound against Balcan's on many small deviations: ``points`` examples,
+#: each deviating by ``deviation`` at margin ``gamma``, radius ``R`` (R/γ = 10, deviations γ/10).
+FS_EXAMPLE = {"R": 1.0, "gamma": 0.1, "points": 50, "deviation": 0.01}
+#: Three points in one dimension, entries in tenths, on which a dual perceptron that adds its
+#: scores in floating point parts ways with the perceptron: ``(X, y, epochs)``.
+NAIVE_DUAL_EXAMPLE = ((0.1, 0.1, -0.2), (-1.0, 1.0, 1.0), 10)
+#: The widths ``gamma`` of the Gaussian kernel tried in the exercise on Iris.
+RBF_WIDTHS = (0.1, 1.0, 10.0)
 NEVER_SETTLES_DATA = ("XOR", "Iris versicolor/virginica")
 NEVER_SETTLES_ALT = (
-    "The perceptron with an offset on {data}: the weights after each mistake, and the mistakes "
-    "made in each epoch, which never fall to zero."
+    "The perceptron with an offset on {data} (Iris in whole millimetres): the weights after "
+    "each mistake, and the mistakes made in each epoch, which never fall to zero."
 )
 NOISE_ALT = (
     f"Planted data, {NOISE_N} points in dimension {NOISE_D}, with a fraction {{rate}} of the "
@@ -176,21 +197,51 @@ def xor_cycle(epochs: int = 6) -> dict[str, object]:
     }
 
 
+def iris_mm() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Iris versicolor against virginica, all four measurements in whole millimetres.
+
+    The data set gives them in centimetres to one decimal, which binary floating point cannot
+    hold exactly; ten times them, rounded, are integers, so every sum a perceptron run forms
+    (below 2⁵³) is exact and a state repeats in the floating-point run exactly when it repeats
+    in exact arithmetic.
+    """
+    X, y = iris_pair("versicolor", "virginica")
+    return np.round(10.0 * X), y
+
+
 @lru_cache(maxsize=4)
 def never_settles_run(data: str) -> tuple[PerceptronResult, NDArray[np.int64], int]:
     """The recorded run with an offset on ``data`` (one of :data:`NEVER_SETTLES_DATA`), the
     mistakes made in each epoch, and the number of examples. XOR runs 6 epochs, the Iris pair
-    :data:`IRIS_EPOCHS`."""
+    (in whole millimetres, :func:`iris_mm`) :data:`IRIS_EPOCHS`."""
     if data == "XOR":
         X, y = xor()
         epochs = 6
     elif data == "Iris versicolor/virginica":
-        X, y = iris_pair("versicolor", "virginica")
+        X, y = iris_mm()
         epochs = IRIS_EPOCHS
     else:
         raise ValueError(f"data must be one of {NEVER_SETTLES_DATA}, got {data!r}.")
     res = _quiet_perceptron(X, y, offset=True, max_epochs=epochs, record=True)
     return res, np.bincount(res.history.epochs, minlength=epochs + 1)[1:], len(y)
+
+
+def drift(res: PerceptronResult, epochs: tuple[int, ...]) -> list[dict[str, float]]:
+    """Where a recorded run with an offset stands at the end of each of ``epochs``.
+
+    Returns one dict per epoch e: ``epoch``, ``b`` (the offset) and ``norm_w`` (``‖w‖``) after
+    the last mistake made in epochs 1 to e (0 and 0 if there was none).
+    """
+    h = res.history
+    if h is None:
+        raise ValueError("drift needs the run's history; run perceptron(..., record=True).")
+    rows = []
+    for e in epochs:
+        k = int(np.searchsorted(h.epochs, e, side="right")) - 1  # last mistake by epoch e
+        b = float(h.offsets[k]) if k >= 0 else 0.0
+        norm = float(np.linalg.norm(h.weights[k])) if k >= 0 else 0.0
+        rows.append({"epoch": int(e), "b": b, "norm_w": norm})
+    return rows
 
 
 @lru_cache(maxsize=4)
@@ -417,11 +468,11 @@ def best_gamma(
 ) -> BestGamma:
     """Minimize Balcan's bound over γ > 0 for a fixed ``u``, exactly.
 
-    With margins ``mᵢ = yᵢ u·xᵢ`` and ``t = 1/γ``, on each interval of γ between two
-    consecutive positive margins the set of points with ``mᵢ < γ`` is fixed, say k points with
-    margin sum S, and ``TD_γ/γ = k − S·t``. The bound is then the quadratic
-    ``R²t² − 2TS·t + 2Tk`` in t, smallest at ``t = TS/R²``, clipped to the interval. The least
-    of these piecewise minima is the global one.
+    With margins ``mᵢ = yᵢ u·xᵢ``, on each interval of γ between two consecutive positive
+    margins the set I of points with ``mᵢ < γ`` is fixed, with ``|I|`` points whose margins add
+    up to S, and ``TD_γ/γ = |I| − S/γ``. The bound is then the quadratic
+    ``R²/γ² − 2TS/γ + 2T|I|`` in ``s = 1/γ``, smallest at ``s = TS/R²``, clipped to the
+    interval. The least of these piecewise minima is the global one.
 
     As γ → ∞ the bound tends to ``2T·n``. When no finite γ does better (for instance when
     no margin of ``u`` is positive), the result has ``gamma = inf``, ``td = inf`` and that limit
@@ -697,6 +748,78 @@ def ways_out(data: str, epochs: int = WAYS["epochs"], trials: int = WAYS["trials
             raise ValueError(f"data must be 'planted' or 'iris', got {data!r}.")
     a = np.array(rows)
     return {"last": a[:, 0], "averaged": a[:, 1], "voted": a[:, 2]}
+
+
+# --------------------------------------------------------------------------------------------
+# The dual form in floating point
+# --------------------------------------------------------------------------------------------
+
+
+def naive_dual_mistakes(X: ArrayLike, y: ArrayLike, epochs: int,
+                        tie: str = "mistake") -> list[int]:
+    """The examples of the mistakes of a dual perceptron written the obvious way, in order.
+
+    It keeps the counts ``αⱼ`` and computes each score as the floating-point sum
+    ``Σⱼ αⱼ yⱼ (xⱼ·xᵢ)`` of the Gram matrix's entries, then reads its sign by the tie rule
+    (``"mistake"``, ``"positive"``: +1 at 0, ``"negative"``: −1 at 0). These are the
+    perceptron's numbers added in another order, so a score within rounding of 0 can come out
+    with the other sign; :func:`~perceptron_core.kernel_perceptron` decides such signs exactly
+    and does not part ways with :func:`~perceptron_core.perceptron`. It stops after a sweep
+    without a mistake, or after ``epochs`` sweeps.
+    """
+    X, y = check_X_y(X, y)
+    if tie not in ("mistake", "positive", "negative"):
+        raise ValueError(f"tie must be 'mistake', 'positive' or 'negative', got {tie!r}.")
+    G = X @ X.T
+    alpha = np.zeros(len(y))
+    mistakes: list[int] = []
+    for _ in range(epochs):
+        clean = True
+        for i in range(len(y)):
+            score = float(np.sum(alpha * y * G[:, i]))
+            if score == 0.0:
+                wrong = tie == "mistake" or (tie == "positive") == (y[i] < 0)
+            else:
+                wrong = y[i] * score < 0
+            if wrong:
+                alpha[i] += 1
+                mistakes.append(i)
+                clean = False
+        if clean:
+            break
+    return mistakes
+
+
+@lru_cache(maxsize=4)
+def dual_comparison(trials: int = 300, seed: int = 0, epochs: int = 10) -> dict[str, int]:
+    """The perceptron against two dual forms on ``trials`` random data sets in tenths.
+
+    Each data set has 2 to 8 points in dimension 1 to 3 with entries in {−0.3, −0.2, …, 0.3}
+    (which binary floating point does not hold exactly, and whose sums tie often) and random
+    labels. Under each tie rule it runs :func:`~perceptron_core.perceptron` (no offset),
+    :func:`~perceptron_core.kernel_perceptron` with ``kernel="linear"`` and
+    :func:`naive_dual_mistakes`, for up to ``epochs`` epochs, and compares the examples of
+    their mistakes, in order.
+
+    Returns ``runs`` (trials × 3 tie rules), ``kernel_parted`` and ``naive_parted`` (the runs
+    in which each dual form's mistakes differ from the perceptron's).
+    """
+    rng = np.random.default_rng(seed)
+    runs = kernel_parted = naive_parted = 0
+    for _ in range(trials):
+        n, d = int(rng.integers(2, 9)), int(rng.integers(1, 4))
+        X = rng.integers(-3, 4, size=(n, d)) / 10.0
+        y = rng.choice([-1.0, 1.0], size=n)
+        for tie in ("mistake", "positive", "negative"):
+            primal = _quiet_perceptron(X, y, max_epochs=epochs, record=True, tie=tie)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                dual = kernel_perceptron(X, y, kernel="linear", max_epochs=epochs, tie=tie)
+            indices = primal.history.indices.tolist()
+            runs += 1
+            kernel_parted += dual.mistake_indices.tolist() != indices
+            naive_parted += naive_dual_mistakes(X, y, epochs, tie) != indices
+    return {"runs": runs, "kernel_parted": kernel_parted, "naive_parted": naive_parted}
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
