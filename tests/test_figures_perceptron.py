@@ -560,3 +560,50 @@ def test_bench_update_slider_is_the_chapters():
     """The chapter's slider runs k = 0..M over the run's mistakes; BENCH_CASES says 15."""
     (_, _, params), = [case for case in figs.BENCH_CASES if case[1] is figs.draw_update]
     assert params["k"] == (0, figs.running_run().mistakes, 1)
+
+
+def _exact_score(x, w, b) -> Fraction:
+    return sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(x, w)), Fraction(float(b)))
+
+
+def test_sklearn_and_perceptron_part_on_a_near_tie():
+    """The prose: the decisions differ (float sign vs exact sign), and on this example the runs
+    part. Replays the sweep with exact scores, independently of the package."""
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    X, y, T = figs.parting_data()
+    sk = SkPerceptron(shuffle=False, tol=None, eta0=1.0, penalty=None, max_iter=T).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = perceptron(X, y, offset=True, max_epochs=T)
+    assert not np.array_equal(sk.coef_[0], ours.w)
+    np.testing.assert_allclose(sk.coef_[0], [1.1, -1.9, 0.3], atol=1e-12)
+    np.testing.assert_allclose(ours.w, [1.0, -1.1, 0.2], atol=1e-12)
+    assert ours.b == 1.0 and sk.intercept_[0] == 0.0
+    # Independent replay: exact decisions (Fractions), float sums for the weights.
+    w, b, seen = np.zeros(3), 0.0, None
+    for epoch in range(1, T + 1):
+        for i in range(len(y)):
+            exact = _exact_score(X[i], w, b)
+            floated = float(X[i] @ w + b)
+            if seen is None and (y[i] * floated <= 0) != (y[i] * exact <= 0):
+                seen = (epoch, i, floated, exact)
+            if y[i] * exact <= 0:
+                w, b = w + y[i] * X[i], b + y[i]
+    np.testing.assert_array_equal(w, ours.w)
+    assert b == ours.b
+    epoch, i, floated, exact = seen
+    assert (epoch, i) == (5, 2) and y[i] == -1
+    assert floated == 0.0 and exact < 0 and abs(float(exact)) < 1e-15
+    part = figs.first_parting(X, y, T)
+    assert (part["epoch"], part["index"], part["label"]) == (epoch, i, -1)
+    assert part["exact_score"] == exact and part["float_score"] == floated
+
+
+def test_running_example_in_unit_disc_only_up_to_rounding():
+    """The prose: all points lie in the unit disc up to rounding (the largest norm exceeds 1
+    by a rounding error)."""
+    X, _ = figs.running_data()
+    excess = float(np.max(np.sum(X**2, axis=1)) - 1)
+    assert 0 < excess < 1e-15

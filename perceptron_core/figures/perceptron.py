@@ -41,6 +41,9 @@ __all__ = [
     "stream_normal",
     "running_facts",
     "BENCH_CASES",
+    "PART_EPOCHS",
+    "parting_data",
+    "first_parting",
 ]
 
 # The running example: 16 planted points in the plane, separable through the origin with a thin
@@ -338,3 +341,41 @@ BENCH_CASES = [
     ("perceptron-update", draw_update, {"k": (0, 15, 1)}),
     ("perceptron-tie", draw_tie, {"rule": ["mistake", "positive"]}),
 ]
+
+
+# Five points and five epochs on which scikit-learn's Perceptron and `perceptron` part: a score
+# within rounding of 0 that is negative in exact arithmetic computes as exactly 0.0 in floats.
+PART_X = ((0.4, -0.6, 0.8), (0.2, -0.5, 0.8), (-0.1, 0.8, -0.1), (0.7, 0.3, -0.4), (-0.4, 0.9, 0.2))
+PART_Y = (-1, 1, -1, 1, -1)
+PART_EPOCHS = 5
+
+
+def parting_data() -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
+    """Data and number of epochs on which the float and the exact sign of a score differ."""
+    return np.array(PART_X, dtype=float), np.array(PART_Y, dtype=float), PART_EPOCHS
+
+
+def first_parting(X: NDArray, y: NDArray, epochs: int) -> dict[str, object] | None:
+    """The first step at which the float sign and the exact sign of a score part.
+
+    Runs the sweep of the perceptron with offset (ties count as mistakes), deciding with the
+    exact sign, as ``perceptron`` does, and at every step also computes the score
+    ``w·x + b`` in floating point, as a float library does. Returns the epoch (from 1), the
+    index of the point, its label, the weights and offset before the step, the float score and
+    the exact score (a ``Fraction``), or ``None`` if the two decisions agree at every step.
+    """
+    from fractions import Fraction
+
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w, b = np.zeros(X.shape[1]), 0.0
+    for epoch in range(1, epochs + 1):
+        for i in range(len(y)):
+            computed = float(X[i] @ w + b)
+            exact = sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(X[i], w)),
+                        Fraction(b))
+            if (y[i] * computed <= 0) != (y[i] * exact <= 0):
+                return {"epoch": epoch, "index": i, "label": int(y[i]), "w": w.copy(), "b": b,
+                        "float_score": computed, "exact_score": exact}
+            if y[i] * exact <= 0:
+                w, b = w + y[i] * X[i], b + y[i]
+    return None
