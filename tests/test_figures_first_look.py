@@ -194,3 +194,23 @@ def test_text_says_hyperplane_in_four_dimensions():
     text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
     assert "no line" not in text.lower() and "No hyperplane separates the two species" in text
     assert "the run never\nconverges" not in text and "50 epochs" not in text
+
+
+def test_planted_points_within_radius_up_to_rounding():
+    """The prose: no point is farther than R from the origin, up to floating-point rounding."""
+    X, _, _ = pc.planted(40, 2, gamma=0.1, R=1.0, seed=0)
+    assert float(np.max(np.sum(X**2, axis=1))) - 1 < 1e-15
+
+
+def test_stratified_folds_are_balanced_with_or_without_shuffling():
+    """The prose: stratified folds hold the same share of each species whether or not they are
+    shuffled; shuffling only changes which flowers of each species fall into which fold."""
+    pytest.importorskip("sklearn")
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = pc.iris_pair("versicolor", "virginica")
+    for shuffle in (False, True):
+        folds = StratifiedKFold(n_splits=5, shuffle=shuffle,
+                                random_state=0 if shuffle else None)
+        for _, test in folds.split(X, y):
+            assert np.sum(y[test] > 0) == np.sum(y[test] < 0)

@@ -722,4 +722,20 @@ def test_text_keeps_the_fixed_sentences():
     assert "certificate needs {glue:text}`sep-vv4-support`" not in text
     assert "no line in the petal plane can separate" in text
     assert "the perceptron never stops\nmaking mistakes" not in text
-    assert "So for separable data $\\|p\\|$ is the" in text
+    assert "So for separable data $\\|p^*\\|$ is the" in text
+    assert "Here is the certificate for the petal plane" in text
+    assert "errs towards accepting" not in text and "lists every set" not in text
+    assert "strict on both sides, like ours" in text
+
+
+def test_certificate_checked_by_hand_is_the_petal_plane_one():
+    """The prose: the certificate checked in fractions is the petal-plane one (two measurements),
+    and its sums come out exactly 1, 0 and (0, 0)."""
+    X, y = iris_pair("versicolor", "virginica", features=(2, 3))
+    assert X.shape[1] == 2
+    s = separability(X, y, offset=True)
+    lam = s.certificate_exact
+    assert all(v >= 0 for v in lam) and sum(lam) == 1
+    assert sum(l * int(t) for l, t in zip(lam, y)) == 0
+    for k in range(2):
+        assert sum(l * int(t) * Fraction(float(row[k])) for l, t, row in zip(lam, y, X)) == 0
