@@ -474,7 +474,7 @@ def test_notation_of_the_chapter():
     text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
     assert "w^*" not in text and "\\epsilon" not in text
     assert "\\theta'" not in text and "w' = (\\theta, \\theta_0)" in text
-    assert "w'_{d+1}" in text
+    assert "w'_{(d+1)}" in text
     assert "w*" not in offset_bound.__doc__ and "unit ``u``" in offset_bound.__doc__
 
 

@@ -274,6 +274,18 @@ def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, ins
         _run_cell(install_tool.cell_source(""), monkeypatch, installed=False)
 
 
+def test_every_chapter_has_the_current_install_cell(install_tool):
+    assert install_tool.main(["--check"]) == 0, "run: python book/_tools/add_install_cell.py"
+
+
+def test_install_cell_without_a_url_says_what_it_does(install_tool):
+    """No repository to install from: the cell must not claim to install, nor import what it
+    does not use."""
+    source = install_tool.cell_source("")
+    assert "install perceptron_core" not in source.split("import", 1)[0]
+    assert "subprocess" not in source and "launch buttons" not in source
+
+
 def test_install_cell_url_comes_from_config(install_tool, tmp_path):
     config = tmp_path / "_config.yml"
     config.write_text("repository:\n  url: https://github.com/a/b\n", encoding="utf-8")
