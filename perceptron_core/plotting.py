@@ -48,6 +48,8 @@ from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox
 from numpy.typing import ArrayLike
 
+from ._validation import unit_vector, vector_norm
+
 __all__ = ["POSITIVE", "NEGATIVE", "BOUNDARY", "new_figure", "plot_points", "plot_separator",
            "frame_data", "figure_png", "FigureRecycler"]
 
@@ -117,11 +119,11 @@ def plot_separator(
     itself (the band is always dotted).
     """
     w = np.asarray(w, dtype=float)
-    norm = np.linalg.norm(w)
-    if norm == 0:
+    if not np.any(w):
         return
+    # Scaled norms: a w with entries near 1e-200 still has a direction (its plain norm underflows).
+    norm, unit = vector_norm(w), unit_vector(w, "w")
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
-    unit = w / norm
     foot = -b / norm * unit
     direction = np.array([-unit[1], unit[0]])
     span = 2 * max(x1 - x0, y1 - y0, 1.0) + np.linalg.norm(foot)

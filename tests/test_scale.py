@@ -347,3 +347,24 @@ def test_online_learners_predict_alike_at_every_scale(points, query, k):
     q = np.array(query, float)
     for a, b in zip(learners, scaled):
         assert b.predict(np.ldexp(q, k)) == a.predict(q)
+
+
+@pytest.mark.parametrize("k", [-1000, -600, 0, 400])
+def test_plot_separator_draws_the_same_line_at_every_scale_of_w(k):
+    """The line w·x = 0 depends only on the direction of w: a w whose plain norm underflows
+    (entries near 1e-300) must draw the same line as w itself, not silently nothing."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perceptron_core.plotting import new_figure, plot_separator
+
+    def drawn(w):
+        fig, (ax,) = new_figure()
+        ax.set_xlim(-1, 1), ax.set_ylim(-1, 1)
+        plot_separator(ax, w, show_normal=False)
+        return [line.get_xydata() for line in ax.get_lines()]
+
+    reference = drawn(np.array([3.0, 4.0]))
+    scaled = drawn(np.ldexp(np.array([3.0, 4.0]), k))
+    assert len(scaled) == len(reference) == 1
+    np.testing.assert_allclose(scaled[0], reference[0], rtol=1e-12, atol=1e-12)
