@@ -104,7 +104,7 @@ def separable(X, y):
 
 check.separable(separable)''',
         """Two linear programs, one for each side of {prf:ref}`sep-thm-gordan`, and an exact check of
-whatever they return. First maximize $t$ subject to $y_i\\, w\\cdot x_i \\ge t$ with $w$ in a box;
+whatever they return. First maximize $s$ subject to $y_i\\, w\\cdot x_i \\ge s$ with $w$ in a box;
 if the optimum is positive, check the returned $w$ on every point in fractions. Otherwise look
 for a certificate: $\\lambda \\ge 0$ with $\\sum_i \\lambda_i = 1$ and $\\sum_i \\lambda_i y_i x_i = 0$.
 The solver's $\\lambda$ satisfies these equations only up to rounding, so keep only the points it
@@ -314,14 +314,14 @@ def pac_window(R, gamma, epsilon, delta):
 
 
 check.pac_window(pac_window)''',
-        "With $M = \\lfloor (R/\\gamma)^2 \\rfloor$ mistakes the run holds at most $M + 1$\n"
-        "hypotheses, and each must fail its window with probability at most $\\delta/(M+1)$.\n\n",
+        "With at most $\\bar M = \\lfloor (R/\\gamma)^2 \\rfloor$ mistakes the run holds at most $\\bar M + 1$\n"
+        "hypotheses, and each must fail its window with probability at most $\\delta/(\\bar M+1)$.\n\n",
         '''import math
 
 
 def pac_window(R, gamma, epsilon, delta):
-    M = math.floor((R / gamma) ** 2)
-    return math.ceil(math.log((M + 1) / delta) / epsilon)
+    M_bar = math.floor((R / gamma) ** 2)      # the mistake bound
+    return math.ceil(math.log((M_bar + 1) / delta) / epsilon)
 
 
 check.pac_window(pac_window)''',

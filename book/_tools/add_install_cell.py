@@ -46,9 +46,9 @@ if importlib.util.find_spec("perceptron_core") is None:
 
 # Without a repository URL there is nothing to install from: the cell only says what to do.
 _STOP_HEAD = '''\
-# This chapter needs the course's library, perceptron_core. Where it is installed (locally,
-# in the tests, in the book build) this cell does nothing; elsewhere it stops and says how
-# to install it.
+# This chapter needs the course's library, perceptron_core. Where it is installed
+# (locally, in the tests, in the book build) this cell does nothing; elsewhere it
+# stops and says how to install it.
 import importlib.util
 
 if importlib.util.find_spec("perceptron_core") is None:

@@ -92,6 +92,7 @@ CLASSIFICATION: dict[str, tuple[tuple[str, ...], int]] = {
     "gua-ex-check": (("code",), 2),
     "gua-ex-random": (("proof",), 3),
     "gua-ex-window": (("proof",), 2),
+    "gua-ex-line": (("proof",), 1),
     "gua-ex-balcan-tie": (("code", "exploration"), 2),
     "gua-ex-crossover": (("code", "exploration"), 2),
 }
