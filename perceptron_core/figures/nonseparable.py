@@ -755,6 +755,14 @@ def ways_out(data: str, epochs: int = WAYS["epochs"], trials: int = WAYS["trials
 # --------------------------------------------------------------------------------------------
 
 
+def _sum_in_order(terms) -> float:
+    """Floats added one by one, left to right (IEEE arithmetic: the same result on every machine)."""
+    total = 0.0
+    for term in terms:
+        total += term
+    return total
+
+
 def naive_dual_mistakes(X: ArrayLike, y: ArrayLike, epochs: int,
                         tie: str = "mistake") -> list[int]:
     """The examples of the mistakes of a dual perceptron written the obvious way, in order.
@@ -766,17 +774,22 @@ def naive_dual_mistakes(X: ArrayLike, y: ArrayLike, epochs: int,
     with the other sign; :func:`~perceptron_core.kernel_perceptron` decides such signs exactly
     and does not part ways with :func:`~perceptron_core.perceptron`. It stops after a sweep
     without a mistake, or after ``epochs`` sweeps.
+
+    Every sum is a plain Python loop in index order, not numpy's: BLAS and numpy's SIMD paths
+    add in orders that differ between machines, and the roundings of this naive form, which
+    the book counts, must be the same everywhere.
     """
     X, y = check_X_y(X, y)
     if tie not in ("mistake", "positive", "negative"):
         raise ValueError(f"tie must be 'mistake', 'positive' or 'negative', got {tie!r}.")
-    G = X @ X.T
-    alpha = np.zeros(len(y))
+    rows, labels = X.tolist(), y.tolist()
+    G = [[_sum_in_order(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
+    alpha = [0.0] * len(labels)
     mistakes: list[int] = []
     for _ in range(epochs):
         clean = True
-        for i in range(len(y)):
-            score = float(np.sum(alpha * y * G[:, i]))
+        for i in range(len(labels)):
+            score = _sum_in_order(alpha[j] * labels[j] * G[j][i] for j in range(len(labels)))
             if score == 0.0:
                 wrong = tie == "mistake" or (tie == "positive") == (y[i] < 0)
             else:
