@@ -456,7 +456,7 @@ def test_text_names_sources_and_states_the_fixed_claims():
     assert "1000 unless" not in text and "{glue:text}`per-max-epochs`" in text
     # notation: T is a number of epochs only, never the index of a loop
     assert "For $t = 1, \\dots, T$" not in text and "\\epsilon" not in text.replace(
-        "U^2\\|w^*\\|^2/\\epsilon^2", "").replace("is $\\epsilon$", "")
+        "U^2\\|w^*\\|^2/\\epsilon^2", "").replace("is at least $\\epsilon$", "")
 
 
 # ---- scikit-learn -------------------------------------------------------------------------------
