@@ -3,8 +3,9 @@
 The references are ``tests/notebook_numbers/<notebook>.json``; ``make outputs`` refreshes them.
 Floats match to a relative tolerance of 1e-6 (absolute 1e-9 near 0), so that another BLAS kernel
 or SIMD path, which moves last bits, still passes; integers, booleans and strings match exactly.
-``make test`` runs this file twice: as the machine is, and under the second numeric set-up of
-``book/_tools/numeric_setups.py``.
+``make test`` checks the book build's runs with this file (numeric set-up 1, as the machine is);
+under the second set-up of ``book/_tools/numeric_setups.py`` it runs every chapter with nbval,
+and ``book/_tools/nbval_glue.py`` applies the same comparison to that run.
 
 Executing the notebooks takes a while, so those tests run only with ``PERCEPTRON_NOTEBOOKS=1``
 (``make test-notebooks`` sets it); the tests of the comparison itself always run.
