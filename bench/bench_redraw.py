@@ -1,6 +1,6 @@
 """How long does one slider move take, and how long does a static control take to build?
 
-For every figure the book passes to :func:`perceptron_core.interactive.explore` (the
+For every figure the book passes to :func:`perceptron_core.figures.sliders.explore` (the
 ``BENCH_CASES`` lists of the modules in :mod:`perceptron_core.figures`: each chapter's figure
 with the grid of its sliders) this prints
 
@@ -41,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
 
 import perceptron_core  # noqa: E402
-from perceptron_core import interactive  # noqa: E402
+from perceptron_core.figures import sliders as interactive  # noqa: E402
 
 TARGET_P95_MS = 100.0
 

@@ -7,8 +7,8 @@ One module per idea:
 - :mod:`~perceptron_core.bounds`: the mistake bounds in each lecture note's form;
 - :mod:`~perceptron_core.data`: data sets with known margins, logic gates, Iris, the offset trick;
 - :mod:`~perceptron_core.guarantees`: the adversary game, online-to-PAC and the LP route;
-- :mod:`~perceptron_core.plotting`: figure primitives for 2-D data;
-- :mod:`~perceptron_core.interactive`: ``explore``, sliders that work live and in the static book;
+- :mod:`~perceptron_core.figures.plotting`: figure primitives for 2-D data;
+- :mod:`~perceptron_core.figures.sliders`: ``explore``, sliders that work live and in the static book;
 - :mod:`~perceptron_core.variants`: the averaged, voted and kernel perceptrons, for data that cannot be separated.
 """
 
@@ -81,7 +81,6 @@ from .guarantees import (
     vc_sample_size,
 )
 
-from . import check, plotting
-from .interactive import explore
+from . import check
 
 __version__ = "0.1.0"

@@ -16,6 +16,11 @@ from hypothesis import strategies as st
 
 import perceptron_core as pc
 
+# The book's build code and tools (book/_tools) are not in the package; the tests import them.
+import sys  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_tools"))
+
 # Hundreds of random data sets per theorem, without a wall-clock deadline: the machine is shared
 # and slow runs are not failures. Three profiles:
 # - "ci", which `make test` (and CI) runs: derandomized, so the examples of a test depend only on

@@ -41,7 +41,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--disable-quic",
                  "--no-first-run"]
 MAX_PAGE_BYTES = 3_000_000
-CONTROL = "div.pc-explore"  # the markup class emitted by perceptron_core.interactive
+CONTROL = "div.pc-explore"  # the markup class emitted by perceptron_core.figures.sliders
 SKIP_PARTS = {"_static", "_sources", "_images", "_sphinx_design_static", "jupyter_execute"}
 # Sphinx's generated pages: in the accessibility and console checks, not in the page budget.
 GENERATED = {"genindex.html", "search.html", "py-modindex.html"}
@@ -86,7 +86,7 @@ def test_book_has_static_controls_and_math():
     """Guard against the browser tests passing vacuously on a book without sliders or math."""
     assert _pages_with_controls(), (
         f"No static explore() control found in {HTML_DIR}; was the book built with "
-        "perceptron_core.sphinxext (PERCEPTRON_STATIC_WIDGETS=1)?")
+        "book/_tools/sphinx_extension.py (PERCEPTRON_STATIC_WIDGETS=1)?")
     assert _pages_with_math(), f"No equations found in {HTML_DIR}"
 
 

@@ -33,7 +33,7 @@ from perceptron_core import (
 )
 from perceptron_core.data import hypercube_small_margin
 from perceptron_core.figures import convergence as cf
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 
 def _ends(sliders: dict) -> dict:

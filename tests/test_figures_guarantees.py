@@ -12,7 +12,7 @@ from scipy.stats import binom
 
 import perceptron_core as pc
 from perceptron_core.figures import guarantees as fig
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 
 def _initial(params: dict) -> dict:

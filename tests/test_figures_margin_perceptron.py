@@ -135,7 +135,7 @@ def test_slider_summary_matches_the_runs():
 def test_figure_sliders_use_the_named_grids():
     """The explore() call reads the slider grids from the module, as slider_summary does,
     and starts at γ = γ*."""
-    from perceptron_core.interactive import _expand_all
+    from perceptron_core.figures.sliders import _expand_all
 
     call = next("".join(c["source"]) for c in _cells()
                 if "explore(mpf.draw" in "".join(c["source"]))

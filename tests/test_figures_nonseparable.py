@@ -28,7 +28,7 @@ from sklearn.svm import LinearSVC
 
 import perceptron_core as pc
 from perceptron_core.figures import nonseparable as nf
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 # The slider grids of the chapter (book/nonseparable.ipynb); the tests draw their corners.
 GRIDS = {

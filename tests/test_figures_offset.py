@@ -25,7 +25,7 @@ from sklearn.svm import SVC
 
 from perceptron_core import augment, iris_pair, max_margin, offset_bound, perceptron, radius
 from perceptron_core.figures import offset as of
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "book" / "offset.ipynb"

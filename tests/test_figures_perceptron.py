@@ -30,7 +30,7 @@ from perceptron_core import (
 from perceptron_core.figures import perceptron as figs
 
 from conftest import planted_data, small_labelled_data
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "perceptron.ipynb"
 

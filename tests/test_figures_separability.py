@@ -29,7 +29,7 @@ from perceptron_core import (
     separability,
 )
 from perceptron_core.figures import separability as figs
-from perceptron_core.interactive import _expand_all
+from perceptron_core.figures.sliders import _expand_all
 
 
 def _initial(params: dict) -> dict:

@@ -1,4 +1,4 @@
-"""Unit tests of perceptron_core.interactive.explore, live and static."""
+"""Unit tests of perceptron_core.figures.sliders.explore, live and static."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from perceptron_core import interactive
-from perceptron_core.interactive import STATIC_ENV_VAR, StaticExplorer, _expand, _expand_all, explore
+from perceptron_core.figures import sliders as interactive
+from perceptron_core.figures.sliders import STATIC_ENV_VAR, StaticExplorer, _expand, _expand_all, explore
 
 SIZE = (3.2, 2.0)  # small figures keep the tests fast
 
@@ -328,7 +328,7 @@ class _FakeSphinx:
 
 
 def test_sphinx_extension_sets_the_same_variable(monkeypatch):
-    from perceptron_core import sphinxext
+    import sphinx_extension as sphinxext
 
     monkeypatch.delenv(STATIC_ENV_VAR, raising=False)
     assert sphinxext.STATIC_ENV_VAR == STATIC_ENV_VAR
@@ -339,10 +339,10 @@ def test_sphinx_extension_sets_the_same_variable(monkeypatch):
 
 
 def test_sphinx_extension_serves_mathjax3_from_the_book(tmp_path):
-    """perceptron_core.sphinxext points Sphinx at the local MathJax 3 and copies what it loads."""
+    """book/_tools/sphinx_extension.py points Sphinx at the local MathJax 3 and copies what it loads."""
     from types import SimpleNamespace
 
-    from perceptron_core import sphinxext
+    import sphinx_extension as sphinxext
 
     assert sphinxext._bundled_mathjax() is not None, "sphinx-mathjax-offline is in requirements.txt"
     config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax3_config=None)
@@ -442,7 +442,7 @@ def test_exercises_build_drops_every_solution(monkeypatch):
     from docutils.utils import new_document
     from sphinx_exercise.nodes import solution_node
 
-    from perceptron_core import sphinxext
+    import sphinx_extension as sphinxext
 
     def page():
         doc = new_document("page")
@@ -532,13 +532,13 @@ def test_every_book_figure_updated_in_place_equals_a_fresh_drawing(draw_function
 
 
 def _tiny(ncols=1):
-    from perceptron_core.plotting import new_figure
+    from perceptron_core.figures.plotting import new_figure
 
     return new_figure(ncols, width=2.4, height=1.8)
 
 
 def test_unchanged_calls_keep_their_artists_and_only_changes_are_redrawn():
-    from perceptron_core.plotting import FigureRecycler
+    from perceptron_core.figures.plotting import FigureRecycler
 
     def draw_k(k):
         fig, (ax,) = _tiny()
@@ -668,7 +668,7 @@ def test_fast_png_is_lossless(alpha):
     ((1,), "width"),
 ])
 def test_new_figure_rejects_bad_sizes(args, message):
-    from perceptron_core.plotting import new_figure
+    from perceptron_core.figures.plotting import new_figure
 
     kwargs = {"width": -1.0} if message == "width" else {}
     with pytest.raises(ValueError, match=message):

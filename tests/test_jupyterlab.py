@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from perceptron_core.interactive import STATIC_ENV_VAR
+from perceptron_core.figures.sliders import STATIC_ENV_VAR
 
 pytestmark = [pytest.mark.browser, pytest.mark.latency]
 

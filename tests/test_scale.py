@@ -356,7 +356,7 @@ def test_plot_separator_draws_the_same_line_at_every_scale_of_w(k):
     import matplotlib
 
     matplotlib.use("Agg")
-    from perceptron_core.plotting import new_figure, plot_separator
+    from perceptron_core.figures.plotting import new_figure, plot_separator
 
     def drawn(w):
         fig, (ax,) = new_figure()

@@ -24,8 +24,8 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from perceptron_core import sphinxext
-from perceptron_core.sphinxext import strip_solutions
+import sphinx_extension as sphinxext
+from sphinx_extension import strip_solutions
 
 REPO = Path(__file__).resolve().parents[1]
 BOOK = REPO / "book"

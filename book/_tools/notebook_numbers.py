@@ -1,7 +1,7 @@
 """The book's glued numbers: collect them from a run, compare them with a stored reference.
 
 Every number the prose relies on is glued (``myst_nb.glue``, usually through
-``perceptron_core.figures.glue_numbers``). ``tests/test_notebooks.py`` executes each notebook and
+``book/glue_numbers.py``). ``tests/test_notebooks.py`` executes each notebook and
 compares every glued value with ``tests/notebook_numbers/<notebook>.json``:
 
 * floats within a relative tolerance of 1e-6 (with an absolute floor of 1e-9 for values near 0),

@@ -43,8 +43,8 @@ from ..data import (
     planted,
 )
 from ..geometry import dataset_margin, max_margin, radius
-from ..interactive import _expand_all
-from ..plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
+from .sliders import _expand_all
+from .plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
 
 __all__ = [
     "shell_data",

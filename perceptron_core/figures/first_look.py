@@ -10,7 +10,7 @@ from ..algorithms import PerceptronResult, perceptron
 from ..bounds import novikoff_bound
 from ..data import planted
 from ..geometry import max_margin, radius
-from ..plotting import frame_data, new_figure, plot_points, plot_separator
+from .plotting import frame_data, new_figure, plot_points, plot_separator
 
 N_POINTS = 40
 # The slider settings of the chapter's figure: explore(draw_trained, gamma=GAMMAS, seed=SEEDS).

@@ -42,7 +42,7 @@ from ..guarantees import (
     simulate_conversion,
     vc_sample_size,
 )
-from ..plotting import new_figure
+from .plotting import new_figure
 
 __all__ = [
     "GAMMA",

@@ -19,7 +19,7 @@ from scipy.spatial import ConvexHull
 
 from ..geometry import MaxMargin, max_margin, min_norm_point
 from ..data import planted
-from ..plotting import (BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points,
+from .plotting import (BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points,
                         plot_separator)
 
 __all__ = [

@@ -20,7 +20,7 @@ from ..algorithms import margin_perceptron
 from ..bounds import margin_perceptron_bound
 from ..data import planted
 from ..geometry import MaxMargin, max_margin, radius
-from ..plotting import new_figure
+from .plotting import new_figure
 
 __all__ = [
     "DATA",

@@ -44,7 +44,7 @@ from ..algorithms import ConvergenceWarning, PerceptronResult, perceptron
 from ..bounds import hinge_loss_bound
 from ..data import flip_labels, iris_pair, planted, xor
 from ..geometry import radius
-from ..plotting import NEGATIVE, POSITIVE, new_figure
+from .plotting import NEGATIVE, POSITIVE, new_figure
 from ..variants import averaged_perceptron, kernel_perceptron, voted_perceptron
 
 __all__ = [

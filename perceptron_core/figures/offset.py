@@ -32,7 +32,7 @@ from ..algorithms import perceptron
 from ..bounds import novikoff_bound, offset_bound
 from ..data import augment, planted
 from ..geometry import max_margin, radius
-from ..plotting import new_figure, plot_points, plot_separator
+from .plotting import new_figure, plot_points, plot_separator
 
 __all__ = [
     "theta0_perceptron",

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from ..algorithms import PerceptronResult, perceptron
 from ..data import planted
 from ..geometry import margins, max_margin
-from ..plotting import BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
+from .plotting import BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
 
 __all__ = [
     "RUN_N",

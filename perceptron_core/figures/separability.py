@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from ..algorithms import perceptron
 from ..data import flip_labels, gaussian_clouds, iris_pair, logic_gate
 from ..geometry import Separability, dataset_margin, max_margin, radius, separability
-from ..plotting import frame_data, new_figure, plot_points, plot_separator
+from .plotting import frame_data, new_figure, plot_points, plot_separator
 
 __all__ = [
     "exhaustive_small_certificates",

@@ -2,7 +2,7 @@
 
 `jupyter-book build` loads this extension (see ``_config.yml``) before it executes any notebook.
 
-* It sets :data:`perceptron_core.interactive.STATIC_ENV_VAR` in the build process. Every kernel
+* It sets :data:`perceptron_core.figures.sliders.STATIC_ENV_VAR` in the build process. Every kernel
   the build starts inherits it, so :func:`perceptron_core.explore` emits self-contained HTML/JS
   controls instead of ipywidgets (which would need a live kernel).
 * It serves MathJax 3 from the book's own ``_static`` folder instead of a CDN, using the copy of
@@ -36,7 +36,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .interactive import STATIC_ENV_VAR
+from perceptron_core.figures.sliders import STATIC_ENV_VAR
 
 # The combined component: TeX input, CommonHTML output, the contextual menu and the assistive
 # MathML for screen readers. Everything else it needs (TeX packages on first use, the web fonts,

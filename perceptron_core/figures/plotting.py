@@ -48,7 +48,7 @@ from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox
 from numpy.typing import ArrayLike
 
-from ._validation import unit_vector, vector_norm
+from .._validation import unit_vector, vector_norm
 
 __all__ = ["POSITIVE", "NEGATIVE", "BOUNDARY", "new_figure", "plot_points", "plot_separator",
            "frame_data", "figure_png", "FigureRecycler"]

@@ -2,7 +2,7 @@
 
 Every chapter uses one call::
 
-    from perceptron_core.interactive import explore
+    from perceptron_core.figures.sliders import explore
 
     explore(draw, gamma=(0.05, 0.5, 0.05), seed=[0, 1, 2],
             alt="Perceptron run with margin {gamma} on data set {seed}")
@@ -19,13 +19,13 @@ on where the notebook runs:
   network, so it also works from ``file://`` or from a zip of ``_build/html``.
 
 Static mode is chosen when the environment variable :data:`STATIC_ENV_VAR` is set to a true value
-(``perceptron_core.sphinxext`` sets it for the book build, and the kernels inherit it) or when
+(``book/_tools/sphinx_extension.py`` sets it for the book build, and the kernels inherit it) or when
 ``mode="static"`` is passed.
 
-Drawn once, then updated. A figure built with :func:`perceptron_core.plotting.new_figure` is
+Drawn once, then updated. A figure built with :func:`perceptron_core.figures.plotting.new_figure` is
 not built again on every slider move: ``explore`` hands it back to ``draw``, whose plotting calls
 keep the artists of the previous frame when their arguments did not change (see
-:mod:`perceptron_core.plotting`), and only the artists that changed, with whatever they overlap,
+:mod:`perceptron_core.figures.plotting`), and only the artists that changed, with whatever they overlap,
 are drawn again over a cached picture of the rest (:class:`_Painter`). A move then costs tens of
 milliseconds instead of a hundred or more, and the sliders follow the hand. The author's side
 stays ``draw(**params) -> Figure``; a figure built any other way is simply drawn anew each
@@ -737,8 +737,8 @@ class _Frames:
     """The pictures of one ``draw`` function: its figure drawn once, then updated.
 
     Each call redraws the figure for new parameter values through a
-    :class:`~perceptron_core.plotting.FigureRecycler` (figures made with
-    :func:`~perceptron_core.plotting.new_figure` come back and keep their unchanged artists)
+    :class:`~perceptron_core.figures.plotting.FigureRecycler` (figures made with
+    :func:`~perceptron_core.figures.plotting.new_figure` come back and keep their unchanged artists)
     and a :class:`_Painter` (only what changed is drawn). Any other figure is drawn from
     scratch. Used by both modes, so the live and the static pictures come from the same code.
     """
@@ -1173,7 +1173,7 @@ def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int =
     ----------
     draw : callable
         ``draw(**params) -> matplotlib.figure.Figure``. Build the figure with
-        :func:`perceptron_core.plotting.new_figure` and draw the whole frame on every call:
+        :func:`perceptron_core.figures.plotting.new_figure` and draw the whole frame on every call:
         then each slider move updates the figure in place and redraws only what changed. Any
         other figure works too (``Figure(...)``, pyplot), drawn anew on every move. ``explore``
         renders and closes every figure it gets, so nothing stacks up.
