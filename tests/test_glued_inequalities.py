@@ -13,9 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
+from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = tuple(p.stem for p in sorted((ROOT / "book").glob("*.ipynb")))
+CHAPTERS = tuple(chapter_names())
 
 # the phrase, then a glue role, with any whitespace (line breaks included) between them
 _ROLE = re.compile(

@@ -36,6 +36,7 @@ from pathlib import Path
 import pytest
 
 from perceptron_core.figures.sliders import STATIC_ENV_VAR
+from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 
 pytestmark = [pytest.mark.browser, pytest.mark.latency]
 
@@ -122,7 +123,7 @@ def server():
     for module in ("jupyterlab", "notebook", "psutil"):
         if find_spec(module) is None:
             _missing(f"the {module} package is not installed (pip install -r requirements.txt)")
-    chapters = sorted(BOOK.glob("*.ipynb"))
+    chapters = chapter_paths()
     assert chapters, f"no chapter notebooks in {BOOK}"
     tmp = Path(tempfile.mkdtemp(prefix="pc-jupyterlab-"))
     proc = None

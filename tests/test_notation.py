@@ -35,10 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 NOTATION = BOOK / "notation.md"
-CHAPTERS = sorted(BOOK.glob("*.ipynb"))
+CHAPTERS = chapter_paths()
 TABLE_HEADING = "## This book's symbols"
 
 # --------------------------------------------------------------------------------------------

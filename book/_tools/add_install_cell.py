@@ -29,6 +29,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
+from chapters import chapter_paths
+
 REPO = Path(__file__).resolve().parents[2]
 TAG = "install-perceptron-core"
 CELL_ID = "install-perceptron-core"
@@ -41,7 +43,9 @@ import importlib.util
 import subprocess
 import sys
 
-if importlib.util.find_spec("perceptron_core") is None:
+# The library and its `book` extra: matplotlib, ipywidgets and scikit-learn.
+if any(importlib.util.find_spec(name) is None
+       for name in ("perceptron_core", "matplotlib", "ipywidgets", "sklearn")):
 '''
 
 # Without a repository URL there is nothing to install from: the cell only says what to do.
@@ -51,7 +55,9 @@ _STOP_HEAD = '''\
 # stops and says how to install it.
 import importlib.util
 
-if importlib.util.find_spec("perceptron_core") is None:
+# The library and its `book` extra: matplotlib, ipywidgets and scikit-learn.
+if any(importlib.util.find_spec(name) is None
+       for name in ("perceptron_core", "matplotlib", "ipywidgets", "sklearn")):
 '''
 
 
@@ -62,7 +68,7 @@ def cell_source(url: str) -> str:
         if url.endswith(".git"):
             url = url[:-4]
         return _INSTALL_HEAD + (
-            '    package = "perceptron_core @ git+" + (\n'
+            '    package = "perceptron_core[book] @ git+" + (\n'
             f'        "{url}")\n'
             '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package],\n'
             '                   check=True)\n'
@@ -70,8 +76,8 @@ def cell_source(url: str) -> str:
         )
     return _STOP_HEAD + (
         '    raise ModuleNotFoundError(\n'
-        '        "perceptron_core is not installed. In a copy of the book\'s repository run "\n'
-        '        "`pip install -e .`, then restart the kernel.")'
+        '        "perceptron_core[book] is not installed. In a copy of the book\'s repository run "\n'
+        '        "`pip install -e \'.[book]\'`, then restart the kernel.")'
     )
 
 
@@ -82,9 +88,7 @@ def config_url(config: Path = REPO / "_config.yml") -> str:
 
 
 def chapter_notebooks() -> list[Path]:
-    toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
-    files = [entry["file"] for part in toc.get("parts", []) for entry in part.get("chapters", [])]
-    return [REPO / (f + ".ipynb") for f in files if (REPO / (f + ".ipynb")).exists()]
+    return chapter_paths()
 
 
 def _is_install_cell(cell: nbformat.NotebookNode) -> bool:

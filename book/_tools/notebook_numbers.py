@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
+from chapters import chapter_paths  # noqa: E402  (book/_tools, beside this file)
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
@@ -254,7 +255,10 @@ def compare(reference: dict[str, dict[str, Any]], glued: Glued) -> list[str]:
 
 
 def discover(book: Path = BOOK) -> list[Path]:
-    """Every chapter notebook under ``book`` (not build output or checkpoints)."""
+    """The chapters (from _toc.yml) for the book itself; every notebook under another folder
+    ``book`` (not build output or checkpoints)."""
+    if book.resolve() == BOOK.resolve():
+        return chapter_paths()
     skip = {"_build", ".ipynb_checkpoints", "_tools"}
     return sorted(p for p in book.rglob("*.ipynb") if not skip & set(p.relative_to(book).parts))
 
