@@ -250,11 +250,11 @@ def test_install_cell_is_inserted_once_before_the_first_code(tmp_path, install_t
     assert "other/repo" in nb.cells[next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")].source
 
 
-def _run_cell(source: str, monkeypatch, *, installed: bool) -> list:
+def _run_cell(source: str, monkeypatch, *, installed: bool, missing: str = "perceptron_core") -> list:
     calls = []
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: (real(name, *a) if installed or name != "perceptron_core" else None))
+                        lambda name, *a: (real(name, *a) if installed or name != missing else None))
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append((a, k)))
     exec(compile(source, "<install cell>", "exec"), {})
     return calls
@@ -265,13 +265,16 @@ def test_install_cell_does_nothing_where_installed(monkeypatch, install_tool):
     assert _run_cell(install_tool.cell_source(""), monkeypatch, installed=True) == []
 
 
-def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, install_tool):
-    calls = _run_cell(install_tool.cell_source(SAMPLE_URL + ".git"), monkeypatch, installed=False)
+@pytest.mark.parametrize("missing", ["perceptron_core", "matplotlib", "ipywidgets", "sklearn"])
+def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, install_tool, missing):
+    """The core alone is not enough to run a chapter: its figures need the `book` extra."""
+    calls = _run_cell(install_tool.cell_source(SAMPLE_URL + ".git"), monkeypatch, installed=False,
+                      missing=missing)
     (args, kwargs), = calls
     assert args[0][:4] == [sys.executable, "-m", "pip", "install"]
-    assert args[0][-1] == f"perceptron_core @ git+{SAMPLE_URL}" and kwargs["check"] is True
+    assert args[0][-1] == f"perceptron_core[book] @ git+{SAMPLE_URL}" and kwargs["check"] is True
     with pytest.raises(ModuleNotFoundError, match="pip install -e"):
-        _run_cell(install_tool.cell_source(""), monkeypatch, installed=False)
+        _run_cell(install_tool.cell_source(""), monkeypatch, installed=False, missing=missing)
 
 
 def test_every_chapter_has_the_current_install_cell(install_tool):
