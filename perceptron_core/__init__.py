@@ -1,30 +1,43 @@
 """perceptron_core: the small, tested library behind *The Perceptron, Interactively*.
 
-One module per idea:
+The mathematics of the book and nothing else: it needs numpy, and scipy where a linear program
+is solved (imported then, not here). Importing it loads no plotting or notebook library and
+changes nothing in the caller's session. One module per idea:
 
-- :mod:`~perceptron_core.algorithms`: the perceptron (batch, T-epoch, online) and the Margin Perceptron;
-- :mod:`~perceptron_core.geometry`: margins, the radius, the maximum margin and separability;
-- :mod:`~perceptron_core.bounds`: the mistake bounds in each lecture note's form;
+- :mod:`~perceptron_core.algorithms`: the perceptron (batch, T-epoch, online), the Margin
+  Perceptron, and what a recorded run shows (its cycle, its closest call);
+- :mod:`~perceptron_core.geometry`: margins, the radius, the maximum margin, separability, and
+  the arc of separators of data in the plane;
+- :mod:`~perceptron_core.certificates`: the smallest sets of points that prove a data set
+  inseparable;
+- :mod:`~perceptron_core.bounds`: the mistake bounds in each lecture note's form, and the
+  bounds for data that cannot be separated;
 - :mod:`~perceptron_core.data`: data sets with known margins, logic gates, Iris, the offset trick;
+- :mod:`~perceptron_core.variants`: the averaged, voted and kernel perceptrons;
 - :mod:`~perceptron_core.guarantees`: the adversary game, online-to-PAC and the LP route;
-- :mod:`~perceptron_core.figures.plotting`: figure primitives for 2-D data;
-- :mod:`~perceptron_core.figures.sliders`: ``explore``, sliders that work live and in the static book;
-- :mod:`~perceptron_core.variants`: the averaged, voted and kernel perceptrons, for data that cannot be separated.
+- :mod:`~perceptron_core.estimator`: :class:`Perceptron`, the scikit-learn classifier (needs
+  scikit-learn; loaded the first time ``perceptron_core.Perceptron`` is asked for);
+- :mod:`~perceptron_core.check`: the self-checking exercises.
+
+Every sign of a dot product, in every algorithm, ``predict`` and conversion, is decided by one
+function, exactly (:mod:`perceptron_core._signs`). The figures and sliders of the book are a
+separate layer, :mod:`perceptron_core.figures`, which needs the ``book`` extra.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from . import check
 from .algorithms import (
     ConvergenceWarning,
-    History,
-    MarginPerceptronResult,
-    OnlineStep,
-    Perceptron,
-    PerceptronResult,
+    closest_call,
+    find_cycle,
     margin_perceptron,
     online_perceptron,
     perceptron,
 )
 from .bounds import (
-    OnlineToPAC,
     hinge_loss_bound,
     margin_perceptron_bound,
     max_rounds,
@@ -49,7 +62,6 @@ from .data import (
     xor,
 )
 from .geometry import (
-    MaxMargin,
     Separability,
     dataset_margin,
     margins,
@@ -58,21 +70,8 @@ from .geometry import (
     radius,
     separability,
 )
-
-from .variants import (
-    AveragedPerceptronResult,
-    KernelPerceptronResult,
-    VotedPerceptronResult,
-    averaged_perceptron,
-    kernel_perceptron,
-    voted_perceptron,
-)
 from .guarantees import (
-    AdversaryGame,
     BandDistribution,
-    HalvingLearner,
-    NearestNeighbourLearner,
-    OnlineLearner,
     PerceptronLearner,
     adversary_game,
     convert_stream,
@@ -80,7 +79,74 @@ from .guarantees import (
     simulate_conversion,
     vc_sample_size,
 )
-
-from . import check
+from .variants import averaged_perceptron, kernel_perceptron, voted_perceptron
 
 __version__ = "0.1.0"
+
+__all__ = [
+    # algorithms
+    "perceptron",
+    "online_perceptron",
+    "margin_perceptron",
+    "find_cycle",
+    "closest_call",
+    "ConvergenceWarning",
+    "Perceptron",
+    # geometry
+    "margins",
+    "dataset_margin",
+    "radius",
+    "max_margin",
+    "min_norm_point",
+    "separability",
+    "Separability",
+    # bounds
+    "novikoff_bound",
+    "uml_bound",
+    "unnormalized_bound",
+    "max_rounds",
+    "offset_bound",
+    "total_hinge_deviation",
+    "hinge_loss_bound",
+    "margin_perceptron_bound",
+    "online_to_pac",
+    # data
+    "planted",
+    "logic_gate",
+    "xor",
+    "orthonormal_worst_case",
+    "narrow_wedge",
+    "hypercube_small_margin",
+    "gaussian_clouds",
+    "flip_labels",
+    "iris",
+    "iris_pair",
+    "augment",
+    # variants
+    "averaged_perceptron",
+    "voted_perceptron",
+    "kernel_perceptron",
+    # guarantees
+    "adversary_game",
+    "PerceptronLearner",
+    "BandDistribution",
+    "convert_stream",
+    "simulate_conversion",
+    "vc_sample_size",
+    "lp_consistent_halfspace",
+    # exercises
+    "check",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The scikit-learn classifier, imported (with scikit-learn) only when it is asked for.
+    if name == "Perceptron":
+        from .estimator import Perceptron
+
+        return Perceptron
+    raise AttributeError(f"module 'perceptron_core' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"Perceptron"})

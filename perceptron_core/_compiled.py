@@ -20,6 +20,23 @@ from typing import Any
 
 import numpy as np
 
+from . import _signs
+
+__all__ = [
+    "compiled",
+    "perceptron_epochs",
+    "FINISHED",
+    "SIGN_NEEDED",
+    "RECORD_FULL",
+    "EPOCH",
+    "ROW",
+    "UPDATES",
+    "CLEAN",
+    "SIGN",
+    "UNKNOWN",
+    "EXACT_INTEGERS",
+]
+
 # What the loop returns: why it stopped.
 FINISHED = 0  # a clean epoch, or max_epochs
 SIGN_NEEDED = 1  # the margin of row state[ROW] is too near 0 for its float value to tell
@@ -29,13 +46,10 @@ RECORD_FULL = 2  # the buffers for the history are full: the caller gives larger
 EPOCH, ROW, UPDATES, CLEAN, SIGN = range(5)
 UNKNOWN = 2  # state[SIGN] when the caller has no exact sign to give for row state[ROW]
 
-# Rounding in a sum of m products, in any order and with or without FMA, is at most
-# γ_m Σ|aⱼθⱼ| with γ_m ≈ m·2⁻⁵³, plus 2⁻¹⁰⁷⁵ per product that underflows; and
-# Σ|aⱼθⱼ| <= max|aⱼ|·‖θ‖₁. The factor 2 covers the rounding of the computed ‖θ‖₁, with room
-# to spare.
-UNIT_ROUNDOFF = 2.0**-53
-SUBNORMAL = float(np.finfo(float).smallest_subnormal)
-EXACT_INTEGERS = 2.0**53  # integers below it are floats: sums and products below it are exact
+# The bound on the rounding of a score, and the limit below which integer sums are exact, are
+# those of the package's one sign decision (perceptron_core._signs); the caller passes the bound's
+# two coefficients, so that it is written in one place.
+EXACT_INTEGERS = _signs.EXACT_INTEGERS
 
 
 class compiled:
@@ -91,16 +105,20 @@ class _LazilyCompiled:
 # score is handed back to the caller like any score too near 0.
 @compiled(
     "int64(Array(float64, 2, 'C', readonly=True), Array(float64, 1, 'C', readonly=True), "
-    "float64[::1], boolean, int64, float64, boolean, int64, boolean, int64[::1], int64[::1], int64[::1])",
+    "float64[::1], boolean, int64, float64, float64, float64, boolean, int64, boolean, int64[::1], int64[::1], "
+    "int64[::1])",
     fastmath={"reassoc"},
 )
-def perceptron_epochs(X, y, theta, offset, at_tie, row_max, integral, max_epochs, record, indices, epochs, state):
+def perceptron_epochs(X, y, theta, offset, at_tie, rel, tiny, row_max, integral, max_epochs, record, indices,
+                      epochs, state):
     """Sweep the rows of ``X`` in order, updating on every mistake, until a clean epoch.
 
     ``theta`` is ``(w, b)``, of length d + 1 (``b`` stays 0 without ``offset``), and is updated
     in place. Row i is a mistake when the exact sign of ``yᵢ (w·xᵢ + b)`` is negative, or when it
     is 0 and ``at_tie``, the label the tie rule predicts there (0, +1 or -1), is not ``yᵢ``;
-    then ``w += yᵢ xᵢ`` and, with ``offset``, ``b += yᵢ``. ``row_max`` bounds every ``|xᵢⱼ|``
+    then ``w += yᵢ xᵢ`` and, with ``offset``, ``b += yᵢ``. A float margin is trusted when it is
+    farther from 0 than ``rel·‖θ‖₁ + tiny``, the slack of :func:`perceptron_core._signs.slack`
+    (``rel, tiny = slack_coefficients(d + 1, row_max)``). ``row_max`` bounds every ``|xᵢⱼ|``
     (and 1, the offset's coefficient, with ``offset``); ``integral`` says that every entry of
     ``X`` is an integer, so that small enough margins are computed exactly.
 
@@ -114,8 +132,8 @@ def perceptron_epochs(X, y, theta, offset, at_tie, row_max, integral, max_epochs
     n, d = X.shape
     epoch, i, updates = state[EPOCH], state[ROW], state[UPDATES]
     clean, sign = state[CLEAN] == 1, state[SIGN]
-    # A margin sums d + 1 terms xᵢⱼwⱼ and b, with Σ|terms| <= row_max·‖θ‖₁ (see above).
-    rel, tiny = 2.0 * (d + 3) * UNIT_ROUNDOFF * row_max, 2.0 * (d + 3) * SUBNORMAL
+    # A margin sums d + 1 terms xᵢⱼwⱼ and b, with Σ|terms| <= row_max·‖θ‖₁: its slack is
+    # rel·‖θ‖₁ + tiny.
     l1 = 0.0  # ‖θ‖₁, kept up to date at each update
     for j in range(d + 1):
         l1 += abs(theta[j])

@@ -5,7 +5,11 @@
   Machine Learning*; with ``offset=True`` it is the T-epoch algorithm with θ₀ of the MIT notes.
 * :func:`online_perceptron` is the online model (CS229, Balcan): predict, see the label, update.
 * :func:`margin_perceptron` also updates on points it classifies correctly by too little.
-* :class:`Perceptron` wraps :func:`perceptron` in the scikit-learn ``fit/predict/score`` shape.
+* :func:`find_cycle` and :func:`closest_call` read a recorded run: where its state first
+  repeats, and how near to a tie its closest test came.
+
+The scikit-learn classifier is :class:`perceptron_core.estimator.Perceptron`, a thin layer over
+:func:`perceptron`.
 
 Labels are ±1. A mistake is ``y (w·x + b) ≤ 0``: a tie counts as a mistake (``tie="mistake"``,
 as in UML, the MIT notes and scikit-learn). CS229 instead predicts +1 when ``w·x + b = 0``
@@ -13,8 +17,9 @@ as in UML, the MIT notes and scikit-learn). CS229 instead predicts +1 when ``w·
 positive only when ``w·x > 0`` (``tie="negative"``), so a tie is a mistake only on a positive
 example. The mistake bound holds for all three, since each updates only when ``y (w·x + b) ≤ 0``.
 
-Every sign is decided exactly: a score is trusted when it is farther from 0 than its rounding
-error can reach, and decided in rational arithmetic otherwise. So a run is the same on every
+Every sign is decided exactly, by the package's one sign decision (:mod:`perceptron_core._signs`):
+a score is trusted when it is farther from 0 than its rounding error can reach, and decided in
+rational arithmetic otherwise. So a run is the same on every
 machine, whatever order BLAS sums in, and ``predict`` (which follows the run's tie rule)
 returns the training labels after a converged run. The margin perceptron's test
 ``y w·x < τγ‖w‖`` is decided exactly in the same way, so a run reported converged has every
@@ -33,7 +38,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _compiled
+from . import _compiled, _signs
 from ._validation import (
     check_flag,
     check_max_epochs,
@@ -42,7 +47,25 @@ from ._validation import (
     check_X,
     check_X_y,
     check_y,
+    row_norms,
+    unit_scale_rows,
+    unit_vector,
 )
+
+__all__ = [
+    "Tie",
+    "ConvergenceWarning",
+    "History",
+    "PerceptronResult",
+    "perceptron",
+    "OnlineStep",
+    "online_perceptron",
+    "MarginPerceptronResult",
+    "margin_perceptron",
+    "labels_from_signs",
+    "find_cycle",
+    "closest_call",
+]
 
 Tie = Literal["mistake", "positive", "negative"]
 _TIES = ("mistake", "positive", "negative")
@@ -56,13 +79,6 @@ _AT_TIE = {"mistake": 0, "positive": 1, "negative": -1}
 # small again.
 _BLOCK = 128
 _MAX_BLOCK = 16384
-
-# Rounding in a dot product of length d, in any order and with or without FMA, is at most
-# γ_d Σ|aⱼθⱼ| with γ_d ≈ d·2⁻⁵³, plus 2⁻¹⁰⁷⁵ per product that underflows. A score farther
-# from 0 than that has the sign of the exact score; nearer ones are decided exactly.
-_UNIT_ROUNDOFF = _compiled.UNIT_ROUNDOFF
-_SUBNORMAL = _compiled.SUBNORMAL
-
 
 class ConvergenceWarning(UserWarning):
     """The run stopped at ``max_epochs`` while an epoch still made a mistake."""
@@ -82,70 +98,9 @@ def _check_tie(tie: str) -> Tie:
     return tie  # type: ignore[return-value]
 
 
-class _ExactSigns:
-    """Signs of the dot products ``A[i]·θ``, exact for every row, on any machine.
-
-    The floating-point score decides a row when it is farther from zero than its rounding
-    error can reach; the few rows nearer to zero are decided in exact rational arithmetic
-    (a float is a rational, so ``Fraction(a) * Fraction(t)`` is exact). So a decision never
-    hinges on the last bit of a dot product, which BLAS may round differently on another CPU or
-    for another block of rows, and the run and :meth:`PerceptronResult.predict` always agree.
-    (The run itself applies the same rule row by row, in :mod:`perceptron_core._compiled`.)
-    """
-
-    def __init__(self, A: NDArray) -> None:
-        self.A = A
-        d = A.shape[1]
-        abs_A = np.abs(A)
-        self.row_max = float(np.max(abs_A))
-        self.rel = 2.0 * (d + 2) * _UNIT_ROUNDOFF * self.row_max
-        self.abs = 2.0 * (d + 2) * _SUBNORMAL
-        # Integer entries with small enough sums make every float operation exact.
-        self.l1_max = float(np.max(np.sum(abs_A, axis=1)))
-        # The first row settles it for most float data without a pass over all of A.
-        self.integral = all(bool(np.all(B == np.round(B))) for B in (A[:1], A))
-
-    def slack(self, theta: NDArray) -> float:
-        """How far from 0 a computed score ``A[i]·θ`` may lie on the wrong side (0 when exact)."""
-        l1 = float(np.sum(np.abs(theta)))
-        if self.integral and self.l1_max * l1 < 2.0**53 and np.all(theta == np.round(theta)):
-            return 0.0
-        return self.rel * l1 + self.abs
-
-    def sign(self, i: int, theta: NDArray, slack: float) -> int:
-        """The exact sign of ``A[i]·θ``."""
-        score = float(self.A[i] @ theta)
-        if abs(score) > slack:
-            return 1 if score > 0 else -1
-        if slack == 0.0:
-            return 0 if score == 0 else (1 if score > 0 else -1)
-        return _exact_sign(self.A[i], theta)
-
-    def __call__(self, start: int, stop: int, theta: NDArray) -> NDArray[np.int8]:
-        """Exact signs of the rows ``start:stop``."""
-        slack = self.slack(theta)
-        scores = self.A[start:stop] @ theta
-        signs = np.sign(scores).astype(np.int8)
-        if slack == 0.0 and not np.isnan(scores).any():
-            return signs  # every score was computed exactly
-        for i in np.flatnonzero(~(np.abs(scores) > slack)):
-            signs[i] = self.sign(start + int(i), theta, slack)
-        return signs
-
-
-def _exact_dot(a: NDArray, theta: NDArray) -> Fraction:
-    """``a·θ`` in exact rational arithmetic (finite floats only)."""
-    return sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, theta) if p and q), Fraction(0))
-
-
-def _exact_sign(a: NDArray, theta: NDArray) -> int:
-    """Sign of ``a·θ`` in exact rational arithmetic."""
-    total = _exact_dot(a, theta)
-    return (total > 0) - (total < 0)
-
-
-def _predict_from_signs(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
-    """Labels from the exact signs of ``w·x + b``, with the tie rule deciding at 0."""
+def labels_from_signs(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
+    """Labels from the exact signs of ``w·x + b``: the sign itself off the boundary, and on it
+    (sign 0) the label the tie rule predicts: +1, -1, or 0 (no answer) under ``"mistake"``."""
     return np.where(signs > 0, 1, np.where(signs < 0, -1, _AT_TIE[tie])).astype(np.int64)
 
 
@@ -227,19 +182,23 @@ def _perceptron_run(
     # most float data without a pass over all of X.
     row_max = max(float(X.max()), -float(X.min()), 1.0 if offset else 0.0)
     integral = all(bool(np.all(B == np.round(B))) for B in (X[:1], X))
+    # A margin sums d + 1 terms (the offset's always, 0 without one): its slack, as a function of
+    # ‖θ‖₁, is that of the package's one sign decision.
+    rel, tiny = _signs.slack_coefficients(d + 1, row_max)
     # An epoch count beyond int64 is never reached, and the compiled loop counts in int64.
     cap = min(max_epochs, int(np.iinfo(np.int64).max))
     while True:
         # Overflow is reported below; run as Python (no numba), the loop would also warn of it.
         with np.errstate(over="ignore", invalid="ignore"):
             status = _compiled.perceptron_epochs(
-                X, y, theta, offset, _AT_TIE[tie], row_max, integral, cap, record, indices, epochs, state
+                X, y, theta, offset, _AT_TIE[tie], rel, tiny, row_max, integral, cap, record, indices,
+                epochs, state,
             )
         if status == _compiled.SIGN_NEEDED:
             if not np.all(np.isfinite(theta)):
                 break  # overflow: reported below
             i = state[_compiled.ROW]  # the sign of yᵢ (w·xᵢ + b), exactly
-            state[_compiled.SIGN] = _exact_sign(y[i] * np.r_[X[i], 1.0], theta)
+            state[_compiled.SIGN] = _signs.exact_sign(y[i] * np.r_[X[i], 1.0], theta)
         elif status == _compiled.RECORD_FULL:
             indices = np.concatenate([indices, np.empty_like(indices)])
             epochs = np.concatenate([epochs, np.empty_like(epochs)])
@@ -279,7 +238,7 @@ def _predict(X: ArrayLike, w: NDArray, b: float, tie: Tie, context: str) -> NDAr
     # alone is predicted exactly as the run saw it.
     A = np.hstack([X, np.ones((X.shape[0], 1))])
     theta = np.r_[w, b]
-    return _predict_from_signs(_ExactSigns(A)(0, A.shape[0], theta), tie)
+    return labels_from_signs(_signs.signs(A, theta), tie)
 
 
 @dataclass(frozen=True)
@@ -320,6 +279,8 @@ class PerceptronResult:
     max_epochs : the cap the run was given.
     history : per-mistake record when ``record=True``, else None.
     tie : the tie rule of the run; :meth:`predict` follows it.
+    offset : whether the run learned an offset (then it tested the points ``(x, 1)`` against
+        ``θ = (w, b)``).
     """
 
     w: NDArray[np.float64]
@@ -330,6 +291,7 @@ class PerceptronResult:
     max_epochs: int
     history: History | None = None
     tie: Tie = "mistake"
+    offset: bool = False
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """Predict labels with the run's tie rule, deciding the sign of ``w·x + b`` exactly.
@@ -402,22 +364,15 @@ def perceptron(
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)
     offset, record = check_flag(offset, "offset"), check_flag(record, "record")
-    n, d = X.shape
-    m = d + 1 if offset else d  # θ = (w, b) with an offset, w without
+    m = X.shape[1] + 1 if offset else X.shape[1]  # θ = (w, b) with an offset, w without
     if u is not None:
         u = check_vector(u, m, "u (length d, or d+1 with offset=True)")
         if not np.any(u):
             raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
-        from ._validation import unit_vector  # here, so that the shared import block stays as it is
-
         u = unit_vector(u, "u")  # no underflow of ‖u‖² for a u near 1e-180
         record = True
-
-    theta, epochs, converged, mistakes, indices, update_epochs = _perceptron_run(
-        X, y, offset, tie, max_epochs, record
-    )
-
-    if not converged:
+    res = _perceptron(X, y, offset=offset, max_epochs=max_epochs, record=record, u=u, tie=tie)
+    if not res.converged:
         warnings.warn(
             f"perceptron stopped at max_epochs={max_epochs} with mistakes in the last epoch; "
             "the data may not be linearly separable (check with perceptron_core.separability), "
@@ -425,6 +380,19 @@ def perceptron(
             ConvergenceWarning,
             stacklevel=2,
         )
+    return res
+
+
+def _perceptron(
+    X: NDArray, y: NDArray, *, offset: bool, max_epochs: int, record: bool, u: NDArray | None, tie: Tie
+) -> PerceptronResult:
+    """:func:`perceptron` on arguments already validated (so that a caller that has checked
+    ``X`` and ``y`` does not check them again), without the warning."""
+    n, d = X.shape
+    m = d + 1 if offset else d
+    theta, epochs, converged, mistakes, indices, update_epochs = _perceptron_run(
+        X, y, offset, tie, max_epochs, record
+    )
 
     history = None
     if record:
@@ -453,6 +421,7 @@ def perceptron(
         max_epochs=max_epochs,
         history=history,
         tie=tie,
+        offset=offset,
     )
 
 
@@ -560,7 +529,7 @@ def _online_rounds(stream: Iterable, offset: bool, tie: Tie) -> Iterator[OnlineS
                 "every example must have the same length."
             )
         # The exact sign of w·x + b, as in perceptron(), so the two forms make the same run.
-        sign = int(_ExactSigns(np.r_[x, 1.0][None, :])(0, 1, np.r_[w, b])[0])
+        sign = int(_signs.signs(np.r_[x, 1.0][None, :], np.r_[w, b])[0])
         prediction = sign if sign != 0 else _AT_TIE[tie]
         mistake = prediction != label
         if mistake:
@@ -613,7 +582,7 @@ class _ShortOfAim:
 
     A float test is trusted where it is farther from its threshold than rounding can reach.
     The score ``z·w`` is off by at most ``2(d+2)·2⁻⁵³·Σ|zⱼwⱼ|`` plus ``2(d+2)·2⁻¹⁰⁷⁴`` for
-    underflow (the bound of the perceptron's exact signs, :class:`_ExactSigns`), and
+    underflow (the bound of the package's exact signs, :func:`perceptron_core._signs.slack`), and
     ``Σ|zⱼwⱼ| ≤ max|zⱼ|·‖w‖₁ ≤ max|zⱼ|·√d·‖w‖``; the threshold ``fl(fl(τγ)·√fl(w·w))`` is off
     by at most a relative ``2(d+6)·2⁻⁵³`` plus ``2⁻¹⁰⁷⁴(‖w‖ + 2)`` for underflow. So that ``w·w``
     neither underflows nor overflows, a ``w`` with ``w·w`` outside [2⁻⁵⁸⁰, 2⁵⁸⁰] is tested as
@@ -635,16 +604,16 @@ class _ShortOfAim:
         self.aim_sq = (Fraction(target) * Fraction(gamma)) ** 2
         # room = per_norm·‖w‖ + tiny: the score's error and the threshold's, with room to spare
         # (the last term: fl(τγ) may be subnormal, off by up to 2⁻¹⁰⁷⁵).
-        self.per_norm = 2.0 * (d + 6) * _UNIT_ROUNDOFF * (self.aim + row_max * root_d) + _SUBNORMAL
-        self.tiny = 2.0 * (d + root_d + 4) * _SUBNORMAL
+        self.per_norm = 2.0 * (d + 6) * _signs.UNIT_ROUNDOFF * (self.aim + row_max * root_d) + _signs.SUBNORMAL
+        self.tiny = 2.0 * (d + root_d + 4) * _signs.SUBNORMAL
         # A w scaled down by 2ᵏ may lose bits below 2⁻¹⁰⁷⁴: each moves z·w by at most
         # max|zⱼ|·2⁻¹⁰⁷⁵ and aim·‖w‖ by at most aim·2⁻¹⁰⁷⁵.
-        self.lost = (row_max * d + self.aim * root_d) * _SUBNORMAL
+        self.lost = (row_max * d + self.aim * root_d) * _signs.SUBNORMAL
 
     def exact(self, i: int, w: NDArray) -> bool:
         """``Z[i]·w < aim·‖w‖`` in rational arithmetic (``w ≠ 0``)."""
-        s = _exact_dot(self.Z[i], w)
-        return s <= 0 or s * s < self.aim_sq * _exact_dot(w, w)
+        s = _signs.exact_dot(self.Z[i], w)
+        return s <= 0 or s * s < self.aim_sq * _signs.exact_dot(w, w)
 
     def __call__(self, start: int, stop: int, w: NDArray) -> NDArray[np.bool_]:
         """Flags of the rows ``start:stop``, exact up to the first flagged row, which is all
@@ -745,63 +714,114 @@ def margin_perceptron(
     )
 
 
-class Perceptron:
-    """The perceptron with the scikit-learn estimator interface, for labels ±1, without scikit-learn.
+# --------------------------------------------------------------------------------------------
+# Reading a recorded run
+# --------------------------------------------------------------------------------------------
 
-    For any two class labels, pipelines, cross-validation and grid search, use
-    :class:`perceptron_core.estimator.Perceptron`: the same core, a true scikit-learn classifier.
+
+def _recorded(run: object, who: str) -> History:
+    if not isinstance(run, PerceptronResult):
+        raise TypeError(
+            f"{who} needs the result of perceptron(..., record=True), got {type(run).__name__}."
+        )
+    if run.history is None:
+        raise ValueError(f"{who} needs the run's history; run perceptron(..., record=True).")
+    return run.history
+
+
+def find_cycle(run: PerceptronResult, n: int) -> tuple[int, int] | None:
+    """The first repeat of a run's state, found exactly: ``(start, period)`` in mistakes, or None.
+
+    The state after mistake k is the weights ``θ_k = (w_k, b_k)`` together with the position of
+    the next example in the sweep. The cyclic perceptron is deterministic, so once a state
+    repeats, everything after it repeats with the same period: on data that no hyperplane
+    separates, the run cycles for ever. The start (k = 0) is ``θ = 0`` at position 0. Weights are
+    compared bit for bit (0.0 and -0.0 as equal); on integer data they are exact integers.
 
     Parameters
     ----------
-    offset : learn an offset (scikit-learn's ``fit_intercept``).
-    max_epochs : cap on sweeps over the data (scikit-learn's ``max_iter``).
-    tie : as in :func:`perceptron`.
+    run : a run made with ``record=True``.
+    n : the number of examples it swept.
 
-    Attributes
-    ----------
-    coef_ : array of shape (d,), the learned weights.
-    intercept_ : float, the learned offset.
-    n_iter_ : number of epochs run.
-    mistakes_ : number of updates.
-    converged_ : whether the last epoch was free of mistakes.
+    Returns
+    -------
+    ``(start, period)``: the state after mistake ``start`` recurs after mistake
+    ``start + period``; None when no state repeats within the run.
     """
+    h = _recorded(run, "find_cycle")
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be the number of examples the run swept (a positive int), got {n!r}.")
+    if h.indices.size and int(h.indices.max()) >= n:
+        raise ValueError(
+            f"the run updated on example {int(h.indices.max())}, so it swept more than n = {n} examples; "
+            "pass n = len(y) of the data it ran on."
+        )
+    d = h.weights.shape[1]
+    seen = {(np.zeros(d + 1).tobytes(), 0): 0}
+    for k in range(run.mistakes):
+        theta = np.r_[h.weights[k], h.offsets[k]] + 0.0  # + 0.0 turns -0.0 into 0.0
+        key = (theta.tobytes(), (int(h.indices[k]) + 1) % n)
+        if key in seen:
+            return seen[key], k + 1 - seen[key]
+        seen[key] = k + 1
+    return None
 
-    def __init__(self, *, offset: bool = True, max_epochs: int = 1000, tie: Tie = "mistake") -> None:
-        self.offset = offset
-        self.max_epochs = max_epochs
-        self.tie = tie
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
-        """Fit on ``X`` of shape (n, d) and ±1 labels ``y``; returns ``self``."""
-        res = perceptron(X, y, offset=self.offset, max_epochs=self.max_epochs, tie=self.tie)
-        self._tie = res.tie  # predict follows the rule of the fit, even if self.tie changes later
-        self.coef_ = res.w
-        self.intercept_ = res.b
-        self.n_iter_ = res.epochs
-        self.mistakes_ = res.mistakes
-        self.converged_ = res.converged
-        return self
+def closest_call(X: ArrayLike, run: PerceptronResult) -> float:
+    """How near to a tie the closest test of a recorded run came, relative to the sizes.
 
-    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Signed scores ``w·x + b``."""
-        if not hasattr(self, "coef_"):
-            raise ValueError("this Perceptron is not fitted yet; call fit(X, y) first.")
-        X = check_X(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with {self.coef_.shape[0]}.")
-        return X @ self.coef_ + self.intercept_
+    At each test the run decides the sign of ``θ·x'`` (``θ = (w, b)`` and ``x' = (x, 1)`` with an
+    offset, ``w`` and ``x`` without). This returns the smallest ``|θ·x'| / (‖θ‖ ‖x'‖)``, the sine
+    of the angle between ``x'`` and the hyperplane ``θ·x' = 0``, over every test the run made with
+    ``θ ≠ 0`` and ``x' ≠ 0`` (``inf`` if there was none).
+    The run decided every sign exactly; a closest call far above the relative rounding of a dot
+    product (about 1e-16 per term) says that floating point alone would have decided every test
+    the same way, and that changes of the data of that relative size would not change the run.
 
-    def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Predict labels as :meth:`PerceptronResult.predict` does, with the tie rule of the fit.
+    Parameters
+    ----------
+    X : the data the run was made on, shape (n, d).
+    run : the result of ``perceptron(X, y, ..., record=True)``.
 
-        On the boundary ``w·x + b = 0``: +1 for ``tie="positive"``, -1 for ``tie="negative"``,
-        0 (no answer, an error in :meth:`score`) for ``tie="mistake"``.
-        """
-        if not hasattr(self, "coef_"):
-            raise ValueError("this Perceptron is not fitted yet; call fit(X, y) first.")
-        return _predict(X, self.coef_, self.intercept_, self._tie, "the model was fitted with")
+    Returns
+    -------
+    float
+    """
+    h = _recorded(run, "closest_call")
+    X = check_X(X)
+    d = run.w.shape[0]
+    if X.shape[1] != d:
+        raise ValueError(f"X has {X.shape[1]} features, but the run was on {d}; pass the X it ran on.")
+    n = X.shape[0]
+    if h.indices.size and int(h.indices.max()) >= n:
+        raise ValueError(f"the run updated on example {int(h.indices.max())}, but X has {n} rows; "
+                         "pass the X it ran on.")
+    A = np.hstack([X, np.ones((n, 1))]) if run.offset else X
+    thetas = np.vstack([np.zeros((1, A.shape[1])),
+                        np.hstack([h.weights, h.offsets[:, None]]) if run.offset else h.weights])
+    # Unit vectors (zero rows stay zero): the ratio is |θ̂·x̂|, which neither underflows nor
+    # overflows where ‖θ‖‖x'‖ would (data near 1e-200).
+    thetas, A = _unit_rows(thetas), _unit_rows(A)
+    rounds = (h.epochs - 1) * n + h.indices  # the test (from 0) at which each mistake was made
+    closest = np.inf
+    tests = run.epochs * n
+    chunk = max(n, 2**16 // A.shape[1])
+    for first in range(0, tests, chunk):
+        t = np.arange(first, min(first + chunk, tests))
+        k = np.searchsorted(rounds, t, side="left")  # the mistakes made before test t
+        rows = t % n
+        tested = np.any(thetas[k], axis=1) & np.any(A[rows], axis=1)
+        if tested.any():
+            s = np.einsum("ij,ij->i", thetas[k[tested]], A[rows[tested]])
+            closest = min(closest, float(np.min(np.abs(s))))
+    return float(closest)
 
-    def score(self, X: ArrayLike, y: ArrayLike) -> float:
-        """Mean accuracy on ``X`` and ±1 labels ``y``."""
-        X, y = check_X_y(X, y)
-        return float(np.mean(self.predict(X) == y))
+
+def _unit_rows(A: NDArray) -> NDArray[np.float64]:
+    """Each non-zero row of ``A`` divided by its norm, without underflow; zero rows stay 0."""
+    norms = row_norms(A)
+    out = np.zeros_like(A, dtype=float)
+    nonzero = norms > 0
+    scaled = unit_scale_rows(A[nonzero])  # exact powers of two: the directions are unchanged
+    out[nonzero] = scaled / np.linalg.norm(scaled, axis=1, keepdims=True)
+    return out

@@ -4,9 +4,9 @@
 class labels to ±1, runs the same core (the same updates, every sign decided exactly), and
 predicts with the same exact signs. It passes scikit-learn's ``check_estimator``.
 
-This module imports scikit-learn; the rest of :mod:`perceptron_core` does not need it. The
-package's own :class:`perceptron_core.Perceptron` is the same model for labels that are
-already ±1, without scikit-learn.
+This module imports scikit-learn; the rest of :mod:`perceptron_core` does not need it, and
+``import perceptron_core`` does not import this module: ``perceptron_core.Perceptron`` is this
+class, loaded (with scikit-learn) the first time it is asked for.
 
 Example
 -------
@@ -26,8 +26,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _signs
 from ._validation import check_X
-from .algorithms import ConvergenceWarning, Tie, _ExactSigns, perceptron
+from .algorithms import ConvergenceWarning, Tie, perceptron
 
 __all__ = ["Perceptron"]
 
@@ -118,6 +119,6 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = check_X(validate_data(self, X, dtype=np.float64, reset=False))
         A = np.hstack([X, np.ones((X.shape[0], 1))])
-        signs = _ExactSigns(A)(0, A.shape[0], np.r_[self.coef_[0], self.intercept_[0]])
+        signs = _signs.signs(A, np.r_[self.coef_[0], self.intercept_[0]])
         positive = signs > 0 if self._fit_tie != "positive" else signs >= 0
         return self.classes_[positive.astype(int)]

@@ -31,7 +31,6 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog
 
 from ._validation import (
     check_finite_result,
@@ -649,6 +648,8 @@ def _scaled(Z: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.flo
 
 
 def _witness_lp(Z: NDArray[np.float64], box: list[tuple[float, float]]) -> NDArray[np.float64] | None:
+    from scipy.optimize import linprog  # here: scipy takes a third of a second to import
+
     n, k = Z.shape
     lp = linprog(
         c=np.r_[np.zeros(k), -1.0],
@@ -663,6 +664,8 @@ def _witness_lp(Z: NDArray[np.float64], box: list[tuple[float, float]]) -> NDArr
 
 
 def _certificate_lp(Z: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    from scipy.optimize import linprog  # here: scipy takes a third of a second to import
+
     n, k = Z.shape
     cert = linprog(
         c=np.zeros(n),

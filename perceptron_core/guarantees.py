@@ -30,6 +30,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _signs
 from ._validation import (
     check_X,
     check_X_y,
@@ -38,13 +39,11 @@ from ._validation import (
     check_vector,
     pow2_shift,
     row_norms,
-    scaled_up_rows,
     unit_vector,
 )
-from .algorithms import PerceptronResult, Tie, _check_tie, _exact_sign, online_perceptron
+from .algorithms import PerceptronResult, Tie, _check_tie, labels_from_signs, online_perceptron
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
 from .geometry import separability
-from .variants import _certain_signs, _labels
 
 __all__ = [
     "OnlineLearner",
@@ -215,7 +214,6 @@ class HalvingLearner:
     def __init__(self, H: ArrayLike) -> None:
         self.H = check_X(H, name="H")
         self._alive = np.ones(self.H.shape[0], dtype=bool)
-        self._H = scaled_up_rows(self.H)  # the same votes, without products below 1e-308
 
     @property
     def consistent(self) -> int:
@@ -224,7 +222,8 @@ class HalvingLearner:
 
     def _votes(self, x: ArrayLike) -> NDArray[np.int64]:
         x = check_vector(x, self.H.shape[1], "x")
-        return np.where(self._H @ scaled_up_rows(x) > 0, 1, -1)
+        # h·x decided exactly, as every algorithm of the package decides a sign.
+        return np.where(_signs.signs(self.H, x) > 0, 1, -1)
 
     def predict(self, x: ArrayLike) -> int:
         votes = self._votes(x)[self._alive]
@@ -531,14 +530,9 @@ def _wrong(W: NDArray, X: NDArray, y: NDArray, tie: Tie) -> NDArray[np.bool_]:
     """``wrong[r, j]``: the prediction of ``W[r]`` on ``X[r, j]`` is not ``y[r, j]``.
 
     The sign of ``W[r]·X[r, j]`` is decided exactly, as :func:`online_perceptron` decides it
-    (floats where their rounding cannot matter, rational arithmetic otherwise), and the tie
-    rule gives the label at 0.
+    (:mod:`perceptron_core._signs`), and the tie rule gives the label at 0.
     """
-    score = np.einsum("rjd,rd->rj", X, W)
-    bound = np.einsum("rjd,rd->rj", np.abs(X), np.abs(W))
-    signs = _certain_signs(score, bound, X.shape[-1], lambda r, j: _exact_sign(X[r, j], W[r]),
-                           zero=~np.any(W, axis=1)[:, None])  # h₁ = 0 scores exactly 0
-    return _labels(signs, tie) != y
+    return labels_from_signs(_signs.paired_signs(X, W), tie) != y
 
 
 def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *, repeats: int = 1000,

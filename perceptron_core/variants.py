@@ -32,6 +32,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _signs
 from ._validation import (
     check_flag,
     check_max_epochs,
@@ -39,16 +40,16 @@ from ._validation import (
     check_real,
     check_X,
     check_X_y,
+    unit_scale_rows,
 )
-from . import _compiled
 from .algorithms import (
     _AT_TIE,
     ConvergenceWarning,
     PerceptronResult,
     Tie,
     _check_tie,
-    _exact_sign,
-    perceptron,
+    _perceptron,
+    labels_from_signs,
 )
 
 __all__ = [
@@ -64,9 +65,9 @@ __all__ = [
 #: The kernels :func:`kernel_perceptron` knows by name ("quadratic" is "poly" with degree 2).
 KERNELS = ("linear", "poly", "quadratic", "rbf")
 Kernel = Union[str, Callable[[NDArray, NDArray], ArrayLike]]
-_UNIT_ROUNDOFF = _compiled.UNIT_ROUNDOFF
-_SUBNORMAL = _compiled.SUBNORMAL
-_EXACT_INTEGERS = _compiled.EXACT_INTEGERS
+_UNIT_ROUNDOFF = _signs.UNIT_ROUNDOFF
+_SUBNORMAL = _signs.SUBNORMAL
+_EXACT_INTEGERS = _signs.EXACT_INTEGERS
 
 
 def _frozen(a: NDArray) -> NDArray:
@@ -90,41 +91,6 @@ def _check_features(X: NDArray, d: int, context: str) -> None:
         raise ValueError(f"X has {X.shape[1]} features, but {context} {d}; pass X with {d} columns.")
 
 
-def _certain_signs(
-    scores: NDArray, bound: NDArray, d: int, exact: Callable[..., int], zero: NDArray | None = None
-) -> NDArray[np.int8]:
-    """Exact signs of dot products ``a·θ`` of length d, from their float values ``scores``.
-
-    ``bound`` holds the floats computed for ``Σ|aⱼθⱼ|``. A float product is trusted where it is
-    farther from 0 than its rounding error can reach (``2(d+2)·2⁻⁵³·Σ|aⱼθⱼ|``, twice the
-    textbook bound, plus 10⁻³⁰⁰ for products that underflow); the few nearer 0 are decided by
-    ``exact(*index)``, in rational arithmetic (:func:`perceptron_core.algorithms._exact_sign`),
-    which is exact because a float is a rational. ``zero`` (broadcast to the shape of
-    ``scores``) marks products known to be exactly 0, such as those with ``θ = 0``.
-    """
-    slack = 2.0 * (d + 2) * _UNIT_ROUNDOFF * bound + 1e-300
-    signs = np.sign(scores).astype(np.int8)
-    doubt = ~(np.abs(scores) > slack)
-    if zero is not None:
-        doubt &= ~zero  # their float score is 0 too: the sign is right already
-    for index in np.argwhere(doubt):
-        signs[tuple(index)] = exact(*(int(i) for i in index))
-    return signs
-
-
-def _exact_signs(A: NDArray, thetas: NDArray) -> NDArray[np.int8]:
-    """Exact signs of every ``A[i]·thetas[k]`` as an (n, K) array (:func:`_certain_signs`)."""
-    return _certain_signs(
-        A @ thetas.T, np.abs(A) @ np.abs(thetas).T, A.shape[1], lambda i, k: _exact_sign(A[i], thetas[k]),
-        zero=~np.any(thetas, axis=1)[None, :],  # e.g. the voted perceptron's start, w = 0
-    )
-
-
-def _labels(signs: NDArray, tie: Tie) -> NDArray[np.int64]:
-    at_tie = {"mistake": 0, "positive": 1, "negative": -1}[tie]
-    return np.where(signs > 0, 1, np.where(signs < 0, -1, at_tie)).astype(np.int64)
-
-
 def _iterates(
     X: ArrayLike, y: ArrayLike, epochs: int, offset: bool, tie: Tie
 ) -> tuple[PerceptronResult, NDArray, NDArray, NDArray[np.int64], int]:
@@ -139,10 +105,9 @@ def _iterates(
     epochs = _check_epochs(epochs)
     offset = check_flag(offset, "offset")
     tie = _check_tie(tie)
-    with warnings.catch_warnings():
-        # Running all T epochs on data that cannot be separated is the point, not a problem.
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        run = perceptron(X, y, offset=offset, max_epochs=epochs, record=True, tie=tie)
+    # X and y are checked once, here; the run does not warn when it stops at the cap, since
+    # running all T epochs on data that cannot be separated is the point, not a problem.
+    run = _perceptron(X, y, offset=offset, max_epochs=epochs, record=True, u=None, tie=tie)
     n, d = X.shape
     h = run.history
     W = np.vstack([np.zeros((1, d)), h.weights])
@@ -204,7 +169,7 @@ class AveragedPerceptronResult:
         A = np.hstack([X, np.ones((X.shape[0], 1))])
         w_sum = self.w if self.w_sum is None else self.w_sum
         b_sum = self.b if self.w_sum is None else self.b_sum
-        return _labels(_exact_signs(A, np.r_[w_sum, b_sum][None, :])[:, 0], self.tie)
+        return labels_from_signs(_signs.signs(A, np.r_[w_sum, b_sum]), self.tie)
 
 
 def averaged_perceptron(
@@ -293,12 +258,12 @@ class VotedPerceptronResult:
         X = check_X(X)
         _check_features(X, self.weights.shape[1], "the run was on")
         A = np.hstack([X, np.ones((X.shape[0], 1))])
-        each = _labels(_exact_signs(A, np.hstack([self.weights, self.offsets[:, None]])), self.tie)
+        each = labels_from_signs(_signs.signs(A, np.hstack([self.weights, self.offsets[:, None]])), self.tie)
         return each @ self.counts
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """The sign of the weighted vote; a tied vote is decided by the tie rule."""
-        return _labels(np.sign(self.votes(X)), self.tie)
+        return labels_from_signs(np.sign(self.votes(X)), self.tie)
 
 
 def voted_perceptron(
@@ -460,17 +425,15 @@ class KernelPerceptronResult:
         X = check_X(X)
         _check_features(X, self.X_train.shape[1], "the run was on")
         if self.w is not None:
-            return _labels(_exact_signs(X, self.w[None, :])[:, 0], self.tie)
+            return labels_from_signs(_signs.signs(X, self.w), self.tie)
         if getattr(self._function, "homogeneous", False):
             # (x·z)ᵖ: the training data scaled by the run's power of two, and each row of X by
             # its own, give every score a positive factor and kernel values that do not underflow.
-            from ._validation import unit_scale_rows  # here, so that the import block stays as it is
-
             K = self._function(np.ldexp(self.X_train, _unit_shift(self.X_train)), unit_scale_rows(X))
         else:
             K = self._function(self.X_train, X)
         coef = (self.alpha * self.y_train).astype(float)  # integers below 2⁵³: exact
-        return _labels(_exact_signs(K.T, coef[None, :])[:, 0], self.tie)
+        return labels_from_signs(_signs.signs(K.T, coef), self.tie)
 
 
 def _unit_shift(X: NDArray) -> int:
@@ -607,7 +570,7 @@ class _KernelRun:
     ``B[k]``, a running sum of the absolute values of what was added (or, for the linear
     kernel, of ``Σₗ |x_jl x_kl|``); a score farther from 0 than that bound has the sign of the
     exact one, and the few nearer are decided in rational arithmetic
-    (:func:`perceptron_core.algorithms._exact_sign`):
+    (:func:`perceptron_core._signs.exact_sign`):
 
     * for a kernel given by its values, the exact sign of ``Σⱼ αⱼ yⱼ G[j, k]`` with G's
       floats taken as exact. The float score adds m terms one at a time, so it is off by at most
@@ -648,8 +611,8 @@ class _KernelRun:
     def _exact(self, k: int) -> int:
         """The exact sign of the score of training point k."""
         if self.w is not None:
-            return _exact_sign(self.X[k], self.w)
-        return _exact_sign(self.coef, self.G[:, k])
+            return _signs.exact_sign(self.X[k], self.w)
+        return _signs.exact_sign(self.coef, self.G[:, k])
 
     def next_mistake(self, start: int) -> int:
         """The first mistake at or after row ``start`` for the current scores (n if none)."""

@@ -74,7 +74,7 @@ def bits(a) -> bytes:
     return np.ascontiguousarray(a, dtype=np.float64).tobytes()
 
 
-def assert_same_run(a: pc.PerceptronResult, b: pc.PerceptronResult) -> None:
+def assert_same_run(a: pc.algorithms.PerceptronResult, b: pc.algorithms.PerceptronResult) -> None:
     assert bits(a.w) == bits(b.w) and bits(a.b) == bits(b.b)
     assert (a.mistakes, a.epochs, a.converged) == (b.mistakes, b.epochs, b.converged)
     assert (a.history is None) == (b.history is None)

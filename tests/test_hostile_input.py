@@ -57,6 +57,13 @@ def err(pattern, exc=ValueError):
     return Err(exc, pattern)
 
 
+def _explore(*args, **kwargs):
+    # The sliders are the drawing layer's (perceptron_core.figures), imported only by these cases.
+    from perceptron_core.figures import explore
+
+    return explore(*args, **kwargs)
+
+
 def _draw(**kw):
     from matplotlib.figure import Figure
 
@@ -71,8 +78,6 @@ LABELLED = {
     "perceptron": lambda X, y: pc.perceptron(X, y),
     "perceptron(offset)": lambda X, y: pc.perceptron(X, y, offset=True),
     "margin_perceptron": lambda X, y: pc.margin_perceptron(X, y, 0.1),
-    "Perceptron.fit": lambda X, y: pc.Perceptron().fit(X, y),
-    "Perceptron.score": lambda X, y: pc.Perceptron().fit(X_OK, Y_OK).score(X, y),
     "max_margin": lambda X, y: pc.max_margin(X, y),
     "separability": lambda X, y: pc.separability(X, y),
     "margins": lambda X, y: pc.margins(X, y, [1.0, 0.0]),
@@ -159,10 +164,19 @@ CASES.update({
     "PerceptronResult.predict: wrong width": (lambda: pc.perceptron(X_OK, Y_OK).predict(np.ones((2, 3))), err(r"X has 3 features, but the run was on 2; pass X with 2 columns")),
     "PerceptronResult.predict: NaN": (lambda: pc.perceptron(X_OK, Y_OK).predict([[np.nan, 1.0]]), err(r"X contains NaN or inf")),
     "PerceptronResult.predict: complex": (lambda: pc.perceptron(X_OK, Y_OK).predict([[1j, 1.0]]), err(r"X has complex dtype", TypeError)),
-    # ---- estimator
-    "Perceptron.predict before fit": (lambda: pc.Perceptron().predict(X_OK), err(r"not fitted yet; call fit\(X, y\) first")),
-    "Perceptron.decision_function before fit": (lambda: pc.Perceptron().decision_function(X_OK), err(r"not fitted yet; call fit")),
-    "Perceptron.predict: wrong width": (lambda: pc.Perceptron().fit(X_OK, Y_OK).predict(np.ones((1, 5))), err(r"X has 5 features, but the model was fitted with 2")),
+    # ---- reading a recorded run
+    "find_cycle: no history": (lambda: pc.find_cycle(pc.perceptron(X_OK, Y_OK), 3), err(r"needs the run's history; run perceptron\(\.\.\., record=True\)")),
+    "find_cycle: not a run": (lambda: pc.find_cycle([1, 2], 3), err(r"needs the result of perceptron", TypeError)),
+    "find_cycle: n=0": (lambda: pc.find_cycle(pc.perceptron(X_OK, Y_OK, record=True), 0), err(r"n must be the number of examples")),
+    "find_cycle: n too small": (lambda: pc.find_cycle(pc.perceptron(X_OK, Y_OK, record=True), 1), err(r"swept more than n = 1 examples")),
+    "find_cycle: xor": (lambda: pc.find_cycle(pc.perceptron(*pc.xor(), offset=True, max_epochs=6, record=True), 4), ok(lambda r: r is not None)),
+    "closest_call: no history": (lambda: pc.closest_call(X_OK, pc.perceptron(X_OK, Y_OK)), err(r"needs the run's history")),
+    "closest_call: wrong width": (lambda: pc.closest_call(np.ones((3, 3)), pc.perceptron(X_OK, Y_OK, record=True)), err(r"X has 3 features, but the run was on 2")),
+    "closest_call: too few rows": (lambda: pc.closest_call(X_OK[:1], pc.perceptron(X_OK, Y_OK, record=True)), err(r"but X has 1 rows; pass the X it ran on")),
+    "closest_call: NaN": (lambda: pc.closest_call([[np.nan, 1.0]], pc.perceptron(X_OK, Y_OK, record=True)), err(r"X contains NaN or inf")),
+    "closest_call: tiny data": (lambda: pc.closest_call(1e-300 * SEP_X, pc.perceptron(1e-300 * SEP_X, SEP_Y, record=True)), ok(lambda r: 0 < r <= 1)),
+    # ---- the scikit-learn estimator: its bad data get scikit-learn's own checks and messages
+    # (which check_estimator requires, tests/test_estimator.py); its parameters the core's.
     "Perceptron.fit: max_epochs=0.5": (lambda: pc.Perceptron(max_epochs=0.5).fit(X_OK, Y_OK), err(r"max_epochs must be a positive integer")),
     "Perceptron.fit: tie='up'": (lambda: pc.Perceptron(tie="up").fit(X_OK, Y_OK), err(r"tie must be 'mistake'")),
     "Perceptron.fit: offset=None": (lambda: pc.Perceptron(offset=None).fit(X_OK, Y_OK), err(r"offset must be True or False", TypeError)),
@@ -339,34 +353,34 @@ CASES.update({
     "kernel_perceptron: (x·z)³, entries near 1e-181": (lambda: pc.kernel_perceptron(TINY, Y_OK, kernel="poly", coef0=0.0), ok(lambda r: np.array_equal(r.alpha, pc.kernel_perceptron(X_OK, Y_OK, kernel="poly", coef0=0.0).alpha) and np.array_equal(r.predict(TINY), pc.kernel_perceptron(X_OK, Y_OK, kernel="poly", coef0=0.0).predict(X_OK)))),
     "angle: w = 1e-300": (lambda: pc.guarantees.angle([1e-300, 1e-300], [1.0, 0.0]), ok(lambda r: r == pytest.approx(math.pi / 4, rel=1e-15))),
     # ---- explore
-    "explore: draw not callable": (lambda: pc.explore(3, g=(0, 1, 1), alt="x", mode="static"), err(r"draw must be a function returning a Figure", TypeError)),
-    "explore: NaN start": (lambda: pc.explore(_draw, g=(np.nan, 1.0, 0.5), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf.*finite")),
-    "explore: inf stop": (lambda: pc.explore(_draw, g=(0.0, np.inf, 0.5), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf")),
-    "explore: NaN step": (lambda: pc.explore(_draw, g=(0.0, 1.0, np.nan), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf")),
-    "explore: step 0": (lambda: pc.explore(_draw, g=(0.0, 1.0, 0.0), alt="x", mode="static"), err(r"Parameter 'g' has step 0\.0; the step must be positive")),
-    "explore: subnormal step": (lambda: pc.explore(_draw, g=(-1e308, 1e308, 5e-324), alt="x", mode="static"), err(r"Parameter 'g'.*Coarsen the grid")),
-    "explore: stop < start": (lambda: pc.explore(_draw, g=(1.0, 0.0, 0.5), alt="x", mode="static"), err(r"stop 0\.0 < start 1\.0.*instead")),
-    "explore: string spec": (lambda: pc.explore(_draw, g="abc", alt="x", mode="static"), err(r"Parameter 'g' has unsupported form")),
-    "explore: empty list": (lambda: pc.explore(_draw, g=[], alt="x", mode="static"), err(r"Parameter 'g' is an empty list")),
-    "explore: bool in tuple": (lambda: pc.explore(_draw, g=(0, True, 1), alt="x", mode="static"), err(r"not a tuple of 3 or 4 numbers")),
-    "explore: max_frames=True": (lambda: pc.explore(_draw, g=(0, 1, 1), alt="x", mode="static", max_frames=True), err(r"max_frames must be a positive int")),
-    "explore: max_frames=0": (lambda: pc.explore(_draw, g=(0, 1, 1), alt="x", mode="static", max_frames=0), err(r"max_frames must be a positive int")),
-    "explore: mode='web'": (lambda: pc.explore(_draw, g=(0, 1, 1), alt="x", mode="web"), err(r"mode must be None, 'live' or 'static'")),
-    "explore: no parameters": (lambda: pc.explore(_draw, alt="x", mode="static"), err(r"needs at least one parameter")),
-    "explore: too many frames": (lambda: pc.explore(_draw, g=(0, 1000, 1), alt="x", mode="static"), err(r"over the frame budget.*Coarsen")),
-    "explore: empty alt in static mode": (lambda: pc.explore(_draw, g=(0, 1, 1), alt=" ", mode="static"), err(r"needs alt text.*pass")),
-    "explore: alt not a string": (lambda: pc.explore(_draw, g=(0, 1, 1), alt=3, mode="static"), err(r"alt must be a str\.format template or a function")),
+    "explore: draw not callable": (lambda: _explore(3, g=(0, 1, 1), alt="x", mode="static"), err(r"draw must be a function returning a Figure", TypeError)),
+    "explore: NaN start": (lambda: _explore(_draw, g=(np.nan, 1.0, 0.5), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf.*finite")),
+    "explore: inf stop": (lambda: _explore(_draw, g=(0.0, np.inf, 0.5), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf")),
+    "explore: NaN step": (lambda: _explore(_draw, g=(0.0, 1.0, np.nan), alt="x", mode="static"), err(r"Parameter 'g'.*NaN or inf")),
+    "explore: step 0": (lambda: _explore(_draw, g=(0.0, 1.0, 0.0), alt="x", mode="static"), err(r"Parameter 'g' has step 0\.0; the step must be positive")),
+    "explore: subnormal step": (lambda: _explore(_draw, g=(-1e308, 1e308, 5e-324), alt="x", mode="static"), err(r"Parameter 'g'.*Coarsen the grid")),
+    "explore: stop < start": (lambda: _explore(_draw, g=(1.0, 0.0, 0.5), alt="x", mode="static"), err(r"stop 0\.0 < start 1\.0.*instead")),
+    "explore: string spec": (lambda: _explore(_draw, g="abc", alt="x", mode="static"), err(r"Parameter 'g' has unsupported form")),
+    "explore: empty list": (lambda: _explore(_draw, g=[], alt="x", mode="static"), err(r"Parameter 'g' is an empty list")),
+    "explore: bool in tuple": (lambda: _explore(_draw, g=(0, True, 1), alt="x", mode="static"), err(r"not a tuple of 3 or 4 numbers")),
+    "explore: max_frames=True": (lambda: _explore(_draw, g=(0, 1, 1), alt="x", mode="static", max_frames=True), err(r"max_frames must be a positive int")),
+    "explore: max_frames=0": (lambda: _explore(_draw, g=(0, 1, 1), alt="x", mode="static", max_frames=0), err(r"max_frames must be a positive int")),
+    "explore: mode='web'": (lambda: _explore(_draw, g=(0, 1, 1), alt="x", mode="web"), err(r"mode must be None, 'live' or 'static'")),
+    "explore: no parameters": (lambda: _explore(_draw, alt="x", mode="static"), err(r"needs at least one parameter")),
+    "explore: too many frames": (lambda: _explore(_draw, g=(0, 1000, 1), alt="x", mode="static"), err(r"over the frame budget.*Coarsen")),
+    "explore: empty alt in static mode": (lambda: _explore(_draw, g=(0, 1, 1), alt=" ", mode="static"), err(r"needs alt text.*pass")),
+    "explore: alt not a string": (lambda: _explore(_draw, g=(0, 1, 1), alt=3, mode="static"), err(r"alt must be a str\.format template or a function")),
     # ---- guarantees (the adversary game, online-to-PAC, the LP route)
     "adversary_game: k=0": (lambda: pc.adversary_game(pc.PerceptronLearner(), 0), err(r"k must be at least 1, got 0; pass k >= 1")),
     "adversary_game: k=2.5": (lambda: pc.adversary_game(pc.PerceptronLearner(), 2.5), err(r"k must be a whole number.*pass an int", TypeError)),
     "adversary_game: d < k": (lambda: pc.adversary_game(pc.PerceptronLearner(), 5, d=3), err(r"needs d >= k orthogonal directions.*pass d >= 5")),
     "adversary_game: R=NaN": (lambda: pc.adversary_game(pc.PerceptronLearner(), 3, R=np.nan), err(r"R must be finite and > 0")),
     "adversary_game: learner=3": (lambda: pc.adversary_game(3, 3), err(r"learner must have predict\(x\) and update\(x, y\).*wrap it", TypeError)),
-    "adversary_game: k=200, large d": (lambda: pc.adversary_game(pc.NearestNeighbourLearner(), 200), ok(lambda r: r.mistakes == 200)),
+    "adversary_game: k=200, large d": (lambda: pc.adversary_game(pc.guarantees.NearestNeighbourLearner(), 200), ok(lambda r: r.mistakes == 200)),
     "PerceptronLearner: tie='zero'": (lambda: pc.PerceptronLearner(tie="zero"), err(r"tie must be 'mistake'")),
-    "NearestNeighbourLearner: plays the game": (lambda: pc.adversary_game(pc.NearestNeighbourLearner(), 3, R=1e-300), ok(lambda r: r.mistakes == 3)),
-    "HalvingLearner: NaN in H": (lambda: pc.HalvingLearner([[np.nan, 1.0]]), err(r"H contains NaN or inf")),
-    "HalvingLearner: complex H": (lambda: pc.HalvingLearner([[1j, 1.0]]), err(r"H has complex dtype", TypeError)),
+    "NearestNeighbourLearner: plays the game": (lambda: pc.adversary_game(pc.guarantees.NearestNeighbourLearner(), 3, R=1e-300), ok(lambda r: r.mistakes == 3)),
+    "HalvingLearner: NaN in H": (lambda: pc.guarantees.HalvingLearner([[np.nan, 1.0]]), err(r"H contains NaN or inf")),
+    "HalvingLearner: complex H": (lambda: pc.guarantees.HalvingLearner([[1j, 1.0]]), err(r"H has complex dtype", TypeError)),
     "BandDistribution: gamma=R": (lambda: pc.BandDistribution(1.0, 1.0), err(r"gamma must be below R.*pass gamma < R")),
     "BandDistribution: gamma<0": (lambda: pc.BandDistribution(-0.1, 1.0), err(r"gamma must be finite and > 0")),
     "BandDistribution.error: w of length 3": (lambda: pc.BandDistribution(0.1, 1.0).error([1.0, 0.0, 0.0]), err(r"w must be a 1-D vector of length 2")),

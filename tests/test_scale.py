@@ -160,7 +160,7 @@ def test_min_norm_point_at_every_scale(data, k):
     np.testing.assert_allclose(np.ldexp(point_k, -k), point, atol=1e-12 * max(R, 1.0))
 
 
-def _certified_below(m: pc.MaxMargin, X, y) -> bool:
+def _certified_below(m: pc.geometry.MaxMargin, X, y) -> bool:
     """The returned (w, b) has margin at least gamma_low on (X, y), in exact arithmetic."""
     low = min(F(yi) * (sum(F(a) * F(c) for a, c in zip(x, m.w)) + F(m.b)) for x, yi in zip(X, y))
     norm_sq = sum(F(a) ** 2 for a in m.w)
