@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = tuple(chapter_names())
 
 # the phrase, then a glue role, with any whitespace (line breaks included) between them

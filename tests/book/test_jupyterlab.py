@@ -40,7 +40,7 @@ from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on 
 
 pytestmark = [pytest.mark.browser, pytest.mark.latency]
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -37,7 +37,7 @@ from pathlib import Path
 import pytest
 from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
+BOOK = Path(__file__).resolve().parents[2] / "book"
 NOTATION = BOOK / "notation.md"
 CHAPTERS = chapter_paths()
 TABLE_HEADING = "## This book's symbols"

@@ -11,7 +11,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 MAKEFILE = (ROOT / "Makefile").read_text()
 CI_RUN = (ROOT / ".ci" / "run").read_text()

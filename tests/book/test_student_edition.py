@@ -27,7 +27,7 @@ import pytest
 import sphinx_extension as sphinxext
 from sphinx_extension import strip_solutions
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
 TOOLS = BOOK / "_tools"
 HTML_DIR = Path(os.environ.get("BOOK_HTML_DIR", REPO / "_build" / "html"))
