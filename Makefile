@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB_FLAGS := -n -W --keep-going
 
-.PHONY: book exercises student pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench
+.PHONY: book exercises student pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench venv-lowest test-lowest test-lowest-unit book-lowest test-lowest-notebooks test-wheel
 
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
@@ -16,6 +16,29 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# The second environment: the LOWEST versions pyproject.toml accepts for every dependency of the
+# package and of its extras (numpy, scipy, matplotlib, ipywidgets, Pillow, scikit-learn, numba),
+# and every other package (the book's build, the test tools) at its pin in requirements.txt.
+# tests/tools/lowest_versions.py writes that list. Built anew whenever the floors or the pins
+# change, so that it holds exactly what the list says; `pip check` then proves it consistent.
+LOWEST       := .venv-lowest
+LOWEST_BIN   := $(LOWEST)/bin
+LOWEST_STAMP := $(LOWEST)/.installed
+LOWEST_BUILD := _build/lowest
+
+$(LOWEST_STAMP): requirements.txt pyproject.toml tests/tools/lowest_versions.py
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST_BIN)/python -m pip install --upgrade pip
+	$(PYTHON) tests/tools/lowest_versions.py --requirements requirements.txt > $(LOWEST)/requirements-lowest.txt
+	$(LOWEST_BIN)/python -m pip install -r $(LOWEST)/requirements-lowest.txt
+	$(LOWEST_BIN)/python -m pip install --no-deps -e .
+	$(LOWEST_BIN)/python -m pip check
+	rm -rf $(LOWEST_BUILD)  # its execution cache holds runs made with the environment replaced
+	touch $(LOWEST_STAMP)
+
+venv-lowest: $(LOWEST_STAMP)
 
 # Debian's Chromium drives the browser tests and prints the PDFs: the one thing not from pip.
 # Installed here when missing and possible (root, or sudo without a password); otherwise the
@@ -85,6 +108,46 @@ test-notebooks-alt: $(STAMP)
 	  env $$vars PYTHONPATH=book/_tools $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	    -p nbval_glue $(XDIST) --dist loadfile -q book/
 
+# The lowest versions pyproject.toml accepts (see venv-lowest): the non-browser tests, then the
+# book built with them (into _build/lowest, same flags), then every chapter's glued numbers
+# checked against tests/notebook_numbers/ from that build's own runs, as test-notebooks-native
+# does for the pinned versions: the chapters run once, in the build, not again under nbval.
+# PERCEPTRON_EXPECT_FLOORS makes tests/test_packaging.py check that this environment, and the
+# Jupyter kernel the book build starts in it, hold exactly the floors.
+test-lowest: test-lowest-unit test-lowest-notebooks
+
+test-lowest-unit: $(LOWEST_STAMP)
+	@echo "== Non-browser tests on the lowest versions: $$($(PYTHON) tests/tools/lowest_versions.py | tr '\n' ' ')"
+	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests -m "not browser" $(XDIST) --hypothesis-profile ci
+
+book-lowest: $(LOWEST_STAMP)
+	$(LOWEST_BIN)/jupyter-book build . $(JB_FLAGS) --path-output $(LOWEST_BUILD)
+	@test -f $(LOWEST_BUILD)/_build/html/index.html && echo "Book built on the lowest versions: $(LOWEST_BUILD)/_build/html/index.html"
+
+test-lowest-notebooks: book-lowest
+	@echo "== Notebook checks on the lowest versions (the lowest book build's runs)"
+	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
+	  $(LOWEST_BIN)/python -m pytest tests/test_notebooks.py -q
+
+# What a student installs: the wheel, built here (setuptools' build/ removed first, so that no
+# module deleted from the source survives in it), checked for build code and its data, installed
+# with its book extra into a new venv at the pins of requirements.txt, and every chapter copied
+# out of the repository and run there (tests/tools/run_chapters_outside.py): no myst-nb, no
+# book/, nothing of the repository on the kernel's sys.path.
+WHEEL_DIR  := _build/dist
+WHEEL_VENV := _build/wheel-venv
+
+test-wheel: $(STAMP)
+	rm -rf build $(WHEEL_DIR) $(WHEEL_VENV)
+	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
+	$(BIN)/python tests/tools/check_wheel.py $(WHEEL_DIR)/perceptron_core-*.whl
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install -q --upgrade pip
+	$(WHEEL_VENV)/bin/python -m pip install -q -c requirements.txt \
+	  "$$(ls $(WHEEL_DIR)/perceptron_core-*.whl)[book]" ipykernel
+	$(WHEEL_VENV)/bin/python -m pip check
+	$(BIN)/python tests/tools/run_chapters_outside.py --python $(WHEEL_VENV)/bin/python
+
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
@@ -99,7 +162,7 @@ test-browser-pages: chromium book
 # The parts of `make test`, in order, each timed; Chromium first, so that a machine without it
 # stops before any test runs. The table of times is printed at the end, or where a part failed.
 TEST_PARTS := chromium venv test-unit book test-notebooks-native test-notebooks-alt \
-  test-browser-latency test-browser-pages
+  venv-lowest test-lowest test-wheel test-browser-latency test-browser-pages
 TIMES := _build/test-times.txt
 
 test:
