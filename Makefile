@@ -99,7 +99,7 @@ test-notebooks: test-notebooks-native test-notebooks-alt
 test-notebooks-native: book
 	@echo "== Notebook checks, numeric set-up 1: as the machine is (the book build's runs)"
 	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache \
-	  $(BIN)/python -m pytest tests/test_notebooks.py -q
+	  $(BIN)/python -m pytest tests/book/test_notebooks.py -q
 
 test-notebooks-alt: $(STAMP)
 	@$(BIN)/python book/_tools/numeric_setups.py demo
@@ -127,7 +127,7 @@ book-lowest: $(LOWEST_STAMP)
 test-lowest-notebooks: book-lowest
 	@echo "== Notebook checks on the lowest versions (the lowest book build's runs)"
 	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
-	  $(LOWEST_BIN)/python -m pytest tests/test_notebooks.py -q
+	  $(LOWEST_BIN)/python -m pytest tests/book/test_notebooks.py -q
 
 # What a student installs: the wheel, built here (setuptools' build/ removed first, so that no
 # module deleted from the source survives in it), checked for build code and its data, installed
