@@ -76,9 +76,10 @@ pdf: chromium book
 XDIST := -n auto
 
 # The property tests run hypothesis's "ci" profile: derandomized, so every run tries the same
-# examples and a failure is a failure of the change at hand (see tests/conftest.py).
+# examples and a failure is a failure of the change at hand (see tests/conftest.py). The tests
+# marked `notebooks` (a kernel, nbval, a build's cache) run in test-notebooks-native instead.
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not browser" $(XDIST) --hypothesis-profile ci
+	$(BIN)/python -m pytest tests -m "not browser and not notebooks" $(XDIST) --hypothesis-profile ci
 
 # The property tests only, with random examples and DEEP_FACTOR times as many of them: a search
 # for bugs, not a gate. A failure prints the falsifying example; fix it and keep it as an @example.
@@ -99,7 +100,7 @@ test-notebooks: test-notebooks-native test-notebooks-alt
 test-notebooks-native: book
 	@echo "== Notebook checks, numeric set-up 1: as the machine is (the book build's runs)"
 	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache \
-	  $(BIN)/python -m pytest tests/book/test_notebooks.py -q
+	  $(BIN)/python -m pytest tests/book/test_notebooks.py -m notebooks -q
 
 test-notebooks-alt: $(STAMP)
 	@$(BIN)/python book/_tools/numeric_setups.py demo
@@ -118,7 +119,7 @@ test-lowest: test-lowest-unit test-lowest-notebooks
 
 test-lowest-unit: $(LOWEST_STAMP)
 	@echo "== Non-browser tests on the lowest versions: $$($(PYTHON) tests/tools/lowest_versions.py | tr '\n' ' ')"
-	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests -m "not browser" $(XDIST) --hypothesis-profile ci
+	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests -m "not browser and not notebooks" $(XDIST) --hypothesis-profile ci
 
 book-lowest: $(LOWEST_STAMP)
 	$(LOWEST_BIN)/jupyter-book build . $(JB_FLAGS) --path-output $(LOWEST_BUILD)
@@ -127,7 +128,7 @@ book-lowest: $(LOWEST_STAMP)
 test-lowest-notebooks: book-lowest
 	@echo "== Notebook checks on the lowest versions (the lowest book build's runs)"
 	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
-	  $(LOWEST_BIN)/python -m pytest tests/book/test_notebooks.py -q
+	  $(LOWEST_BIN)/python -m pytest tests/book/test_notebooks.py -m notebooks -q
 
 # What a student installs: the wheel, built here (setuptools' build/ removed first, so that no
 # module deleted from the source survives in it), checked for build code and its data, installed

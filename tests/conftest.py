@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pickle
-import time
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,15 @@ def pytest_collection_modifyitems(config, items):
         test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * DEEP_FACTOR)
 
 
+def pytest_configure(config):
+    """The markers the tests use beyond pyproject.toml's list."""
+    config.addinivalue_line(
+        "markers",
+        "notebooks: starts a Jupyter kernel, runs nbval or reads a book build's cache; "
+        "`make test-notebooks-native` runs these, the unit suite (`make test-unit`) leaves them out",
+    )
+
+
 @st.composite
 def planted_data(draw, max_n: int = 40, max_d: int = 6):
     """A separable data set with a planted unit vector u of margin exactly gamma, radius R."""
@@ -85,35 +95,34 @@ def small_labelled_data(draw, max_n: int = 12, max_d: int = 3):
 def once_per_run(tmp_path_factory):
     """``once_per_run(name, make)`` returns ``make(folder)``, made once per test run even when
     pytest-xdist spreads the tests over several processes: the first process to ask makes it in
-    a folder they all see; the others wait for it and reuse it. (xdist's own ``xdist_group``
-    does not keep tests together under pytest 9.2: xdist 3.8 renames ``item._nodeid``, which
-    pytest 9.2 no longer reads.)"""
+    a folder they all see, holding an exclusive lock on ``<name>.lock`` while it does; the others
+    block on that lock (no polling, no ``sleep``) and then read what it made. The kernel drops a
+    lock when its process ends, however it ends, so no one waits on a process that died: the next
+    one finds nothing made and makes it anew. (xdist's own ``xdist_group`` does not keep tests
+    together under pytest 9.2: xdist 3.8 renames ``item._nodeid``, which pytest 9.2 no longer
+    reads.)"""
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent  # this run's folder, above each worker's own
 
-    def run(name: str, make: Callable[[Path], Any], timeout_s: float = 900) -> Any:
+    def run(name: str, make: Callable[[Path], Any]) -> Any:
         folder, done, failed = root / name, root / f"{name}.done", root / f"{name}.failed"
-        try:
-            (root / f"{name}.lock").mkdir()  # atomic: exactly one process gets here
-        except FileExistsError:
-            deadline = time.monotonic() + timeout_s
-            while not (done.exists() or failed.exists()):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"{name}: another test process did not finish it in {timeout_s} s")
-                time.sleep(0.5)
+        with open(root / f"{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # returns when no other process holds it
+            if done.exists():
+                return pickle.loads(done.read_bytes())
             if failed.exists():
                 pytest.fail(f"{name} failed in another test process: {failed.read_text()}")
-            return pickle.loads(done.read_bytes())
-        folder.mkdir()
-        try:
-            result = make(folder)
-        except BaseException as exc:
-            failed.write_text(str(exc)[-3000:] or type(exc).__name__)
-            raise
-        partial = root / f"{name}.done.partial"
-        partial.write_bytes(pickle.dumps(result))
-        partial.rename(done)  # the waiting processes never read half a file
-        return result
+            shutil.rmtree(folder, ignore_errors=True)  # what a process that died left half made
+            folder.mkdir()
+            try:
+                result = make(folder)
+            except BaseException as exc:
+                failed.write_text(str(exc)[-3000:] or type(exc).__name__)
+                raise
+            partial = root / f"{name}.done.partial"
+            partial.write_bytes(pickle.dumps(result))
+            partial.rename(done)  # a process that dies while writing leaves no half-written result
+            return result
 
     return run

@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -80,6 +81,25 @@ class Server:
         return f"{self.url}/{prefix}/{name}?reset&token={self.token}"
 
 
+#: The module name of the extension that tells the test the server listens (see ``server``).
+READY_PROBE = "pc_ready_probe"
+READY_LINE = f"{READY_PROBE}: listening on port"
+READY_PROBE_SOURCE = f'''"""Prints one line when the Jupyter server listens: a start hook runs in its event loop."""
+
+
+def _jupyter_server_extension_points():
+    return [{{"module": "{READY_PROBE}"}}]
+
+
+def _load_jupyter_server_extension(serverapp):
+    pass
+
+
+async def _start_jupyter_server_extension(serverapp):
+    print("{READY_LINE}", serverapp.port, flush=True)
+'''
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -126,7 +146,7 @@ def server():
     chapters = chapter_paths()
     assert chapters, f"no chapter notebooks in {BOOK}"
     tmp = Path(tempfile.mkdtemp(prefix="pc-jupyterlab-"))
-    proc = None
+    proc = reader = None
     try:
         root = tmp / "notebooks"
         root.mkdir()
@@ -156,28 +176,50 @@ def server():
                f"--LabApp.workspaces_dir={dirs['workspaces']}"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers often run as root
             cmd.append("--allow-root")
+        # The server says when it listens: it awaits its extensions' start hooks once its event
+        # loop runs, after the loop's first callback has bound the port. A probe extension of
+        # ours prints a line there, which a thread reading the server's output waits for.
+        probe = tmp / "probe"
+        probe.mkdir()
+        (probe / f"{READY_PROBE}.py").write_text(READY_PROBE_SOURCE)
+        env["PYTHONPATH"] = os.pathsep.join([str(probe), env["PYTHONPATH"]])
+        (dirs["config"] / "jupyter_server_config.json").write_text(
+            json.dumps({"ServerApp": {"jpserver_extensions": {READY_PROBE: True}}}))
         log = tmp / "server.log"
-        with open(log, "wb") as out:
-            proc = subprocess.Popen(cmd, env=env, cwd=root, stdout=out,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(cmd, env=env, cwd=root, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        listening = threading.Event()
+        ended = threading.Event()
+
+        def copy_output() -> None:
+            """Copy the server's output into its log, and say when it listens or has ended."""
+            with open(log, "wb") as out:
+                for line in proc.stdout:  # until the server's output closes
+                    out.write(line)
+                    out.flush()
+                    if READY_LINE.encode() in line:  # not the server's own lines naming the probe
+                        listening.set()
+            ended.set()
+            listening.set()
+
+        reader = threading.Thread(target=copy_output, name="jupyter-lab-output", daemon=True)
+        reader.start()
+        if not listening.wait(SERVER_START_S):
+            pytest.fail(f"jupyter lab did not listen within {SERVER_START_S} s:\n"
+                        f"{log.read_text(errors='replace')[-3000:]}")
+        if ended.is_set():
+            pytest.fail(f"jupyter lab exited with {proc.wait(timeout=30)}:\n"
+                        f"{log.read_text(errors='replace')[-3000:]}")
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + SERVER_START_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"jupyter lab exited with {proc.returncode}:\n"
-                            f"{log.read_text(errors='replace')[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"jupyter lab did not answer within {SERVER_START_S} s:\n"
-                                f"{log.read_text(errors='replace')[-3000:]}")
-                time.sleep(0.25)
+        with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=30):
+            pass  # it listens, and the token lets us in
         yield Server(url, token, root, log, chapters)
     finally:
         if proc is not None:
             _stop(proc)
+            if reader is not None:
+                reader.join(timeout=30)  # the output closed with the server
+            proc.stdout.close()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -412,6 +454,8 @@ _KEY_PROBE = """h => {
 
 def _arrow_key_evidence(page, root) -> str:
     """Press ArrowRight (or ArrowLeft) on a focused slider handle and say what happened."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     handle = root.locator(".noUi-handle[role=slider]").first
     img = root.locator("img.pc-explore-live-img")
     before = (handle.get_attribute("aria-valuetext"), img.get_attribute("src"))
@@ -419,11 +463,15 @@ def _arrow_key_evidence(page, root) -> str:
     handle.evaluate(_KEY_PROBE)
     handle.focus()
     page.keyboard.press(key)
-    page.wait_for_timeout(MAX_LATENCY_MS)
+    try:  # the new picture, or MAX_LATENCY_MS without one: either way the evidence is in
+        page.wait_for_function("([img, src]) => img.getAttribute('src') !== src",
+                               arg=[img.element_handle(), before[1]], timeout=MAX_LATENCY_MS)
+    except PlaywrightTimeout:
+        pass
     after = (handle.get_attribute("aria-valuetext"), img.get_attribute("src"))
     seen = page.evaluate("() => window.__pcKeys")
     return (f"{key} on a focused slider handle: value {before[0]} -> {after[0]}, picture "
-            f"{'changed' if after[1] != before[1] else 'unchanged'} after {MAX_LATENCY_MS} ms; "
+            f"{'changed within' if after[1] != before[1] else 'unchanged after'} {MAX_LATENCY_MS} ms; "
             f"the keydown reached: {seen}")
 
 

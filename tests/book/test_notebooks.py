@@ -7,8 +7,11 @@ or SIMD path, which moves last bits, still passes; integers, booleans and string
 under the second set-up of ``book/_tools/numeric_setups.py`` it runs every chapter with nbval,
 and ``book/_tools/nbval_glue.py`` applies the same comparison to that run.
 
-Executing the notebooks takes a while, so those tests run only with ``PERCEPTRON_NOTEBOOKS=1``
-(``make test-notebooks`` sets it); the tests of the comparison itself always run.
+The tests that start a kernel, run nbval or read a build's cache are marked ``notebooks``: the
+unit suite (``make test-unit``, ``-m "not browser and not notebooks"``) leaves them out, and
+``make test-notebooks-native`` runs them (``-m notebooks``); the tests of the comparison itself are
+unit tests. Executing the chapters takes a while, so that test also needs
+``PERCEPTRON_NOTEBOOKS=1`` (``make test-notebooks`` sets it).
 ``PERCEPTRON_NOTEBOOK_DIR`` / ``PERCEPTRON_NOTEBOOK_REFERENCES`` point the test at other
 notebooks and references, ``PERCEPTRON_NOTEBOOK_WORKERS`` sets how many run at once.
 ``PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache`` checks the runs the book build made
@@ -40,6 +43,8 @@ NOTEBOOKS = nn.discover(BOOK)
 needs_kernel = pytest.mark.skipif(
     not RUN_NOTEBOOKS, reason="executes notebooks: run `make test-notebooks` (PERCEPTRON_NOTEBOOKS=1)"
 )
+#: Starts a kernel (or nbval, or reads a build's cache): not a unit test (tests/conftest.py registers it).
+notebooks = pytest.mark.notebooks
 
 
 def _numeric_setup() -> str:
@@ -211,7 +216,7 @@ def _synthetic(path: Path, cells: list[str]) -> Path:
     return path
 
 
-@needs_kernel
+@notebooks
 def test_harness_on_a_synthetic_notebook(tmp_path: Path) -> None:
     """Refresh, check, drift, and a failing cell, end to end on a small notebook."""
     nb = _synthetic(
@@ -243,6 +248,7 @@ def test_harness_on_a_synthetic_notebook(tmp_path: Path) -> None:
     assert run.glued is None and "code cell 2" in run.error and "broken chapter" in run.error
 
 
+@notebooks
 def test_nbval_plugin_checks_the_glue_of_the_run_it_watched(tmp_path: Path) -> None:
     """``pytest --nbval-lax -p nbval_glue``: a ``glued numbers`` test after each chapter's cells
     passes when the run glues the reference's values, and fails, naming the value, when not."""
@@ -270,6 +276,7 @@ def test_nbval_plugin_checks_the_glue_of_the_run_it_watched(tmp_path: Path) -> N
     assert "syn-k" in done.stdout
 
 
+@notebooks
 def test_from_build_reads_the_run_of_exactly_this_code(tmp_path: Path) -> None:
     """The build's cached run is found by the notebook's code, and a changed cell finds none."""
     from jupyter_cache import get_cache
@@ -348,6 +355,7 @@ def runs(request: pytest.FixtureRequest) -> dict[Path, nn.Run]:
     return results
 
 
+@notebooks
 @needs_kernel
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_glued_numbers(notebook: Path, runs: dict[Path, nn.Run]) -> None:
