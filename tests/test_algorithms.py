@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
@@ -307,3 +308,100 @@ def test_online_to_pac_union_bound_holds(R, gamma, eps, delta):
     assert sizes.hypotheses == M + 1
     assert (M + 1) * (1 - eps) ** sizes.window <= delta * (1 + 1e-9)
     assert sizes.sample_size == (M + 1) * sizes.window
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a recorded run: its first repeated state, and its closest call
+# ---------------------------------------------------------------------------------------------
+
+
+def _ours_recorded(X, y, T):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        return pc.perceptron(X, y, offset=True, max_epochs=T, record=True)
+
+
+def _integer_run(X, y, epochs, offset=True):
+    """Cyclic perceptron in Python integers (ties are mistakes): the states after each mistake,
+    as (weights, next position)."""
+    rows = [[int(v) for v in row] + ([1] if offset else []) for row in X]
+    w = [0] * len(rows[0])
+    states = [(tuple(w), 0)]
+    for _ in range(epochs):
+        for i, (x, label) in enumerate(zip(rows, y)):
+            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + int(label) * b for a, b in zip(w, x)]
+                states.append((tuple(w), (i + 1) % len(rows)))
+    return states
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 10**6), st.integers(2, 12))
+def test_find_cycle_agrees_with_an_integer_reference(n, d, seed, epochs):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, d)).astype(float)
+    y = rng.choice([-1.0, 1.0], size=n)
+    res = _ours_recorded(X, y, epochs)
+    states = _integer_run(X, y, epochs)
+    if res.converged:
+        states = states[: res.mistakes + 1]
+    expected = next(((k, l - k) for l in range(len(states)) for k in range(l) if states[k] == states[l]), None)
+    assert pc.find_cycle(res, n) == expected
+    if expected is not None:
+        k, p = expected  # from there on the run is periodic
+        assert all(states[j] == states[j + p] for j in range(k, len(states) - p))
+
+
+def test_find_cycle_needs_a_history():
+    X, y = pc.xor()
+    with pytest.raises(ValueError, match="record=True"):
+        pc.find_cycle(_ours(X, y, 2, offset=False), 4)
+
+
+
+def _closest_by_loop(Z, y, max_epochs):
+    """The cyclic perceptron through the origin on the rows of Z as a plain float loop, and the
+    smallest |w·z| / (‖w‖ ‖z‖) over its tests with w ≠ 0 (written here, independently)."""
+    w = np.zeros(Z.shape[1])
+    closest = math.inf
+    for _ in range(max_epochs):
+        clean = True
+        for z, label in zip(Z, y):
+            s = float(w @ z)
+            size = float(np.linalg.norm(w)) * float(np.linalg.norm(z))
+            if size > 0:
+                closest = min(closest, abs(s) / size)
+            if label * s <= 0:
+                w = w + label * z
+                clean = False
+        if clean:
+            break
+    return closest
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 30), st.integers(1, 4), st.floats(0.05, 0.5), st.integers(0, 10**6), st.booleans(),
+       st.floats(1e-3, 1e3))
+def test_closest_call_is_the_smallest_cosine_of_a_plain_loop(n, d, ratio, seed, offset, c):
+    X, y, _ = pc.planted(n, d, ratio, 1.0, seed=seed)
+    X = X + 0.5  # an offset is needed to separate them now, or the augmented points (x, c)
+    Z = pc.augment(X, 1.0) if offset else pc.augment(X, c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        run = pc.perceptron(X, y, offset=True, max_epochs=50, record=True) if offset else \
+            pc.perceptron(Z, y, max_epochs=50, record=True)
+    expected = _closest_by_loop(Z, y, 50)
+    got = pc.closest_call(X if offset else Z, run)
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-15)
+    # Far from a tie, the float loop and the exact run made the same decisions.
+    assert expected < 1e-9 or got > 0
+
+
+def test_closest_call_of_a_run_that_touches_a_tie_is_zero_and_of_no_test_is_inf():
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+    run = pc.perceptron(X, y, record=True)  # w = (1, 0) meets (0, 1) at a tie, w·x = 0
+    assert pc.closest_call(X, run) == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        one = pc.perceptron([[0.0, 0.0]], [1.0], max_epochs=1, record=True)
+    assert pc.closest_call([[0.0, 0.0]], one) == math.inf  # x = 0: no direction to test

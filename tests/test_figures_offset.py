@@ -23,7 +23,9 @@ from matplotlib.figure import Figure
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.svm import SVC
 
-from perceptron_core import augment, iris_pair, max_margin, offset_bound, perceptron, radius
+from perceptron_core import (augment, closest_call, iris_pair, max_margin, offset_bound,
+                             perceptron, radius)
+from perceptron_core.bounds import best_c
 from perceptron_core.figures import offset as of
 from perceptron_core.figures.sliders import _expand_all
 
@@ -211,16 +213,19 @@ def test_frame_summary_claims():
 # ---------------------------------------------------------------------------------------------
 
 
-def test_theta0_loop_is_the_mit_algorithm_and_the_trick_holds_on_the_irises():
+def test_the_mit_algorithm_and_the_trick_hold_on_the_irises():
+    # The chapter's first cell: the package's perceptron with an offset (the MIT notes' θ₀) and
+    # through the origin on (x, 1), against a reference loop in exact rationals.
     X, y = _iris_mm()
-    theta, theta0, steps = of.theta0_perceptron(X, y, 1000)
+    mit = perceptron(X, y, offset=True, max_epochs=1000, record=True)
+    theta, theta0, steps = mit.w, mit.b, list(mit.history.indices)
     ref_steps, ref_w, _ = _reference(augment(X, 1.0), y, exact=True)
-    assert steps == ref_steps and len(steps) == 1230
+    assert steps == ref_steps and len(steps) == 1230 == _stored("off-trick-mistakes")
     # "Epoch 308 of the T = 1000 was the first without a mistake": the reference's count of
     # epochs, the clean one included; the last mistake falls in the epoch before it.
     epochs = _reference.epochs
     run = perceptron(augment(X, 1.0), y, max_epochs=1000, record=True)
-    assert run.epochs == epochs == _stored("off-trick-epochs") == 308
+    assert run.epochs == mit.epochs == epochs == _stored("off-trick-epochs") == 308
     assert run.history.epochs[-1] == epochs - 1
     assert _stored("off-trick-T") == 1000
     assert [Fraction(v) for v in theta] + [Fraction(theta0)] == ref_w
@@ -230,19 +235,6 @@ def test_theta0_loop_is_the_mit_algorithm_and_the_trick_holds_on_the_irises():
         sk = SkPerceptron(shuffle=False, tol=None, eta0=1, penalty=None, max_iter=1000,
                           fit_intercept=True).fit(X, y)
     assert np.array_equal(sk.coef_[0], theta) and sk.intercept_[0] == theta0
-
-
-def test_theta0_perceptron_validates_its_input():
-    with pytest.raises(ValueError):
-        of.theta0_perceptron([[1.0]], [2.0], 3)
-    with pytest.raises((ValueError, TypeError)):
-        of.theta0_perceptron([[1.0]], [1.0], 0)
-
-
-def test_best_c_refuses_zero_offset():
-    assert of.best_c(11.0, -10.0) == pytest.approx(math.sqrt(110.0))
-    with pytest.raises(ValueError):
-        of.best_c(1.0, 0.0)
 
 
 def test_iris_bounds_and_runs_at_three_constants():
@@ -297,7 +289,7 @@ def test_corollary_needs_both_labels_and_a_nonzero_offset():
     assert 1.0 * (1.0 * 1 + b) == g
     assert ((R + abs(b)) / g) ** 2 > 4 * (R / g) ** 2
     with pytest.raises(ValueError):
-        of.best_c(R, 0.0)
+        best_c(R, 0.0)
     text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
     corollary = text[text.index(":label: off-cor-four"):]
     corollary = corollary[:corollary.index("```")]
@@ -342,13 +334,13 @@ def test_counterexample_numbers():
     assert not _strictly_separable_through_origin(X, y)
 
 
-def test_closest_call_matches_the_reference():
+def test_closest_call_of_the_package_matches_the_reference():
     X, y = _iris_mm()
     for c in (3.0, 40.0):
         steps, _, closest = _reference(augment(X, c), y)
-        mistakes, closest_of = of.closest_call(augment(X, c), y)
-        assert mistakes == len(steps)
-        assert closest_of == pytest.approx(closest, rel=1e-9)
+        run = perceptron(augment(X, c), y, max_epochs=10**6, record=True)
+        assert run.mistakes == len(steps)
+        assert closest_call(augment(X, c), run) == pytest.approx(closest, rel=1e-9)
 
 
 def test_translation_table_claims():

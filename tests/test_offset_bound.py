@@ -36,6 +36,7 @@ from perceptron_core import (
     planted,
     radius,
 )
+from perceptron_core.bounds import best_c, best_offset_bound
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -223,8 +224,10 @@ def test_offset_bound_survives_large_but_representable_values():
 )
 def test_best_c_minimizes_the_bound(R, gamma, b):
     c_star = math.sqrt(R * abs(b))
+    assert best_c(R, b) == pytest.approx(c_star, rel=1e-15)
     best = offset_bound(R, gamma, b, c_star)
     assert best == pytest.approx(((R + abs(b)) / gamma) ** 2, rel=1e-9)
+    assert best_offset_bound(R, gamma, b) == pytest.approx(best, rel=1e-9)
     # No c of a wide grid does better; a scalar minimizer over log c finds the same point.
     for c in c_star * np.geomspace(1e-3, 1e3, 121):
         assert offset_bound(R, gamma, b, float(c)) >= best * (1 - 1e-12)
@@ -359,3 +362,18 @@ def test_the_offset_run_is_scikit_learns_fit_intercept_run(data, T):
     assert [Fraction(v) for v in sk.coef_[0]] == theta
     assert Fraction(sk.intercept_[0]) == theta0
     assert ours.w.tolist() == sk.coef_[0].tolist() and ours.b == sk.intercept_[0]
+
+
+def test_without_an_offset_no_c_is_best_and_the_infimum_is_novikoff():
+    # b* = 0: (R² + c²)/γ² falls all the way to c -> 0, where it is (R/γ)²; best_c refuses.
+    with pytest.raises(ValueError, match="no positive c minimizes the offset bound"):
+        best_c(1.0, 0.0)
+    with pytest.raises(ValueError, match="no positive c"):
+        best_c(0.0, 2.0)
+    assert best_offset_bound(2.0, 0.5, 0.0) == novikoff_bound(2.0, 0.5) == 16.0
+    assert offset_bound(2.0, 0.5, 0.0, 1e-6) == pytest.approx(16.0, rel=1e-9)
+    # Far outside the range where R|b| is a float, the constant is still √R·√|b|.
+    assert best_c(1e300, 1e300) == pytest.approx(1e300, rel=1e-12)
+    assert best_c(1e-300, 1e-300) == pytest.approx(1e-300, rel=1e-12)
+    with pytest.raises(TypeError, match="b must be a real number"):
+        best_c(1.0, "1")

@@ -3,18 +3,17 @@
 * :func:`tie_example`: three points that no hyperplane through the origin separates, on which
   the perceptron under ``tie="positive"`` (and, labels flipped, ``tie="negative"``) stops after
   an epoch without a mistake; ties counted as mistakes, it errs in every epoch.
-* :func:`find_cycle` finds, exactly, the first time a run's state (weights and position in the
-  sweep) repeats, after which the run repeats forever; :func:`xor_cycle` applies it to XOR.
+* :func:`xor_cycle` applies :func:`perceptron_core.find_cycle` (the first repeat of a run's
+  state, found exactly) to XOR.
 * :func:`iris_mm` and :func:`draw_never_settles`: the perceptron on XOR and on the inseparable
   Iris pair, measured in whole millimetres so that the run is exact.
-* Balcan's bound ``M ≤ (R/γ)² + (2/γ)·TD_γ``: :func:`deviations`, :func:`solved_hinge_bound`
-  (the quadratic solved, a tighter form), :func:`best_gamma` (the γ that makes the bound
-  smallest for a fixed ``u``, in closed form), :func:`mistake_deviation` (the deviation the
-  proof actually pays: one term per mistake), :func:`best_bound` (the ``u`` and γ together:
-  a soft-margin SVM with ``C = T/R²``, with a lower bound that certifies how close it is);
+* Balcan's bound ``M ≤ (R/γ)² + (2/γ)·TD_γ``: its mathematics is in
+  :mod:`perceptron_core.bounds` (``deviations``, ``mistake_deviation``, ``solved_hinge_bound``,
+  ``freund_schapire_bound``, ``square_deviation``, ``bound_at``, ``best_gamma``,
+  ``best_bound``), imported here under the same names for the chapter's cells;
   :func:`check_hinge_proof` and :func:`random_hinge_checks` recompute every step of the proof
-  on runs; :func:`freund_schapire_bound` is the form ``((R + D)/γ)²`` with ``D = √(Σ dᵢ²)``,
-  and :data:`FS_EXAMPLE` many small deviations on which it is the larger of the two.
+  on runs, and :data:`FS_EXAMPLE` holds many small deviations on which Freund and Schapire's
+  form is the larger of the two.
 * :func:`draw_noise`: cumulative mistakes against the bound, with a label-noise slider.
 * :func:`ways_data`, :func:`ways_out`: test errors of the last iterate, the averaged and the
   voted perceptron.
@@ -32,20 +31,32 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_nonnegative, check_positive, check_vector, check_X_y
-from ..algorithms import ConvergenceWarning, PerceptronResult, perceptron
-from ..bounds import hinge_loss_bound
+from .._validation import check_positive, check_vector, check_X_y
+from ..algorithms import ConvergenceWarning, PerceptronResult, find_cycle, perceptron
+# The mathematics of the chapter lives in the core; the chapter reaches it through this module too.
+from ..bounds import (
+    BestBound,
+    BestGamma,
+    best_bound,
+    best_gamma,
+    bound_at,
+    deviations,
+    freund_schapire_bound,
+    hinge_loss_bound,
+    mistake_deviation,
+    solved_hinge_bound,
+    square_deviation,
+)
 from ..data import flip_labels, iris_pair, planted, xor
 from ..geometry import radius
-from .plotting import NEGATIVE, POSITIVE, new_figure
 from ..variants import averaged_perceptron, kernel_perceptron, voted_perceptron
+from .plotting import NEGATIVE, POSITIVE, new_figure
 
 __all__ = [
     "TIE_EPOCHS",
@@ -145,33 +156,6 @@ def tie_example() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     same. Counting ties as mistakes (``tie="mistake"``), every epoch errs.
     """
     return np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0, -1.0])
-
-
-def find_cycle(res: PerceptronResult, n: int) -> tuple[int, int] | None:
-    """The first repeat of a run's state, found exactly: ``(start, period)`` in mistakes, or None.
-
-    The state after mistake k is the weights ``θ_k = (w_k, b_k)`` together with the position of
-    the next example in the sweep. The cyclic perceptron is deterministic, so once a state
-    repeats, everything after it repeats with the same period. The start (k = 0) is ``θ = 0``
-    at position 0. Weights are compared bit for bit; on integer data they are exact integers.
-
-    Parameters
-    ----------
-    res : a run made with ``record=True``.
-    n : the number of examples it swept.
-    """
-    h = res.history
-    if h is None:
-        raise ValueError("find_cycle needs the run's history; run perceptron(..., record=True).")
-    d = h.weights.shape[1]
-    seen = {(np.zeros(d + 1).tobytes(), 0): 0}
-    for k in range(res.mistakes):
-        theta = np.r_[h.weights[k], h.offsets[k]] + 0.0  # + 0.0 turns -0.0 into 0.0
-        key = (theta.tobytes(), (int(h.indices[k]) + 1) % n)
-        if key in seen:
-            return seen[key], k + 1 - seen[key]
-        seen[key] = k + 1
-    return None
 
 
 @lru_cache(maxsize=4)
@@ -285,67 +269,6 @@ def draw_never_settles(data: str) -> Figure:
 # --------------------------------------------------------------------------------------------
 
 
-def _unit_margins(X: ArrayLike, y: ArrayLike, u: ArrayLike) -> NDArray[np.float64]:
-    X, y = check_X_y(X, y)
-    u = check_vector(u, X.shape[1], "u")
-    norm = float(np.linalg.norm(u))
-    if norm == 0:
-        raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
-    return y * (X @ u) / norm
-
-
-def deviations(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float) -> NDArray[np.float64]:
-    """``max(0, γ − yᵢ u·xᵢ)`` for each point, ``u`` normalized: how far point i must move
-    to reach margin γ. Their sum is Balcan's ``TD_γ``."""
-    gamma = check_positive(gamma, "gamma")
-    return np.maximum(0.0, gamma - _unit_margins(X, y, u))
-
-
-def mistake_deviation(
-    X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, indices: ArrayLike
-) -> float:
-    """The deviation the proof pays: ``Σ_k max(0, γ − y_{i_k} u·x_{i_k})`` over the mistakes k.
-
-    ``indices`` lists the example of each mistake (``run.history.indices``). Each example is
-    met at most once per pass, so over T passes this is at most ``T·TD_γ``.
-    """
-    dev = deviations(X, y, u, gamma)
-    return float(np.sum(dev[np.asarray(indices, dtype=np.int64)]))
-
-
-def solved_hinge_bound(R: float, gamma: float, td: float) -> float:
-    """The bound from solving ``R√M ≥ γM − TD`` for M: ``((R + √(R² + 4γ·TD))/(2γ))²``.
-
-    With ``s = √M ≥ 0`` the inequality is ``γs² − Rs − TD ≤ 0``, that is
-    ``(s − R/(2γ))² ≤ (R² + 4γ·TD)/(4γ²)``, so ``|s − R/(2γ)| ≤ √(R² + 4γ·TD)/(2γ)``: the upper
-    half of that gives the bound (the lower half says nothing, as ``R − √(R² + 4γ·TD) ≤ 0``).
-    It is never larger than Balcan's ``(R/γ)² + (2/γ)·TD`` and equals it at ``TD = 0``.
-    """
-    R = check_nonnegative(R, "R")
-    gamma = check_positive(gamma, "gamma")
-    td = check_nonnegative(td, "td")
-    root = (R + math.sqrt(R * R + 4.0 * gamma * td)) / (2.0 * gamma)
-    return root * root
-
-
-def freund_schapire_bound(R: float, gamma: float, D: float) -> float:
-    """Freund and Schapire's (1999, Theorem 2) mistake bound ``((R + D)/γ)²``.
-
-    ``D = √(Σ dᵢ²)`` is the Euclidean norm of the same deviations ``dᵢ = max(0, γ − yᵢ u·xᵢ)``
-    whose sum is Balcan's ``TD_γ`` (:func:`square_deviation`). Over T passes of a data set the
-    sequence repeats each deviation T times, so its ``D`` is ``√T`` times the data set's.
-    """
-    R = check_nonnegative(R, "R")
-    gamma = check_positive(gamma, "gamma")
-    D = check_nonnegative(D, "D")
-    return ((R + D) / gamma) ** 2
-
-
-def square_deviation(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float) -> float:
-    """``D = √(Σᵢ dᵢ²)``, the Euclidean norm of the deviations (:func:`deviations`)."""
-    return float(np.linalg.norm(deviations(X, y, u, gamma)))
-
-
 def check_hinge_proof(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float,
                       run: PerceptronResult, passes: int) -> dict[str, object]:
     """Every step of the proof of Balcan's bound, recomputed on a recorded run of at most
@@ -435,183 +358,6 @@ def random_hinge_checks(trials: int = CHECK_TRIALS, seed: int = 0) -> dict[str, 
         if c["sharp_bound"] > 0:
             worst = max(worst, c["mistakes"] / c["sharp_bound"])
     return {"trials": trials, "failures": failures, "unfinished": unfinished, "worst": worst}
-
-
-@dataclass(frozen=True)
-class BestGamma:
-    """The γ that makes ``(R/γ)² + (2T/γ)·TD_γ`` smallest for one ``u``.
-
-    Attributes
-    ----------
-    gamma : the minimizer.
-    bound : the bound there.
-    td : ``TD_γ`` there (one pass).
-    passes : T, the number of passes.
-    R : the radius used.
-    """
-
-    gamma: float
-    bound: float
-    td: float
-    passes: int
-    R: float
-
-
-def bound_at(margins: NDArray, R: float, gamma: float, passes: int = 1) -> float:
-    """``(R/γ)² + (2T/γ)·TD_γ`` from the unit margins ``yᵢ u·xᵢ`` (for curves and checks)."""
-    td = float(np.sum(np.maximum(0.0, gamma - margins)))
-    return hinge_loss_bound(R, gamma, passes * td)
-
-
-def best_gamma(
-    X: ArrayLike, y: ArrayLike, u: ArrayLike, *, R: float | None = None, passes: int = 1
-) -> BestGamma:
-    """Minimize Balcan's bound over γ > 0 for a fixed ``u``, exactly.
-
-    With margins ``mᵢ = yᵢ u·xᵢ``, on each interval of γ between two consecutive positive
-    margins the set I of points with ``mᵢ < γ`` is fixed, with ``|I|`` points whose margins add
-    up to S, and ``TD_γ/γ = |I| − S/γ``. The bound is then the quadratic
-    ``R²/γ² − 2TS/γ + 2T|I|`` in ``s = 1/γ``, smallest at ``s = TS/R²``, clipped to the
-    interval. The least of these piecewise minima is the global one.
-
-    As γ → ∞ the bound tends to ``2T·n``. When no finite γ does better (for instance when
-    no margin of ``u`` is positive), the result has ``gamma = inf``, ``td = inf`` and that limit
-    as ``bound``; it is never better than the trivial ``T·n``.
-
-    Parameters
-    ----------
-    X, y : the data.
-    u : the reference direction (any non-zero length; it is normalized).
-    R : the radius; default ``max ‖xᵢ‖``.
-    passes : T, the number of passes the bound should cover (``TD_γ`` is paid on each).
-    """
-    m = _unit_margins(X, y, u)
-    R = radius(X) if R is None else check_positive(R, "R")
-    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
-        raise ValueError(f"passes must be a positive integer, got {passes!r}.")
-    T = int(passes)
-    m_sorted = np.sort(m)
-    edges = np.r_[0.0, np.unique(m_sorted[m_sorted > 0]), np.inf]
-    below = np.searchsorted(m_sorted, edges, side="right")  # points with margin <= edge
-    prefix = np.r_[0.0, np.cumsum(m_sorted)]
-    best = (math.inf, math.nan)
-    for j in range(len(edges) - 1):
-        lo, hi = edges[j], edges[j + 1]  # γ in (lo, hi]: points with m <= lo have m < γ
-        k = int(below[j])
-        S = float(prefix[k])
-        # 1/γ of the interval's ends; a subnormal margin has no finite reciprocal.
-        with np.errstate(over="ignore", divide="ignore"):
-            t_lo = 0.0 if math.isinf(hi) else float(np.divide(1.0, hi))
-            t_hi = float(np.divide(1.0, lo))
-        t = min(max(T * S / (R * R), t_lo), t_hi)
-        if not (0 < t < math.inf):
-            continue  # the infimum sits at γ → ∞ or γ → 0, where the bound is not attained
-        value = R * R * t * t - 2.0 * T * S * t + 2.0 * T * k
-        if value < best[0]:
-            best = (value, 1.0 / t)
-    limit = 2.0 * T * len(m)  # the bound as γ → ∞, where every point has deviation ≈ γ
-    if not best[0] < limit:
-        # The bound only falls towards 2T·n as γ grows and is never attained: no γ helps, and
-        # 2T·n is twice the trivial bound (a mistake at every round of T passes).
-        return BestGamma(gamma=math.inf, bound=limit, td=math.inf, passes=T, R=R)
-    gamma = best[1]
-    td = float(np.sum(np.maximum(0.0, gamma - m)))
-    return BestGamma(gamma=gamma, bound=hinge_loss_bound(R, gamma, T * td), td=td, passes=T, R=R)
-
-
-@dataclass(frozen=True)
-class BestBound:
-    """Balcan's T-pass bound minimized over unit ``u`` and γ > 0 together.
-
-    Attributes
-    ----------
-    u : the unit direction found (``None`` if the best is the limit γ → ∞).
-    gamma : the best γ for that ``u`` (:func:`best_gamma`); ``inf`` for the limit.
-    bound : the bound at ``(u, gamma)``; a valid bound whatever the solver's accuracy.
-    lower : a lower bound on the bound for *every* ``u`` with ``‖u‖ ≤ 1`` and every γ > 0,
-        from the dual of the SVM (weak duality), up to floating-point rounding.
-    passes : T, the number of passes.
-    R : the radius used.
-    """
-
-    u: NDArray | None
-    gamma: float
-    bound: float
-    lower: float
-    passes: int
-    R: float
-
-
-def best_bound(
-    X: ArrayLike,
-    y: ArrayLike,
-    *,
-    R: float | None = None,
-    passes: int = 1,
-    tol: float = 1e-6,
-    max_sweeps: int = 20_000,
-    seed: int = 0,
-) -> BestBound:
-    """Minimize ``(R/γ)² + (2T/γ)·TD_γ`` over unit ``u`` and γ > 0: a soft-margin SVM.
-
-    With ``v = u/γ`` the bound is ``R²‖v‖² + 2T·Σᵢ max(0, 1 − yᵢ v·xᵢ)``, which is
-    ``2R²`` times the objective ``½‖v‖² + C·Σ hinge`` of a soft-margin linear SVM without
-    offset and with ``C = T/R²``. That problem is convex; it is solved here in its dual,
-    ``max Σβᵢ − ½‖Σ βᵢyᵢxᵢ‖²`` over ``0 ≤ βᵢ ≤ C``, by coordinate ascent (Hsieh et al.,
-    2008), until the duality gap is below ``tol`` relative to the objective. The dual value
-    times ``2R²`` is then a lower bound on the bound for any ``‖u‖ ≤ 1`` and γ, and the
-    direction ``u = v/‖v‖`` gets its exact best γ from :func:`best_gamma`.
-
-    Parameters
-    ----------
-    X, y : the data.
-    R : the radius; default ``max ‖xᵢ‖``.
-    passes : T, the number of passes the bound should cover.
-    tol : relative duality gap at which to stop.
-    max_sweeps : cap on the coordinate sweeps; the result stays valid if it is reached
-        (``bound`` and ``lower`` are then just further apart).
-    seed : seed of the order of the coordinates.
-    """
-    X, y = check_X_y(X, y)
-    R = radius(X) if R is None else check_positive(R, "R")
-    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
-        raise ValueError(f"passes must be a positive integer, got {passes!r}.")
-    T = int(passes)
-    tol = check_positive(tol, "tol")
-    n = len(y)
-    C = T / (R * R)
-    Z = y[:, None] * X  # rows yᵢxᵢ
-    q = np.einsum("ij,ij->i", Z, Z)
-    beta = np.zeros(n)
-    v = np.zeros(X.shape[1])
-    rng = np.random.default_rng(seed)
-    active = np.flatnonzero(q > 0)  # a zero point has hinge 1 whatever v is
-
-    def primal(v: NDArray) -> float:
-        return 0.5 * float(v @ v) + C * float(np.sum(np.maximum(0.0, 1.0 - Z @ v)))
-
-    def dual(beta: NDArray, v: NDArray) -> float:
-        # Points with xᵢ = 0 enter the dual only through βᵢ ≤ C; their best βᵢ is C.
-        return float(np.sum(beta)) + C * float(np.sum(q <= 0)) - 0.5 * float(v @ v)
-
-    for _ in range(max_sweeps):
-        for i in rng.permutation(active):
-            g = Z[i] @ v - 1.0
-            new = min(max(beta[i] - g / q[i], 0.0), C)
-            if new != beta[i]:
-                v += (new - beta[i]) * Z[i]
-                beta[i] = new
-        v = Z.T @ beta  # keep v the exact image of beta despite drift
-        p, d = primal(v), dual(beta, v)
-        if p - d <= tol * max(1.0, abs(p)):
-            break
-    lower = 2.0 * R * R * max(0.0, dual(beta, v))
-    limit = 2.0 * T * n
-    if not np.any(v):
-        return BestBound(u=None, gamma=math.inf, bound=limit, lower=min(lower, limit), passes=T, R=R)
-    u = v / float(np.linalg.norm(v))
-    bg = best_gamma(X, y, u, R=R, passes=T)
-    return BestBound(u=u, gamma=bg.gamma, bound=bg.bound, lower=min(lower, bg.bound), passes=T, R=R)
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,12 +5,10 @@ the points ``(x, c)``, and that it makes at most ``(R² + c²)(1 + b*²/c²)/γ�
 unit ``u`` and an offset ``b*`` with margin γ (:func:`perceptron_core.offset_bound`). This module
 computes what the chapter shows:
 
-* :func:`theta0_perceptron`: the MIT 6.036 notes' algorithm with θ₀ over T epochs, written out
-  as a plain loop, to compare with the perceptron through the origin on ``(x, 1)``;
 * :func:`counterexample`: x = 11 (+1), x = 9 (−1) (:data:`CE_POINTS`), where ``(R/γ*_b)²`` is
   not a bound;
 * :func:`translation_table`: planted data moved away from the origin, with and without
-  centering;
+  centering, with the closest call of the centered runs (:func:`perceptron_core.closest_call`);
 * :func:`offset_state` and :func:`draw`: the slider figure (shift of the data, constant c).
 
 Every run of the figure is cached with :func:`functools.lru_cache` keyed on the slider values,
@@ -25,18 +23,15 @@ from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from .._validation import check_max_epochs, check_X_y
-from ..algorithms import perceptron
-from ..bounds import novikoff_bound, offset_bound
+from ..algorithms import closest_call, perceptron
+from ..bounds import best_c, best_offset_bound, novikoff_bound, offset_bound
 from ..data import augment, planted
 from ..geometry import max_margin, radius
 from .plotting import new_figure, plot_points, plot_separator
 
 __all__ = [
-    "theta0_perceptron",
-    "best_c",
     "counterexample",
     "shifted_data",
     "translation_table",
@@ -74,45 +69,6 @@ CS = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0]
 # --------------------------------------------------------------------------------------------
 # The trick
 # --------------------------------------------------------------------------------------------
-
-
-def theta0_perceptron(
-    X: ArrayLike, y: ArrayLike, T: int
-) -> tuple[NDArray[np.float64], float, list[int]]:
-    """The MIT 6.036 notes' perceptron with offset θ₀, as a plain loop over T epochs.
-
-    Starts at θ = 0, θ₀ = 0; on a mistake, ``y(θ·x + θ₀) ≤ 0``, it sets ``θ ← θ + y x`` and
-    ``θ₀ ← θ₀ + y``. Unlike :func:`perceptron_core.perceptron` it always makes all T epochs, as
-    the notes do (epochs after a clean one change nothing).
-
-    Returns
-    -------
-    theta, theta0 : the final weights and offset.
-    mistakes : the index of the example of every update, in order.
-    """
-    X, y = check_X_y(X, y)
-    T = check_max_epochs(T)
-    theta, theta0, mistakes = np.zeros(X.shape[1]), 0.0, []
-    for _ in range(T):
-        for i in range(len(y)):
-            if y[i] * (float(theta @ X[i]) + theta0) <= 0:
-                theta = theta + y[i] * X[i]
-                theta0 = theta0 + y[i]
-                mistakes.append(i)
-    return theta, theta0, mistakes
-
-
-def best_c(R: float, b: float) -> float:
-    """The constant of the offset trick that minimizes :func:`perceptron_core.offset_bound`:
-    ``c = √(R|b|)``, where the bound is ``((R + |b|)/γ)²``.
-
-    For ``b = 0`` the bound ``(R² + c²)/γ²`` decreases all the way to ``c → 0`` and no positive
-    c attains the minimum; ValueError then, since a constant 0 is not the offset trick.
-    """
-    c = math.sqrt(abs(float(R)) * abs(float(b)))
-    if c == 0:
-        raise ValueError("with R = 0 or b = 0 no positive c minimizes the bound: it falls as c -> 0.")
-    return c
 
 
 # --------------------------------------------------------------------------------------------
@@ -180,35 +136,6 @@ def shifted_data(
     return X + float(shift) * e, y
 
 
-def closest_call(Z: ArrayLike, y: ArrayLike, max_epochs: int = _MAX_EPOCHS) -> tuple[int, float]:
-    """The cyclic perceptron through the origin on the rows of ``Z``, as a plain loop.
-
-    Returns its number of mistakes and its *closest call*: the smallest
-    ``|w·z| / (‖w‖ ‖z‖)`` over every test made with ``w ≠ 0``. A test whose value is far above
-    the relative rounding of a dot product (about 1e-16 per term) cannot be decided differently
-    by rounding, nor by changes of the data of that relative size.
-    """
-    Z = np.asarray(Z, dtype=float)
-    y = np.asarray(y, dtype=float)
-    norms = np.linalg.norm(Z, axis=1)
-    w = np.zeros(Z.shape[1])
-    mistakes, closest = 0, math.inf
-    for _ in range(max_epochs):
-        clean = True
-        for i in range(len(y)):
-            s = float(w @ Z[i])
-            size = float(np.linalg.norm(w)) * norms[i]
-            if size > 0:
-                closest = min(closest, abs(s) / size)
-            if y[i] * s <= 0:
-                w = w + y[i] * Z[i]
-                mistakes += 1
-                clean = False
-        if clean:
-            return mistakes, closest
-    raise RuntimeError("closest_call: no clean epoch within max_epochs")
-
-
 def translation_table(
     shifts: tuple[float, ...] = TABLE_SHIFTS, *, seeds: int = 5,
     n: int = 100, gamma: float = FIGURE_GAMMA,
@@ -234,8 +161,8 @@ def translation_table(
       in every row;
     * ``centered_spread``: the largest difference, in any coordinate, between a data set's
       centered points in a row and in the first row (rounding of the subtraction);
-    * ``closest_centered``: the smallest closest call (:func:`closest_call`) of the runs on the
-      centered points, as the runs on the points ``(x − mean, 1)`` through the origin.
+    * ``closest_centered``: the smallest closest call (:func:`perceptron_core.closest_call`) of
+      the runs on the centered points with an offset, that is on the points ``(x − mean, 1)``.
     """
     keys = ("R", "gamma_b", "b", "raw", "centered", "bound", "bound_best", "R_centered")
     per_run: dict[str, list[list[float]]] = {k: [] for k in keys}
@@ -250,14 +177,15 @@ def translation_table(
             Xc = X - X.mean(axis=0)  # the preprocessing step: learned on the training data
             first_centered.setdefault(seed, Xc)
             spread = max(spread, float(np.max(np.abs(Xc - first_centered[seed]))))
-            closest = min(closest, closest_call(augment(Xc, 1.0), y)[1])
+            centered = perceptron(Xc, y, offset=True, max_epochs=_MAX_EPOCHS, record=True)
+            closest = min(closest, closest_call(Xc, centered))
             acc["R"].append(r)
             acc["gamma_b"].append(g)
             acc["b"].append(abs(b))
             acc["raw"].append(perceptron(X, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes)
-            acc["centered"].append(perceptron(Xc, y, offset=True, max_epochs=_MAX_EPOCHS).mistakes)
+            acc["centered"].append(centered.mistakes)
             acc["bound"].append(offset_bound(r, g, b))
-            acc["bound_best"].append(((r + abs(b)) / g) ** 2)
+            acc["bound_best"].append(best_offset_bound(r, g, b))
             acc["R_centered"].append(radius(Xc))
         for k in keys:
             per_run[k].append(acc[k])
@@ -306,8 +234,8 @@ def offset_state(shift: float, c: float) -> dict[str, float]:
     shift, c = float(shift), float(c)
     R, g, b, _ = _margin_at(shift)
     m = _mistakes(shift, c)[0]
-    # At shift 0 the best offset may be (nearly) 0; best_c then is tiny but positive, or raises.
-    cb = math.sqrt(R * abs(b))
+    # At shift 0 the best offset may be (nearly) 0: then no c attains the minimum, and 0 is shown.
+    cb = best_c(R, b) if b else 0.0
     return {
         "shift": shift,
         "c": c,
@@ -318,7 +246,7 @@ def offset_state(shift: float, c: float) -> dict[str, float]:
         "gamma_aug": g / math.hypot(1.0, b / c),
         "bound": offset_bound(R, g, b, c),
         "c_best": cb,
-        "bound_best": ((R + abs(b)) / g) ** 2,
+        "bound_best": best_offset_bound(R, g, b),
         "mistakes": m,
     }
 
