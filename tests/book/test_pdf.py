@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +69,8 @@ def _pdf_text(path: Path) -> str:
 
 
 def _chapters() -> list[str]:
-    return [d for d in _print_pdf().toc_pages() if (REPO / f"{d}.ipynb").exists()]
+    """The chapters' docnames (``book/first_look``), from the one list of chapters."""
+    return [p.relative_to(REPO).with_suffix("").as_posix() for p in chapter_paths()]
 
 
 def _theorems(name: str) -> list[tuple[str, str]]:

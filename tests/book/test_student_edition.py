@@ -25,6 +25,7 @@ import nbformat
 import pytest
 
 import sphinx_extension as sphinxext
+from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
 from sphinx_extension import strip_solutions
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,14 +41,6 @@ def _tool(name: str):
     sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
-
-
-def chapter_names() -> list[str]:
-    import yaml
-
-    toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
-    files = [e["file"] for part in toc["parts"] for e in part["chapters"]]
-    return [Path(f).name for f in files if (REPO / f"{f}.ipynb").exists()]
 
 
 def _nb(name: str) -> dict:
