@@ -100,7 +100,7 @@ test-notebooks: test-notebooks-native test-notebooks-alt
 test-notebooks-native: book
 	@echo "== Notebook checks, numeric set-up 1: as the machine is (the book build's runs)"
 	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=_build/.jupyter_cache \
-	  $(BIN)/python -m pytest tests/book/test_notebooks.py -m notebooks -q
+	  $(BIN)/python -m pytest tests -m notebooks -q
 
 test-notebooks-alt: $(STAMP)
 	@$(BIN)/python book/_tools/numeric_setups.py demo
@@ -113,6 +113,7 @@ test-notebooks-alt: $(STAMP)
 # book built with them (into _build/lowest, same flags), then every chapter's glued numbers
 # checked against tests/notebook_numbers/ from that build's own runs, as test-notebooks-native
 # does for the pinned versions: the chapters run once, in the build, not again under nbval.
+# The tests marked `notebooks` run after the build, as in test-notebooks-native.
 # PERCEPTRON_EXPECT_FLOORS makes tests/test_packaging.py check that this environment, and the
 # Jupyter kernel the book build starts in it, hold exactly the floors.
 test-lowest: test-lowest-unit test-lowest-notebooks
@@ -127,8 +128,9 @@ book-lowest: $(LOWEST_STAMP)
 
 test-lowest-notebooks: book-lowest
 	@echo "== Notebook checks on the lowest versions (the lowest book build's runs)"
-	PERCEPTRON_NOTEBOOKS=1 PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
-	  $(LOWEST_BIN)/python -m pytest tests/book/test_notebooks.py -m notebooks -q
+	PERCEPTRON_EXPECT_FLOORS=1 PERCEPTRON_NOTEBOOKS=1 \
+	  PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
+	  $(LOWEST_BIN)/python -m pytest tests -m notebooks -q
 
 # What a student installs: the wheel, built here (setuptools' build/ removed first, so that no
 # module deleted from the source survives in it), checked for build code and its data, installed

@@ -9,6 +9,9 @@
   kernel it starts, must hold exactly those floors.
 - ``tests/tools/check_wheel.py`` refuses a wheel with build code or without its data;
   ``tests/tools/run_chapters_outside.py`` reports a failing chapter and a run that is not isolated.
+
+The tests that start a Jupyter kernel are marked ``notebooks``: ``make test-notebooks-native``
+(and ``make test-lowest-notebooks``, in the lowest environment) runs them, not ``make test-unit``.
 """
 
 from __future__ import annotations
@@ -166,6 +169,7 @@ def test_this_environment_holds_the_floors() -> None:
 
 
 @needs_lowest
+@pytest.mark.notebooks
 def test_the_jupyter_kernel_holds_the_floors() -> None:
     """The book build and nbval start the "python3" kernel: it must be this environment's."""
     from jupyter_client.manager import start_new_kernel
@@ -270,6 +274,7 @@ def test_a_run_that_sees_the_repository_fails_the_probe(tmp_path: Path, changes:
     assert len(found) == 1 and expected in found[0], found
 
 
+@pytest.mark.notebooks
 def test_run_chapters_outside_reports_each_notebook_and_fails_on_an_error(tmp_path: Path) -> None:
     """End to end with this environment's Python as the kernel: one notebook runs, one raises.
     This environment imports perceptron_core from the repository (an editable install), so the
