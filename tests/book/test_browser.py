@@ -1,7 +1,7 @@
 """The built book in headless Chromium: clean pages, local math, no off-site requests, axe-core.
 
 Run with ``make test-browser`` (builds the book first) or, against another build,
-``BOOK_HTML_DIR=/path/to/_build/html pytest tests/test_browser.py -m browser``.
+``BOOK_HTML_DIR=/path/to/_build/html pytest tests/book/test_browser.py -m browser``.
 
 On every page of the book, in the light and the dark theme, over http://127.0.0.1 and from
 file://, with no filter on what is counted:
