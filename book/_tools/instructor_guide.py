@@ -17,7 +17,7 @@ Usage::
     .venv/bin/python book/_tools/instructor_guide.py          # rewrite the generated part
     .venv/bin/python book/_tools/instructor_guide.py --check  # exit 1 if it is out of date
 
-``tests/test_student_edition.py`` runs the check, so a changed chapter fails the tests until the
+``tests/book/test_student_edition.py`` runs the check, so a changed chapter fails the tests until the
 guide is regenerated.
 """
 

@@ -21,7 +21,7 @@ import pytest
 
 import notebook_numbers as nn
 
-# The same settings as tests/test_notebooks.py, so that a test can point the plugin elsewhere.
+# The same settings as tests/book/test_notebooks.py, so that a test can point the plugin elsewhere.
 BOOK = Path(os.environ.get("PERCEPTRON_NOTEBOOK_DIR", nn.BOOK)).resolve()
 REFERENCES = Path(os.environ.get("PERCEPTRON_NOTEBOOK_REFERENCES", nn.REFERENCES)).resolve()
 _OUTPUTS: dict[Path, list[list]] = defaultdict(list)  # notebook -> each cell's outputs, in order

@@ -1,7 +1,7 @@
 """The book's glued numbers: collect them from a run, compare them with a stored reference.
 
 Every number the prose relies on is glued (``myst_nb.glue``, usually through
-``book/glue_numbers.py``). ``tests/test_notebooks.py`` executes each notebook and
+``book/glue_numbers.py``). ``tests/book/test_notebooks.py`` executes each notebook and
 compares every glued value with ``tests/notebook_numbers/<notebook>.json``:
 
 * floats within a relative tolerance of 1e-6 (with an absolute floor of 1e-9 for values near 0),
@@ -297,7 +297,7 @@ def write_reference(path: Path, notebook_label: str, glued: Glued) -> None:
                 entry[key] = old[name][key]
         lines.append(f"  {json.dumps(name)}: {json.dumps(entry, allow_nan=False)}")
     about = (
-        f"Glued values of {notebook_label}, checked by tests/test_notebooks.py "
+        f"Glued values of {notebook_label}, checked by tests/book/test_notebooks.py "
         f"(floats to rtol {RTOL:g}, atol {ATOL:g}; the rest exactly). Refresh: {REFRESH_COMMAND}"
     )
     text = "{\n" + f" \"about\": {json.dumps(about)},\n \"values\": {{\n" + ",\n".join(
