@@ -251,6 +251,7 @@ def _probe_info(tmp_path: Path, **changes) -> dict:
         "cwd": str(tmp_path),
         "myst_nb": False,
         "glue_numbers": False,
+        "missing": [],
     }
     return {**info, **changes}
 
@@ -267,6 +268,7 @@ def test_an_isolated_run_passes_the_probe(tmp_path: Path) -> None:
         ({"cwd": str(ROOT / "book")}, "the kernel runs in"),
         ({"myst_nb": True}, "myst_nb is importable"),
         ({"glue_numbers": True}, "glue_numbers is importable"),
+        ({"missing": ["ipywidgets"]}, "the book extra is not installed: no ipywidgets"),
     ],
 )
 def test_a_run_that_sees_the_repository_fails_the_probe(tmp_path: Path, changes: dict, expected: str) -> None:

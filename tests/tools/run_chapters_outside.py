@@ -62,8 +62,12 @@ print(json.dumps({
     "sys_path": sys.path,
     "myst_nb": importlib.util.find_spec("myst_nb") is not None,
     "glue_numbers": importlib.util.find_spec("glue_numbers") is not None,
+    "missing": [m for m in BOOK_EXTRA if importlib.util.find_spec(m) is None],
 }))
 """
+# What `perceptron_core[book]` installs, by import name: the chapters' install cell looks for
+# them too, and would try to install the package where one is missing.
+BOOK_EXTRA = ("matplotlib", "ipywidgets", "PIL", "sklearn")
 
 
 @dataclass
@@ -141,6 +145,8 @@ def isolation_problems(info: dict, workdir: Path, repo: Path = REPO) -> list[str
     for module in ("myst_nb", "glue_numbers"):
         if info[module]:
             found.append(f"{module} is importable: the chapters' fallback for its absence is untested")
+    if info.get("missing"):
+        found.append(f"the book extra is not installed: no {', '.join(info['missing'])}")
     return found
 
 
@@ -149,8 +155,8 @@ def _probe(workdir: Path, kernels: Path, timeout: int) -> tuple[dict | None, str
     probe_dir = workdir.parent / "probe"
     probe_dir.mkdir()
     path = probe_dir / "probe.ipynb"
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(PROBE)])
-    nbformat.write(nb, path)
+    source = f"BOOK_EXTRA = {BOOK_EXTRA!r}\n" + PROBE
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), path)
     # The probe runs in the chapters' working directory, though its file lies beside it.
     outcome = execute(path, workdir, kernels, timeout)
     if outcome.error:
@@ -182,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     # Nothing of the repository reaches the kernels through the environment.
     for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "JUPYTER_PATH"):
         os.environ.pop(name, None)
+    # The chapters' install cell must find the package installed and install nothing: pip in a
+    # kernel has no index to install from, so an attempt fails the chapter instead of passing
+    # by installing something else than the wheel under test.
+    os.environ["PIP_NO_INDEX"] = "1"
 
     root = Path(tempfile.mkdtemp(prefix="perceptron-chapters-"))
     try:
