@@ -20,6 +20,28 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+__all__ = [
+    "safe_limit",
+    "check_magnitude",
+    "check_X",
+    "check_y",
+    "check_X_y",
+    "check_real",
+    "check_positive",
+    "check_nonnegative",
+    "check_probability",
+    "check_finite_result",
+    "check_vector",
+    "check_flag",
+    "check_max_epochs",
+    "pow2_shift",
+    "vector_norm",
+    "row_norms",
+    "unit_vector",
+    "scaled_margins",
+    "unit_scale_rows",
+]
+
 _FLOAT_MAX = float(np.finfo(float).max)
 
 
@@ -177,15 +199,6 @@ def check_X_y(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[
     """Validate a labelled data set: finite 2-D ``X`` and ±1 labels of matching length."""
     X_arr = check_X(X)
     return X_arr, check_y(y, X_arr.shape[0])
-
-
-def check_both_classes(y: NDArray, what: str) -> None:
-    """Raise unless both labels +1 and -1 occur (for problems that need two classes)."""
-    if np.all(y == y[0]):
-        raise ValueError(
-            f"all labels are {int(y[0]):+d}; {what} needs both classes, +1 and -1. Pass data with "
-            "at least one example of each."
-        )
 
 
 def _real_scalar(value: Any, name: str, what: str) -> float:
@@ -353,18 +366,6 @@ def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0) -> NDArra
             "or check that w is not far smaller than b."
         )
     return out
-
-
-def scaled_up_rows(A: ArrayLike) -> NDArray[np.float64]:
-    """``A`` with every row whose largest entry is below 2⁻³⁰⁰ multiplied by a power of two that
-    brings that entry into [½, 1): exact, and it changes no sign of a product with the row, but
-    products with the scaled row no longer underflow. Other rows are left as they are."""
-    A = np.asarray(A, dtype=float)
-    top = np.max(np.abs(A), axis=-1, keepdims=True)
-    tiny = (top > 0) & (top < _BAND_LOW)
-    if not tiny.any():
-        return A
-    return np.ldexp(A, np.where(tiny, -np.frexp(top)[1], 0))
 
 
 def unit_scale_rows(A: ArrayLike) -> NDArray[np.float64]:

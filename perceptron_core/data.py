@@ -34,6 +34,8 @@ __all__ = [
     "iris_pair",
     "augment",
     "hypercube_small_margin",
+    "fibonacci",
+    "hypercube_mu",
 ]
 
 IRIS_SPECIES = ("setosa", "versicolor", "virginica")
@@ -331,3 +333,37 @@ def hypercube_small_margin(n: int) -> tuple[np.ndarray, np.ndarray]:
             X[k - 1, k - 2 :: -2] = 1.0
     y = np.array([(-1.0) ** k for k in range(1, n + 1)])
     return X, y
+
+
+def fibonacci(m: int) -> int:
+    """The Fibonacci number ``F_m`` (``F_0 = 0``, ``F_1 = F_2 = 1``), as an exact Python int."""
+    m = _check_count(m, "m", minimum=0)
+    a, b = 0, 1
+    for _ in range(m):
+        a, b = b, a + b
+    return a
+
+
+def hypercube_mu(n: int) -> list[int]:
+    """How often the perceptron updates on each point of :func:`hypercube_small_margin` ``(n)``.
+
+    ``μ_n = F_{n+1}`` and ``μ_i = F_{i+1} + μ_{i+1} + μ_{i+3} + ⋯`` (the later points of the
+    other parity). They are the coefficients of the Fibonacci separator
+    ``w* = ((−1)ʲ F_{j+1})_j`` in the basis ``yᵢxᵢ``, ``w* = Σ μᵢ yᵢxᵢ``, and the perceptron
+    started at 0, with ties counted as mistakes, updates exactly ``μᵢ`` times on point i, in any
+    order of presentation (the convergence chapter's proposition); in all
+    ``Σ μᵢ = F_{n+1}F_{n+2} − 1`` mistakes, which is ``(1/γ*)²``.
+
+    Parameters
+    ----------
+    n : the dimension, ≥ 1.
+
+    Returns
+    -------
+    list of n exact ints; entry ``i − 1`` is ``μᵢ``.
+    """
+    n = _check_count(n, "n")
+    mu = [0] * (n + 1)  # 1-based
+    for i in range(n, 0, -1):
+        mu[i] = fibonacci(i + 1) + sum(mu[j] for j in range(i + 1, n + 1, 2))
+    return mu[1:]

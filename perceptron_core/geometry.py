@@ -34,6 +34,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ._validation import (
     check_finite_result,
+    check_flag,
+    check_positive,
     check_real,
     check_vector,
     check_X,
@@ -52,6 +54,9 @@ __all__ = [
     "max_margin",
     "Separability",
     "separability",
+    "separator_arc",
+    "Peak",
+    "peak",
 ]
 
 
@@ -798,3 +803,143 @@ def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: 
                 f"(capped at {10 * n + 100 if max_iter is None else max_iter} cycles) produced "
                 "evidence that checks out in exact arithmetic; raise max_iter or rescale the data."),
     )
+
+
+# ------------------------------------------------------------------------------------------
+# Data in the plane: the arc of separators through the origin, and the peak of the margin
+# ------------------------------------------------------------------------------------------
+
+
+def _check_plane(X: ArrayLike, y: ArrayLike, who: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    X, y = check_X_y(X, y)
+    if X.shape[1] != 2:
+        raise ValueError(
+            f"{who} needs points in the plane, X of shape (n, 2); got {X.shape}. In more dimensions the "
+            "separators through the origin form a cone, not an arc: use separability or max_margin."
+        )
+    return X, y
+
+
+def separator_arc(X: ArrayLike, y: ArrayLike, *, degrees: bool = False) -> tuple[float, float]:
+    """The open arc of directions θ whose unit normal ``u_θ = (cos θ, sin θ)`` separates data in
+    the plane through the origin: ``yᵢ u_θ·xᵢ > 0`` for every i exactly when ``lo < θ < hi``.
+
+    ``u_θ·zᵢ > 0`` (``zᵢ = yᵢxᵢ``) says that θ lies within a quarter turn of the angle φᵢ of
+    ``zᵢ``. When the φᵢ lie in an arc ``[a, b]`` shorter than a half turn, every θ within a quarter
+    turn of all of them is ``b − π/2 < θ < a + π/2``; when they do not, no θ is (and the data are
+    not separable through the origin). The arc ``[a, b]`` is the complement of the widest gap
+    between consecutive angles around the circle.
+
+    Parameters
+    ----------
+    X : array of shape (n, 2); y : labels ±1 of shape (n,).
+    degrees : return the ends in degrees instead of radians.
+
+    Returns
+    -------
+    (lo, hi) : the ends of the arc, ``lo < hi``, with ``hi − lo < π`` (180°) and the midpoint in
+        ``(−π, π]`` (``(−180°, 180°]``): not reduced modulo a turn.
+
+    Raises
+    ------
+    ValueError
+        If the angles of the ``yᵢxᵢ`` span a half turn or more, or a point is the origin: then no
+        line through the origin separates the data strictly.
+    """
+    X, y = _check_plane(X, y, "separator_arc")
+    degrees = check_flag(degrees, "degrees")
+    Z = y[:, None] * X
+    if not np.all(np.any(Z != 0, axis=1)):
+        raise ValueError(
+            "a point of X is the origin: every line through the origin passes through it, so none "
+            "separates the data strictly. Remove it, or allow an offset (max_margin(..., offset=True))."
+        )
+    phi = np.sort(np.arctan2(Z[:, 1], Z[:, 0]))
+    gaps = np.diff(np.r_[phi, phi[0] + 2.0 * math.pi])
+    j = int(np.argmax(gaps))  # the widest empty arc runs from phi[j] to the next angle
+    if j == len(phi) - 1:
+        a, b = float(phi[0]), float(phi[-1])  # the widest gap wraps around: the angles as they are
+    else:
+        a, b = float(phi[j + 1]), float(phi[j]) + 2.0 * math.pi
+    if not b - a < math.pi:
+        raise ValueError(
+            "the angles of the y_i x_i span a half turn or more: no line through the origin separates "
+            "the data strictly (check with separability(X, y)), so there is no arc of separators."
+        )
+    lo, hi = b - math.pi / 2, a + math.pi / 2
+    if (lo + hi) / 2 > math.pi:  # the midpoint in (−π, π]
+        lo, hi = lo - 2.0 * math.pi, hi - 2.0 * math.pi
+    return (math.degrees(lo), math.degrees(hi)) if degrees else (lo, hi)
+
+
+@dataclass(frozen=True)
+class Peak:
+    """The shape of the margin curve ``θ ↦ minᵢ zᵢ·u_θ`` at its maximum θ_opt (:func:`peak`).
+
+    Attributes
+    ----------
+    theta : θ_opt, in [0, 2π) (or [0°, 360°) when :func:`peak` was asked for degrees).
+    gamma : γ*, the height of the peak.
+    active : indices of the points closest at θ_opt (margin within ``tol`` of γ*).
+    left_slope, right_slope : one-sided derivatives of the curve at θ_opt, per radian. The curve is
+        the minimum of the functions ``θ ↦ zᵢ·u_θ``, so its right derivative is the smallest, and
+        its left derivative the largest, slope ``zᵢ·u*⊥`` among the active points.
+    kind : ``"corner"`` when the slopes have opposite signs (closest points on both sides of
+        ``u*``), ``"smooth"`` when both are zero (one closest point, and ``u*`` points at it),
+        ``"half-corner"`` in the degenerate case in between.
+    """
+
+    theta: float
+    gamma: float
+    active: NDArray[np.int64]
+    left_slope: float
+    right_slope: float
+    kind: str
+
+
+def peak(X: ArrayLike, y: ArrayLike, *, tol: float = 1e-9, degrees: bool = False) -> Peak:
+    """Classify the peak of the margin curve of data in the plane, separable through the origin.
+
+    The margin of the unit normal ``u_θ`` is ``m(θ) = minᵢ zᵢ·u_θ``, ``zᵢ = yᵢxᵢ``: the lower
+    envelope of the cosines ``‖zᵢ‖ cos(θ − φᵢ)``. With one closest point ``zₖ`` the optimum is
+    ``u* = zₖ/‖zₖ‖`` and the curve near θ_opt is ``‖zₖ‖ cos(θ − θ_opt)``: a smooth maximum. With
+    closest points on both sides of ``u*`` two cosines cross at θ_opt, one rising and one
+    falling: a corner.
+
+    Parameters
+    ----------
+    X, y : data in the plane, shape (n, 2), separable through the origin.
+    tol : relative tolerance (> 0) for "closest" and for a slope counting as zero.
+    degrees : give θ_opt in degrees (the slopes stay per radian).
+
+    Returns
+    -------
+    Peak
+
+    Raises
+    ------
+    ValueError
+        If the data are not two-dimensional, or not separable through the origin
+        (:func:`max_margin` says which).
+    """
+    X, y = _check_plane(X, y, "peak")
+    tol = check_positive(tol, "tol")
+    degrees = check_flag(degrees, "degrees")
+    opt = max_margin(X, y)
+    Z = y[:, None] * X
+    u = opt.w / np.linalg.norm(opt.w)
+    perp = np.array([-u[1], u[0]])
+    scale = float(np.max(row_norms(Z)))
+    active = np.flatnonzero(Z @ u <= opt.gamma + tol * scale)
+    slopes = Z[active] @ perp
+    left, right = float(slopes.max()), float(slopes.min())
+    flat = tol * scale
+    if left > flat and right < -flat:
+        kind = "corner"
+    elif abs(left) <= flat and abs(right) <= flat:
+        kind = "smooth"
+    else:
+        kind = "half-corner"
+    theta = float(np.degrees(np.arctan2(u[1], u[0])) % 360.0) if degrees else float(
+        np.arctan2(u[1], u[0]) % (2.0 * math.pi))
+    return Peak(theta, float(opt.gamma), active, left, right, kind)

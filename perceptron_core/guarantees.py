@@ -43,7 +43,7 @@ from ._validation import (
 )
 from .algorithms import PerceptronResult, Tie, _check_tie, labels_from_signs, online_perceptron
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
-from .geometry import separability
+from .geometry import separability, separator_arc
 
 __all__ = [
     "OnlineLearner",
@@ -60,6 +60,8 @@ __all__ = [
     "convert_stream",
     "ConversionSimulation",
     "simulate_conversion",
+    "failure_quantile",
+    "worst_consistent_error",
     "vc_sample_size",
     "lp_consistent_halfspace",
     "LPRun",
@@ -627,6 +629,33 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     return ConversionSimulation(plan, k, epsilon, delta, errors, mistakes, examples)
 
 
+def failure_quantile(repeats: int, delta: float, level: float = 1e-6) -> int:
+    """How many of ``repeats`` independent runs may fail, each with probability at most δ, before
+    that is evidence against δ: the ``1 − level`` quantile of the binomial distribution.
+
+    A procedure whose runs fail independently with probability at most δ has more failures than
+    this with probability below ``level``; the count of a simulation above it says that the
+    failure probability exceeds δ (at the level ``level``), one at or below it says nothing
+    against the guarantee.
+
+    Parameters
+    ----------
+    repeats : the number of runs, ≥ 1.
+    delta : the failure probability of one run, in (0, 1).
+    level : the chance, in (0, 1), of a count above the quantile when the guarantee holds.
+
+    Returns
+    -------
+    int
+    """
+    repeats = _check_count(repeats, "repeats")
+    delta = check_probability(delta, "delta")
+    level = check_probability(level, "level")
+    from scipy.stats import binom  # here: scipy takes a third of a second to import
+
+    return int(binom.ppf(1.0 - level, repeats, delta))
+
+
 # --------------------------------------------------------------------------------------------
 # The LP route
 # --------------------------------------------------------------------------------------------
@@ -675,6 +704,28 @@ def lp_consistent_halfspace(X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
     if not sep.verify(X, y):  # pragma: no cover - separability already checked it exactly
         raise RuntimeError("the LP's halfspace failed the exact check")
     return np.array(sep.w, dtype=float)
+
+
+def worst_consistent_error(dist: BandDistribution, X: ArrayLike, y: ArrayLike) -> float:
+    """The largest true error of a halfspace consistent with a sample of ``dist``, a supremum.
+
+    The homogeneous separators of the sample ``(X, y)`` are the directions of an open arc
+    (:func:`perceptron_core.geometry.separator_arc`), and the error of ``dist`` grows with the
+    angle from u: so the supremum over every consistent ``w`` is the error at the farther end of
+    the arc. The ends themselves are not consistent, so no separator reaches it. This is what a
+    consistent learner (the LP route) can be sure of on that sample, whatever it outputs.
+
+    Parameters
+    ----------
+    dist : the :class:`BandDistribution` the sample was drawn from.
+    X, y : the sample, in the plane, separable through the origin.
+    """
+    if not isinstance(dist, BandDistribution):
+        raise TypeError(
+            f"dist must be a BandDistribution, got {type(dist).__name__}; pass e.g. BandDistribution(0.1, 1.0)."
+        )
+    lo, hi = separator_arc(X, y)
+    return max(dist.error(np.array([math.cos(t), math.sin(t)])) for t in (lo, hi))
 
 
 @dataclass(frozen=True)

@@ -166,3 +166,31 @@ def test_hypercube_small_margin_matches_an_independent_svc(n):
     mm = pc.max_margin(X, y)
     assert gamma_svc <= mm.gamma_high * (1 + 1e-12)
     assert np.isclose(gamma_svc, mm.gamma_low, rtol=1e-5)
+
+
+def test_fibonacci_numbers():
+    from perceptron_core.data import fibonacci
+
+    assert [fibonacci(m) for m in range(12)] == [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89]
+    # Cassini's identity F_{m-1}F_{m+1} - F_m² = (-1)^m, far beyond float precision.
+    for m in (50, 100, 300):
+        assert fibonacci(m - 1) * fibonacci(m + 1) - fibonacci(m) ** 2 == (-1) ** m
+    with pytest.raises(ValueError, match="m must be an integer >= 0"):
+        fibonacci(-1)
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_hypercube_mu_are_the_coefficients_of_the_fibonacci_separator(n):
+    # Σ μᵢ yᵢ xᵢ is the Fibonacci separator ((-1)^j F_{j+1})_j, in exact integers; the μᵢ are
+    # positive, and they add up to F_{n+1}F_{n+2} - 1 = ‖w*‖², the number of mistakes.
+    from perceptron_core.data import hypercube_mu
+
+    X, y = pc.hypercube_small_margin(n)
+    mu = hypercube_mu(n)
+    assert all(isinstance(m, int) and m > 0 for m in mu)
+    w = [sum(m * int(t) * int(row[j]) for m, t, row in zip(mu, y, X)) for j in range(n)]
+    fib = [0, 1]
+    while len(fib) < n + 3:
+        fib.append(fib[-1] + fib[-2])
+    assert w == [(-1) ** j * fib[j + 1] for j in range(1, n + 1)]
+    assert sum(mu) == fib[n + 1] * fib[n + 2] - 1 == sum(v * v for v in w)

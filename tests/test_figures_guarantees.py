@@ -127,32 +127,6 @@ def test_on_the_line_the_perceptron_makes_at_most_one_mistake(tie):
         assert online <= 1
 
 
-def test_every_consistent_separator_of_the_lp_samples_has_small_error():
-    # The chapter: on the LP route's samples every consistent separator has error below the
-    # glued number, and the LP's output lies within psi of u, where the error is 0. Checked on
-    # a few samples by brute force over a fine grid of directions.
-    dist = fig.distribution()
-    psi = math.asin(dist.gamma / dist.R)
-    m = pc.vc_sample_size(2, 0.1, 0.1)
-    for seed in range(4):
-        X, y = dist.sample(m, seed=seed)
-        lo, hi = fig.consistent_arc(X, y)
-        worst = fig.worst_consistent_error(dist, X, y)
-        grid = np.linspace(-math.pi, math.pi, 200_001)
-        W = np.column_stack([np.cos(grid), np.sin(grid)])
-        consistent = np.all((y[:, None] * X) @ W.T > 0, axis=0)
-        inside = (grid > lo) & (grid < hi)
-        away = (np.abs(grid - lo) > 1e-9) & (np.abs(grid - hi) > 1e-9)
-        np.testing.assert_array_equal(consistent[away], inside[away])
-        errors = [dist.error(w) for w in W[consistent]]
-        assert max(errors) <= worst + 1e-12 and max(errors) >= worst - 1e-4
-        w = pc.lp_consistent_halfspace(X, y)
-        cos = float(w @ dist.u) / (math.hypot(*w) * math.hypot(*dist.u))
-        assert math.acos(min(1.0, cos)) < psi and dist.error(w) == 0.0
-    with pytest.raises(ValueError, match="half turn"):
-        fig.consistent_arc(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, 1.0]))
-
-
 def test_the_tie_rules_read_the_same_within_sampling_noise():
     # Exercise gua-ex-balcan-tie: over 2000 runs each, the mean examples read under the two
     # rules differ by less than the standard error of the difference (two samples' spreads).

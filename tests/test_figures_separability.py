@@ -557,56 +557,6 @@ def _exact_det(rows) -> int:
     return sign * M[-1][-1]
 
 
-def test_recorded_values_are_the_decimals_the_floats_stand_for():
-    X, _ = iris_pair("versicolor", "virginica")
-    rec, flo = figs.recorded_values(X), figs.float_values(X)
-    assert rec[0][0] == Fraction(70, 10) and flo[0][0] == Fraction(7.0)
-    i = next(i for i, row in enumerate(X) if row[0] == 5.1)
-    assert rec[i][0] == Fraction(51, 10) != flo[i][0] == Fraction(5.1)
-    with pytest.raises(ValueError):
-        figs.recorded_values(np.array([[0.123]]))
-
-
-def test_carries_certificate_agrees_with_gordan_on_small_data():
-    """A certificate on all the points exists exactly when the data are not separable."""
-    rng = np.random.default_rng(5)
-    X, y = logic_gate("xor")
-    assert figs.carries_certificate(figs.float_values(X), y, range(4))
-    X, y = logic_gate("and")
-    assert not figs.carries_certificate(figs.float_values(X), y, range(4))
-    assert figs.carries_certificate(figs.float_values(X), y, range(4), offset=False)
-    for _ in range(60):
-        n, d = int(rng.integers(2, 6)), int(rng.integers(1, 3))
-        X = rng.integers(-2, 3, size=(n, d)).astype(float)
-        y = rng.choice([-1.0, 1.0], size=n)
-        for offset in (False, True):
-            verdict = separability(X, y, offset=offset).separable
-            assert figs.carries_certificate(figs.float_values(X), y, range(n), offset=offset) == (
-                not verdict)
-
-
-def test_near_certificates_find_the_smallest_certificates_on_small_data():
-    """Against brute force: every subset, smallest first, checked exactly."""
-    rng = np.random.default_rng(11)
-    tried = 0
-    while tried < 6:
-        X = rng.integers(-2, 3, size=(7, 2)) + rng.normal(scale=0.01, size=(7, 2))
-        X[0] = X[1]  # sometimes a duplicate point with the other label: a certificate of 2
-        y = rng.choice([-1.0, 1.0], size=7)
-        if separability(X, y, offset=True).separable:
-            continue
-        tried += 1
-        vals = figs.float_values(X)
-        for m in range(1, 8):
-            smallest = [S for S in itertools.combinations(range(7), m)
-                        if figs.carries_certificate(vals, y, S)]
-            if smallest:
-                break
-        near = figs.near_certificates(X, y, max_size=m)
-        assert all(len(S) == m for S in near)
-        assert [S for S in near if figs.carries_certificate(vals, y, S)] == smallest
-
-
 def test_smallest_certificate_of_the_four_measurements():
     """The section "How few flowers a certificate needs": checked by exhaustive search.
 
@@ -741,20 +691,3 @@ def test_certificate_checked_by_hand_is_the_petal_plane_one():
         assert sum(l * int(t) * Fraction(float(row[k])) for l, t, row in zip(lam, y, X)) == 0
 
 
-def test_exhaustive_small_certificates_agrees_with_brute_force():
-    """The exhaustive exact search (determinants modulo primes, then fractions) finds exactly the
-    smallest certificates that trying every subset finds, on ten versicolor and virginica
-    flowers that include a recorded-decimal certificate on five of them and the repeated
-    virginica rows 51 and 92."""
-    X, y = iris_pair("versicolor", "virginica")
-    sel = [14, 33, 56, 68, 83, 0, 1, 51, 92, 60]
-    for vals, expect in ((figs.recorded_values(X[sel]), [(0, 1, 2, 3, 4)]),
-                         (figs.float_values(X[sel]), [])):
-        got = figs.exhaustive_small_certificates(vals, y[sel])
-        brute: list[tuple[int, ...]] = []
-        for k in range(1, 6):
-            for T in itertools.combinations(range(len(sel)), k):
-                if (not any(set(U) <= set(T) for U in brute)
-                        and figs.carries_certificate(vals, y[sel], T)):
-                    brute.append(T)
-        assert got == brute == expect

@@ -6,6 +6,7 @@ exact), not by asking the package whether its own evidence is good.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import perceptron_core as pc
-from perceptron_core.geometry import Separability
+from perceptron_core.geometry import Separability, peak, separator_arc
 
 from conftest import small_labelled_data
 
@@ -266,3 +267,76 @@ def test_sqrt_up_is_the_least_float_upper_bound_at_every_scale(a, b, e):
     assert Fraction(s) ** 2 >= q
     below = np.nextafter(s, 0.0)
     assert s == 0.0 or Fraction(float(below)) ** 2 < q or below == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Data in the plane: the arc of separators through the origin, and the peak of the margin curve
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 25), st.integers(0, 2**31 - 1), st.floats(-4.0, 4.0), st.floats(0.0, 4.0))
+def test_separator_arc_is_where_every_margin_is_positive(n, seed, rotation, spread):
+    # The y_i x_i at angles in [rotation, rotation + spread] (any place on the circle, across ±π
+    # too), at random lengths: a brute force over a fine grid of directions knows nothing of arcs.
+    rng = np.random.default_rng(seed)
+    phi = rotation + spread * rng.uniform(0.0, 1.0, n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    Z = rng.uniform(0.1, 2.0, n)[:, None] * np.column_stack([np.cos(phi), np.sin(phi)])
+    X = y[:, None] * Z
+    width = float(np.ptp(phi))
+    if width >= math.pi - 1e-9:
+        if width > math.pi + 1e-9:
+            with pytest.raises(ValueError, match="half turn"):
+                separator_arc(X, y)
+        return
+    lo, hi = separator_arc(X, y)
+    assert hi - lo == pytest.approx(math.pi - width, abs=1e-9)
+    assert -math.pi < (lo + hi) / 2 <= math.pi
+    deg = separator_arc(X, y, degrees=True)
+    assert deg == pytest.approx((math.degrees(lo), math.degrees(hi)), rel=1e-12, abs=1e-12)
+    theta = np.linspace(-2 * math.pi, 2 * math.pi, 20_001)
+    near_end = np.minimum(np.abs((theta - lo + math.pi) % (2 * math.pi) - math.pi),
+                          np.abs((theta - hi + math.pi) % (2 * math.pi) - math.pi)) < 1e-9
+    separates = np.min(Z @ np.stack([np.cos(theta), np.sin(theta)]), axis=0) > 0
+    inside = (theta - lo) % (2 * math.pi) < hi - lo
+    np.testing.assert_array_equal(separates[~near_end], inside[~near_end])
+
+
+@pytest.mark.parametrize(("X", "y", "match", "error"), [
+    ([[1.0, 0.0], [-1.0, 0.0]], [1.0, 1.0], "half turn", ValueError),
+    ([[1.0, 0.0], [0.0, 0.0]], [1.0, -1.0], "is the origin", ValueError),
+    ([[1.0, 0.0, 0.0]], [1.0], "points in the plane", ValueError),
+    ([[1.0, 0.0]], [2.0], "labels must be", ValueError),
+])
+def test_separator_arc_says_why_there_is_none(X, y, match, error):
+    with pytest.raises(error, match=match):
+        separator_arc(X, y)
+
+
+def test_separator_arc_of_points_on_both_sides_of_the_cut_at_pi():
+    # y_i x_i at 170° and -170°: the arc of separators is around 180°, and its midpoint is π.
+    a = math.radians(170.0)
+    Z = np.array([[math.cos(a), math.sin(a)], [math.cos(a), -math.sin(a)]])
+    lo, hi = separator_arc(Z, np.ones(2))
+    assert (lo, hi) == pytest.approx((math.radians(100.0), math.radians(260.0)), abs=1e-12)
+    assert (lo + hi) / 2 == pytest.approx(math.pi)
+
+
+def test_peak_in_radians_and_degrees_and_its_two_shapes():
+    # One closest point, (1, 0): a smooth peak at 0 with height 1. Two closest points on both
+    # sides of the optimum: a corner, with one rising and one falling slope.
+    smooth = peak([[1.0, 0.0], [2.0, 1.0], [2.0, -1.0]], np.ones(3))
+    assert smooth.kind == "smooth" and smooth.active.tolist() == [0]
+    assert smooth.theta == pytest.approx(0.0, abs=1e-9) and smooth.gamma == pytest.approx(1.0)
+    corner = peak([[1.0, 1.0], [1.0, -1.0]], np.ones(2))
+    assert corner.kind == "corner" and corner.active.tolist() == [0, 1]
+    assert corner.theta == pytest.approx(0.0, abs=1e-9) and corner.gamma == pytest.approx(1.0)
+    assert corner.left_slope == pytest.approx(1.0) and corner.right_slope == pytest.approx(-1.0)
+    turned = peak([[0.0, 1.0], [1.0, 2.0], [-1.0, 2.0]], np.ones(3))
+    assert turned.theta == pytest.approx(math.pi / 2)
+    assert peak([[0.0, 1.0], [1.0, 2.0], [-1.0, 2.0]], np.ones(3), degrees=True).theta == pytest.approx(90.0)
+    with pytest.raises(ValueError, match="points in the plane"):
+        peak(np.eye(3), np.ones(3))
+    with pytest.raises(ValueError, match="tol must be finite and > 0"):
+        peak([[1.0, 0.0]], [1.0], tol=0.0)

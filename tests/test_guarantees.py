@@ -25,6 +25,7 @@ from scipy.stats import binom
 
 import perceptron_core as pc
 from perceptron_core import guarantees as g
+from perceptron_core.geometry import separator_arc
 
 TIES = ("mistake", "positive", "negative")
 
@@ -448,3 +449,70 @@ def test_lp_route_failure_rate_is_at_most_delta(gamma, seed):
     rng = np.random.default_rng(seed)
     errors = [g.lp_route(dist, eps, delta, seed=int(rng.integers(2**31))).error for _ in range(n)]
     assert sum(e > eps for e in errors) <= binom.ppf(1 - 1e-6, n, delta)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a consistent learner can be sure of, and how many failures a simulation may show
+# ---------------------------------------------------------------------------------------------
+
+
+def test_every_consistent_separator_of_the_lp_samples_has_small_error():
+    # The chapter: on the LP route's samples every consistent separator has error below the
+    # glued number, and the LP's output lies within psi of u, where the error is 0. Checked on
+    # a few samples by brute force over a fine grid of directions.
+    dist = g.BandDistribution(0.1, 1.0)
+    psi = math.asin(dist.gamma / dist.R)
+    m = pc.vc_sample_size(2, 0.1, 0.1)
+    for seed in range(4):
+        X, y = dist.sample(m, seed=seed)
+        lo, hi = separator_arc(X, y)
+        worst = g.worst_consistent_error(dist, X, y)
+        grid = np.linspace(-math.pi, math.pi, 200_001)
+        W = np.column_stack([np.cos(grid), np.sin(grid)])
+        consistent = np.all((y[:, None] * X) @ W.T > 0, axis=0)
+        inside = (grid > lo) & (grid < hi)
+        away = (np.abs(grid - lo) > 1e-9) & (np.abs(grid - hi) > 1e-9)
+        np.testing.assert_array_equal(consistent[away], inside[away])
+        errors = [dist.error(w) for w in W[consistent]]
+        assert max(errors) <= worst + 1e-12 and max(errors) >= worst - 1e-4
+        w = pc.lp_consistent_halfspace(X, y)
+        cos = float(w @ dist.u) / (math.hypot(*w) * math.hypot(*dist.u))
+        assert math.acos(min(1.0, cos)) < psi and dist.error(w) == 0.0
+    with pytest.raises(ValueError, match="half turn"):
+        separator_arc(np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, 1.0]))
+
+
+
+def test_worst_consistent_error_needs_the_distribution_and_planar_separable_data():
+    dist = g.BandDistribution(0.1, 1.0)
+    with pytest.raises(TypeError, match="dist must be a BandDistribution"):
+        g.worst_consistent_error(0.1, [[1.0, 0.0]], [1.0])
+    with pytest.raises(ValueError, match="points in the plane"):
+        g.worst_consistent_error(dist, [[1.0, 0.0, 0.0]], [1.0])
+    # One point at angle 0: every direction within a quarter turn of it is consistent, and the
+    # worst of them, a quarter turn away, errs exactly where the band leaves room.
+    assert g.worst_consistent_error(dist, [[1.0, 0.0]], [1.0]) == pytest.approx(
+        dist.error(np.array([0.0, 1.0])), abs=1e-12)
+
+
+def _binomial_sf(k: int, n: int, p: Fraction) -> Fraction:
+    """P(Binomial(n, p) > k), exactly, from the probabilities of k + 1, ..., n failures."""
+    return sum((math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k + 1, n + 1)), Fraction(0))
+
+
+@pytest.mark.parametrize(("n", "delta", "level"), [(20, 0.1, 1e-3), (60, 0.05, 1e-6), (200, 0.2, 0.01)])
+def test_failure_quantile_is_the_binomial_quantile_in_exact_arithmetic(n, delta, level):
+    q = g.failure_quantile(n, delta, level)
+    p = Fraction(delta)
+    assert _binomial_sf(q, n, p) < level <= _binomial_sf(q - 1, n, p)
+
+
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda: g.failure_quantile(0, 0.1), ValueError, "repeats must be at least 1"),
+    (lambda: g.failure_quantile(10.5, 0.1), TypeError, "repeats must be a whole number"),
+    (lambda: g.failure_quantile(10, 1.5), ValueError, "delta must lie strictly between 0 and 1"),
+    (lambda: g.failure_quantile(10, 0.1, level=0.0), ValueError, "level must lie strictly between"),
+])
+def test_failure_quantile_refuses_bad_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -35,8 +35,10 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from ..algorithms import PerceptronResult, perceptron
-from ..bounds import max_rounds, novikoff_bound, uml_bound, unnormalized_bound
+from ..bounds import max_rounds, novikoff_bound, offset_bound, uml_bound, unnormalized_bound
 from ..data import (
+    fibonacci,
+    hypercube_mu,
     hypercube_small_margin,
     narrow_wedge,
     orthonormal_worst_case,
@@ -551,28 +553,6 @@ def mistake_products(X: NDArray, y: NDArray, res: PerceptronResult) -> NDArray:
 # --------------------------------------------------------------------------------------------
 
 
-def _fibonacci(m: int) -> int:
-    """F_m with F_1 = F_2 = 1."""
-    a, b = 0, 1
-    for _ in range(m):
-        a, b = b, a + b
-    return a
-
-
-def hypercube_mu(n: int) -> list[int]:
-    """The weights ``μ_1, …, μ_n`` of the chapter's proof for ``hypercube_small_margin(n)``.
-
-    ``μ_n = F_{n+1}`` and ``μ_i = F_{i+1} + μ_{i+1} + μ_{i+3} + ⋯`` (the later points of the
-    other parity). They are the coefficients of the Fibonacci separator in the basis ``yᵢ xᵢ``,
-    and the proposition shows that the perceptron (ties are mistakes) updates exactly ``μ_i``
-    times on point i, in any order. Returned 0-based: entry ``i − 1`` is ``μ_i``.
-    """
-    mu = [0] * (n + 1)  # 1-based
-    for i in range(n, 0, -1):
-        mu[i] = _fibonacci(i + 1) + sum(mu[j] for j in range(i + 1, n + 1, 2))
-    return mu[1:]
-
-
 @lru_cache(maxsize=4)
 def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
     """For ``n = 1..n_max`` on :func:`perceptron_core.data.hypercube_small_margin`.
@@ -583,9 +563,9 @@ def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
     mistakes), ``fib`` (``F_{n+1}``), ``fib_norm_sq`` (``F_{n+1}F_{n+2} − 1``, the squared
     length of the Fibonacci separator ``v = ((−1)ʲ F_{j+1})_j``, which is ``1/γ*²`` and, by the
     proposition, the exact number of mistakes), ``per_point`` (True when the run's updates on
-    each point i number exactly :func:`hypercube_mu`'s ``μ_i``) and ``final_fib`` (True when
-    the run ends at the Fibonacci separator). The data are 0/1 and the weights integers, so
-    every product is exact.
+    each point i number exactly ``μ_i`` of :func:`perceptron_core.data.hypercube_mu`) and
+    ``final_fib`` (True when the run ends at the Fibonacci separator). The data are 0/1 and the
+    weights integers, so every product is exact.
     """
     keys = ("n", "gamma", "gamma_exact", "gamma_upper", "R", "bound", "mistakes", "epochs",
             "fib", "fib_norm_sq", "per_point", "final_fib")
@@ -594,10 +574,10 @@ def hypercube_table(n_max: int = HYPERCUBE_N_MAX) -> dict[str, NDArray]:
         X, y = hypercube_small_margin(n)
         g, r = max_margin(X, y).gamma, radius(X)
         res = perceptron(X, y, max_epochs=_MAX_EPOCHS, record=True)
-        fib = _fibonacci(n + 1)
-        norm_sq = fib * _fibonacci(n + 2) - 1
+        fib = fibonacci(n + 1)
+        norm_sq = fib * fibonacci(n + 2) - 1
         counts = np.bincount(res.history.indices, minlength=n)
-        v_bar = [(-1) ** j * _fibonacci(j + 1) for j in range(1, n + 1)]
+        v_bar = [(-1) ** j * fibonacci(j + 1) for j in range(1, n + 1)]
         row = (n, g, 1 / np.sqrt(norm_sq), 1 / fib, r, novikoff_bound(r, g), res.mistakes,
                res.epochs, fib, norm_sq, bool(list(counts) == hypercube_mu(n)),
                bool(np.array_equal(res.w, v_bar)))
@@ -636,7 +616,7 @@ def offset_counterexample() -> dict[str, float]:
         "b": b,
         "threshold": -b / u,
         "naive": novikoff_bound(r, g),
-        "correct": (r**2 + 1) * (1 + b**2) / g**2,
+        "correct": offset_bound(r, g, b),
     }
 
 

@@ -8,10 +8,10 @@
   from an independent sampler;
 * :func:`simulation`, :func:`draw`, :func:`slider_summary`: Balcan's conversion repeated many
   times on :class:`~perceptron_core.guarantees.BandDistribution`, for the slider figure (ε, δ),
-  with :func:`failure_quantile` to judge a failure count and :func:`simulation_agreement` to
-  compare the vectorized runs with the online perceptron's;
+  with :func:`perceptron_core.guarantees.failure_quantile` to judge a failure count and
+  :func:`simulation_agreement` to compare the vectorized runs with the online perceptron's;
 * :func:`comparison`: the perceptron route against the LP route, samples, time and guarantee,
-  with :func:`consistent_arc` and :func:`worst_consistent_error` for the LP's samples.
+  with :func:`perceptron_core.guarantees.worst_consistent_error` for the LP's samples.
 
 Simulations are cached on the slider values, so a redraw only re-plots.
 """
@@ -37,10 +37,12 @@ from ..guarantees import (
     adversary_game,
     angle,
     convert_stream,
+    failure_quantile,
     lp_route,
     sign_vectors,
     simulate_conversion,
     vc_sample_size,
+    worst_consistent_error,
 )
 from .plotting import new_figure
 
@@ -58,7 +60,6 @@ __all__ = [
     "off_by_one_stream",
     "off_by_one",
     "band_error_check",
-    "consistent_arc",
     "worst_consistent_error",
     "QUANTILE_LEVEL",
     "failure_quantile",
@@ -254,15 +255,6 @@ def simulation(epsilon: float, delta: float) -> ConversionSimulation:
     return _simulation(round(float(epsilon), _DECIMALS), round(float(delta), _DECIMALS))
 
 
-def failure_quantile(repeats: int, delta: float, level: float = QUANTILE_LEVEL) -> int:
-    """The ``1 − level`` quantile of the number of failures among ``repeats`` independent runs
-    that each fail with probability ``delta`` (binomial). A procedure whose failure probability
-    is at most δ has more failures than this with probability below ``level``."""
-    from scipy.stats import binom
-
-    return int(binom.ppf(1.0 - level, repeats, delta))
-
-
 def simulation_agreement(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 100,
                          seed: int = 11) -> dict:
     """The vectorized simulation against :func:`convert_stream`, run by run, on the same streams.
@@ -303,38 +295,14 @@ def slider_summary() -> dict:
     return {
         "frames": len(sims),
         "all_within": all(s.failure_rate <= s.delta for s in sims),
-        "below_quantile": all(s.failures <= failure_quantile(s.repeats, s.delta) for s in sims),
+        "below_quantile": all(s.failures <= failure_quantile(s.repeats, s.delta, QUANTILE_LEVEL)
+                              for s in sims),
         "worst_ratio": max(s.failure_rate / s.delta for s in sims),
         "most_failures": max(s.failures for s in sims),
         "most_mistakes": int(max(s.mistakes.max() for s in sims)),
         "hypotheses": sims[0].plan.hypotheses,
         "always_output": all(bool(np.all(np.isfinite(s.errors))) for s in sims),
     }
-
-
-def consistent_arc(X: ArrayLike, y: ArrayLike) -> tuple[float, float]:
-    """The angles of the homogeneous separators of a sample in the plane: the open interval.
-
-    A ``w`` at angle θ from the first axis has ``yᵢ w·xᵢ > 0`` for every example exactly when
-    θ lies within a quarter turn of the angle φᵢ of every ``zᵢ = yᵢxᵢ``; for angles φᵢ within
-    less than a half turn of each other (as on :func:`distribution`, where they lie in
-    ``[−(π/2 − ψ), π/2 − ψ]``) that is the open interval ``(max φᵢ − π/2, min φᵢ + π/2)``.
-    Returns its two ends (lower, upper).
-    """
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    Z = y[:, None] * X
-    phi = np.arctan2(Z[:, 1], Z[:, 0])
-    if float(phi.max() - phi.min()) >= math.pi:
-        raise ValueError("the angles of the yᵢxᵢ span a half turn or more: no interval of this form.")
-    return float(phi.max()) - math.pi / 2, float(phi.min()) + math.pi / 2
-
-
-def worst_consistent_error(dist: BandDistribution, X: ArrayLike, y: ArrayLike) -> float:
-    """The supremum of the true error over every ``w`` consistent with the sample (``X``, ``y``)
-    of ``dist``: the error at the farther end of :func:`consistent_arc` (the error grows with
-    the angle from u, and the ends themselves are not consistent, so no separator reaches it)."""
-    lo, hi = consistent_arc(X, y)
-    return max(dist.error(np.array([math.cos(t), math.sin(t)])) for t in (lo, hi))
 
 
 def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, seed: int = 1) -> dict:

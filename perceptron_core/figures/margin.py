@@ -8,7 +8,6 @@ there sees the margin reach γ* exactly instead of only coming close.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -17,7 +16,8 @@ from matplotlib.patches import Circle, Polygon
 from numpy.typing import NDArray
 from scipy.spatial import ConvexHull
 
-from ..geometry import MaxMargin, max_margin, min_norm_point
+from .. import geometry
+from ..geometry import MaxMargin, Peak, max_margin, min_norm_point
 from ..data import planted
 from .plotting import (BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points,
                         plot_separator)
@@ -131,86 +131,15 @@ def _hull() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     return _readonly(Z[ConvexHull(Z).vertices]), _readonly(min_norm_point(Z)[0])
 
 
-@dataclass(frozen=True)
-class Peak:
-    """The shape of the margin curve ``θ ↦ minᵢ zᵢ·u_θ`` at its maximum θ_opt (2-D, no offset).
-
-    Attributes
-    ----------
-    theta : θ_opt in degrees, in [0, 360).
-    gamma : γ*, the height of the peak.
-    active : indices of the points closest at θ_opt (margin within ``tol`` of γ*).
-    left_slope, right_slope : one-sided derivatives of the curve at θ_opt, per radian. The curve is
-        the minimum of the functions ``θ ↦ zᵢ·u_θ``, so its right derivative is the smallest, and
-        its left derivative the largest, slope ``zᵢ·u*⊥`` among the active points.
-    kind : ``"corner"`` when the slopes have opposite signs (closest points on both sides of
-        ``u*``), ``"smooth"`` when both are zero (one closest point, and ``u*`` points at it),
-        ``"half-corner"`` in the degenerate case in between.
-    """
-
-    theta: float
-    gamma: float
-    active: NDArray[np.int64]
-    left_slope: float
-    right_slope: float
-    kind: str
-
-
 def peak(X: NDArray[np.float64], y: NDArray[np.float64], *, tol: float = 1e-9) -> Peak:
-    """Classify the peak of the margin curve of 2-D data separable through the origin.
-
-    With one closest point ``zₖ`` the optimum is ``u* = zₖ/‖zₖ‖`` and the curve near θ_opt is
-    ``‖zₖ‖ cos(θ − θ_opt)``: a smooth maximum. With closest points on both sides of ``u*`` two
-    cosines cross at θ_opt, one rising and one falling: a corner.
-
-    Parameters
-    ----------
-    X, y : data in the plane, separable through the origin.
-    tol : relative tolerance for "closest" and for a slope counting as zero.
-
-    Raises
-    ------
-    ValueError
-        If the data are not two-dimensional (``max_margin`` raises if they are not separable).
-    """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"peak() needs points in the plane, shape (n, 2); got {X.shape}.")
-    opt = max_margin(X, y)
-    Z = np.asarray(y, dtype=float)[:, None] * X
-    u = opt.w / np.linalg.norm(opt.w)
-    perp = np.array([-u[1], u[0]])
-    scale = float(np.max(np.linalg.norm(Z, axis=1)))
-    active = np.flatnonzero(Z @ u <= opt.gamma + tol * scale)
-    slopes = Z[active] @ perp
-    left, right = float(slopes.max()), float(slopes.min())
-    flat = tol * scale
-    if left > flat and right < -flat:
-        kind = "corner"
-    elif abs(left) <= flat and abs(right) <= flat:
-        kind = "smooth"
-    else:
-        kind = "half-corner"
-    theta = float(np.degrees(np.arctan2(u[1], u[0])) % 360.0)
-    return Peak(theta, float(opt.gamma), active, left, right, kind)
+    """:func:`perceptron_core.geometry.peak` with θ_opt in degrees, the chapter's unit."""
+    return geometry.peak(X, y, tol=tol, degrees=True)
 
 
 def separator_arc(X: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float, float]:
-    """The open arc of angles (degrees) whose unit normal separates 2-D data through the origin.
-
-    ``u_θ`` separates iff ``zᵢ·u_θ > 0`` for every ``i``, i.e. θ is within 90° of the angle of
-    every ``zᵢ``. Measured from θ_opt (where every ``zᵢ`` is within 90°), the arc is
-    ``(θ_opt + maxᵢ φᵢ − 90°, θ_opt + minᵢ φᵢ + 90°)`` with ``φᵢ`` the angle of ``zᵢ`` relative to θ_opt.
-
-    Returns
-    -------
-    (start, stop) : the ends of the arc in degrees, ``start < stop``, not reduced mod 360.
-    """
-    opt = max_margin(X, y)
-    Z = np.asarray(y, dtype=float)[:, None] * np.asarray(X, dtype=float)
-    theta = np.degrees(np.arctan2(opt.w[1], opt.w[0]))
-    phi = (np.degrees(np.arctan2(Z[:, 1], Z[:, 0])) - theta + 180.0) % 360.0 - 180.0
-    return float(theta + phi.max() - 90.0), float(theta + phi.min() + 90.0)
+    """:func:`perceptron_core.geometry.separator_arc` in degrees, the chapter's unit: the open arc
+    of angles whose unit normal separates the data through the origin, ``start < stop``."""
+    return geometry.separator_arc(X, y, degrees=True)
 
 
 def slider_angles(spec: tuple) -> list[int]:

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..algorithms import margin_perceptron
 from ..bounds import margin_perceptron_bound
 from ..data import planted
-from ..geometry import MaxMargin, max_margin, radius
+from ..geometry import MaxMargin, dataset_margin, max_margin, radius
 from .plotting import new_figure
 
 __all__ = [
@@ -30,7 +30,6 @@ __all__ = [
     "ALT",
     "chapter_data",
     "optimum",
-    "normalized_margin",
     "Reached",
     "reach",
     "slider_values",
@@ -84,12 +83,6 @@ def optimum() -> MaxMargin:
     return max_margin(*chapter_data())
 
 
-def normalized_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> float:
-    """``minᵢ yᵢ w·xᵢ / ‖w‖``: the margin the direction of ``w`` achieves (``w ≠ 0``)."""
-    X, y, w = np.asarray(X, float), np.asarray(y, float), np.asarray(w, float)
-    return float(np.min(y * (X @ w)) / np.linalg.norm(w))
-
-
 @dataclass(frozen=True)
 class Reached:
     """One run of the chapter's figure.
@@ -126,7 +119,7 @@ def _reach(fraction: float, target: float) -> Reached:
     run = margin_perceptron(X, y, gamma, target=target, max_epochs=int(bound) + 2, record=True)
     scores = np.sum(run.weights[:-1] * (y[:, None] * X)[run.update_indices], axis=1)
     return Reached(fraction, target, gamma, run.updates, int(np.sum(scores <= 0)), bound,
-                   normalized_margin(X, y, run.w), run.epochs)
+                   dataset_margin(X, y, run.w), run.epochs)
 
 
 def reach(fraction: float, target: float) -> Reached:
@@ -199,7 +192,7 @@ def timed_runs(X: ArrayLike, y: ArrayLike, gamma: float, targets: tuple[float, .
             run = margin_perceptron(X, y, gamma, target=target, max_epochs=int(bound) + 2)
             best = min(best, time.perf_counter() - start)
         rows.append({"target": target, "updates": run.updates, "epochs": run.epochs,
-                     "bound": bound, "margin": normalized_margin(X, y, run.w), "time": best})
+                     "bound": bound, "margin": dataset_margin(X, y, run.w), "time": best})
     return rows
 
 

@@ -12,14 +12,18 @@ prose cannot disagree.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from ..algorithms import PerceptronResult, perceptron
+from .._signs import exact_dot
+from .._validation import check_X_y
+from ..algorithms import ConvergenceWarning, PerceptronResult, perceptron
 from ..data import planted
 from ..geometry import margins, max_margin
 from .plotting import BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
@@ -358,24 +362,26 @@ def parting_data() -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
 def first_parting(X: NDArray, y: NDArray, epochs: int) -> dict[str, object] | None:
     """The first step at which the float sign and the exact sign of a score part.
 
-    Runs the sweep of the perceptron with offset (ties count as mistakes), deciding with the
-    exact sign, as ``perceptron`` does, and at every step also computes the score
-    ``w·x + b`` in floating point, as a float library does. Returns the epoch (from 1), the
-    index of the point, its label, the weights and offset before the step, the float score and
-    the exact score (a ``Fraction``), or ``None`` if the two decisions agree at every step.
+    Runs the package's perceptron with offset (ties count as mistakes) for ``epochs`` epochs,
+    which decides every sign exactly, and reads the run back step by step: at each step the
+    score ``w·x + b`` of the weights held then, computed in floating point as a float library
+    computes it, against its exact value. Returns the epoch (from 1), the index of the point,
+    its label, the weights and offset before the step, the float score and the exact score (a
+    ``Fraction``), or ``None`` if the two decisions agree at every step.
     """
-    from fractions import Fraction
-
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    w, b = np.zeros(X.shape[1]), 0.0
-    for epoch in range(1, epochs + 1):
+    X, y = check_X_y(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # a capped run is what is read here
+        run = perceptron(X, y, offset=True, max_epochs=epochs, record=True)
+    h = run.history
+    w, b, k = np.zeros(X.shape[1]), 0.0, 0
+    for epoch in range(1, run.epochs + 1):
         for i in range(len(y)):
             computed = float(X[i] @ w + b)
-            exact = sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(X[i], w)),
-                        Fraction(b))
+            exact = exact_dot(X[i], w) + Fraction(b)
             if (y[i] * computed <= 0) != (y[i] * exact <= 0):
                 return {"epoch": epoch, "index": i, "label": int(y[i]), "w": w.copy(), "b": b,
                         "float_score": computed, "exact_score": exact}
-            if y[i] * exact <= 0:
-                w, b = w + y[i] * X[i], b + y[i]
+            if k < run.mistakes and h.epochs[k] == epoch and h.indices[k] == i:  # the update
+                w, b, k = h.weights[k], float(h.offsets[k]), k + 1
     return None

@@ -6,7 +6,7 @@ evidence, drawn in the data's own plane:
 * a **witness**: the separating line ``w·x + b = 0`` the linear program found;
 * a **certificate**: Gordan's weights λ. The points with λᵢ > 0 are ringed and joined to one
   *common point* that the certificate places on both sides of every candidate line at once
-  (see :func:`common_point`), which is why no line can exist;
+  (see :func:`perceptron_core.certificates.common_point`), which is why no line can exist;
 * or, when the package could not certify either answer exactly (``separable is None``), the
   word UNDECIDED and nothing drawn: a figure never shows evidence the package did not certify.
 
@@ -19,8 +19,6 @@ the size of the certificate, whether its check passed) is written into the figur
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -30,6 +28,18 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from ..algorithms import perceptron
+# The mathematics of the smallest certificates lives in the core; the chapter reaches it through
+# this module too.
+from ..certificates import (
+    IRIS_DECIMALS,
+    carries_certificate,
+    common_point,
+    exhaustive_small_certificates,
+    float_values,
+    near_certificates,
+    recorded_values,
+    rounding_margin_bound,
+)
 from ..data import flip_labels, gaussian_clouds, iris_pair, logic_gate
 from ..geometry import Separability, dataset_margin, max_margin, radius, separability
 from .plotting import frame_data, new_figure, plot_points, plot_separator
@@ -220,30 +230,6 @@ def weights_text(sep: Separability) -> str:
     return _vec(np.asarray(sep.certificate, dtype=float))
 
 
-def common_point(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> NDArray[np.float64]:
-    """The point a certificate puts on both sides of every candidate separator.
-
-    Split ``Σ λᵢ yᵢ xᵢ = 0`` by label: ``a = Σ_{yᵢ=+1} λᵢ xᵢ = Σ_{yᵢ=−1} λᵢ xᵢ``.
-
-    * With an offset, Σ λᵢ yᵢ = 0 as well, so each class carries weight 1/2 and ``2a`` is a
-      convex combination of each class: a point of both convex hulls. It is returned.
-    * Through the origin, ``a`` is a non-negative combination of each class: a line through the
-      origin would need ``w·a > 0`` and ``w·a < 0`` (or, when one side's weights are all zero
-      and ``a = 0``, ``0 = Σ λᵢ w·xᵢ`` with every term of one sign). ``a`` is returned.
-
-    Raises
-    ------
-    ValueError
-        If ``sep`` is a witness, not a certificate.
-    """
-    if sep.certificate is None:
-        raise ValueError("this verdict carries no certificate (it is 'separable' or undecided); "
-                         "common_point needs a verdict with separable=False.")
-    lam = np.asarray(sep.certificate, dtype=float)
-    a = (lam * (y > 0)) @ np.asarray(X, dtype=float)
-    return 2 * a if sep.offset else a
-
-
 def unit_witness(sep: Separability) -> tuple[NDArray[np.float64], float]:
     """The witness ``(w, b)`` rescaled to ``‖w‖ = 1`` (the LP's scale is an artefact of its box)."""
     if sep.w is None:
@@ -293,153 +279,6 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
     ax.scatter(*X[idx].T, s=170, facecolors="none", edgecolors="black", linewidths=1.3, zorder=4,
                label="certificate: $\\lambda_i>0$")
     ax.scatter(*p, **_STAR, label="common point")
-
-
-# ------------------------------------------------------------------------------------------
-# The smallest certificate: exact values, exact checks, and a search over small sets
-# ------------------------------------------------------------------------------------------
-
-#: Fisher's Iris measurements are recorded in centimetres with one decimal (to the millimetre).
-IRIS_DECIMALS = 1
-
-
-def float_values(X: NDArray[np.float64]) -> list[list[Fraction]]:
-    """The numbers the computer holds, exactly: every float is a fraction (5.1 is not 51/10)."""
-    return [[Fraction(float(v)) for v in row] for row in np.asarray(X, dtype=float)]
-
-
-def recorded_values(X: NDArray[np.float64], decimals: int = IRIS_DECIMALS) -> list[list[Fraction]]:
-    """The measurements as written down: each float read back as the decimal it was parsed from.
-
-    ``5.1`` is held as the binary float nearest to 51/10; this returns ``Fraction(51, 10)``.
-
-    Raises
-    ------
-    ValueError
-        If some entry is not the float nearest to a decimal with ``decimals`` places.
-    """
-    scale = 10**decimals
-    out = []
-    for row in np.asarray(X, dtype=float):
-        exact = [Fraction(round(float(v) * scale), scale) for v in row]
-        if any(float(q) != float(v) for q, v in zip(exact, row)):
-            raise ValueError(f"{row.tolist()} are not all decimals with {decimals} places.")
-        out.append(exact)
-    return out
-
-
-def _null_line(columns: Sequence[Sequence[Fraction]]) -> list[Fraction] | None:
-    """A vector spanning the null space of the matrix with these columns, if that space is a line.
-
-    Gauss–Jordan elimination in exact arithmetic; None when the null space is {0} or larger
-    than one dimension.
-    """
-    m = len(columns)
-    rows = [[columns[j][i] for j in range(m)] for i in range(len(columns[0]))]
-    pivots: list[int] = []
-    for c in range(m):
-        r = len(pivots)
-        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
-        if p is None:
-            continue
-        rows[r], rows[p] = rows[p], rows[r]
-        rows[r] = [v / rows[r][c] for v in rows[r]]
-        for i in range(len(rows)):
-            if i != r and rows[i][c] != 0:
-                rows[i] = [a - rows[i][c] * e for a, e in zip(rows[i], rows[r])]
-        pivots.append(c)
-    free = [c for c in range(m) if c not in pivots]
-    if len(free) != 1:
-        return None
-    v = [Fraction(0)] * m
-    v[free[0]] = Fraction(1)
-    for r, c in enumerate(pivots):
-        v[c] = -rows[r][free[0]]
-    return v
-
-
-def carries_certificate(values: Sequence[Sequence[Fraction]], y: NDArray[np.float64],
-                        points: Sequence[int], *, offset: bool = True) -> bool:
-    """Whether a certificate exists that uses only ``points``, decided in exact arithmetic.
-
-    ``values`` are the data as fractions (:func:`float_values` or :func:`recorded_values`).
-    With zᵢ = yᵢxᵢ (or yᵢ(xᵢ, 1) with an offset), a certificate on the points is λ ≥ 0 with
-    Σλ = 1 and Σ λᵢzᵢ = 0. One whose set of points is as small as possible has a null space
-    {λ : Σ λᵢzᵢ = 0} that is a line (else moving along a second direction would zero a
-    weight) spanned by a positive vector; conversely such a line gives a certificate. So each
-    subset of ``points`` is tried: there are 2^len(points) of them, meant for a handful.
-    """
-    z = {i: [int(y[i]) * v for v in values[i]] + ([Fraction(int(y[i]))] if offset else [])
-         for i in points}
-    for size in range(1, len(points) + 1):
-        for subset in itertools.combinations(points, size):
-            v = _null_line([z[i] for i in subset])
-            if v is not None and (all(c > 0 for c in v) or all(c < 0 for c in v)):
-                return True
-    return False
-
-
-def near_certificates(X: NDArray[np.float64], y: NDArray[np.float64], *, max_size: int,
-                      offset: bool = True) -> list[tuple[int, ...]]:
-    """The smallest sets of points that carry a certificate up to the solver's tolerance.
-
-    A mixed-integer program (scipy's ``milp``, HiGHS) looks for a certificate on as few points
-    as possible: 0/1 variables sᵢ say which points are used, λᵢ ≤ sᵢ, and Σ sᵢ is minimized.
-    Each set it finds is recorded and cut off together with its supersets, and the search goes
-    on until no set of at most ``max_size`` points is left. So the result lists, smallest
-    first, every set of at most ``max_size`` points that carries a certificate within the
-    solver's tolerance and contains no smaller such set.
-
-    This is a search, not a proof: the solver computes in floating point with tolerances,
-    and nothing guarantees that they err towards accepting, so a set that carries an *exact*
-    certificate (:func:`carries_certificate`) could in principle be missed. Every listed set
-    can be checked exactly; that none was missed is what :func:`exhaustive_small_certificates`
-    settles.
-
-    Returns
-    -------
-    Sorted tuples of point indices, by size and then lexicographically.
-    """
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    n = len(y)
-    Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
-    Z = Z / np.max(np.abs(Z), axis=0)  # columns of one size: the same tolerance for each
-    k = Z.shape[1]
-    cons = [LinearConstraint(np.hstack([Z.T, np.zeros((k, n))]), 0.0, 0.0),
-            LinearConstraint(np.r_[np.ones(n), np.zeros(n)][None], 1.0, 1.0),
-            LinearConstraint(np.hstack([np.eye(n), -np.eye(n)]), -np.inf, 0.0),
-            LinearConstraint(np.r_[np.zeros(n), np.ones(n)][None], 0.0, max_size)]
-    found: list[tuple[int, ...]] = []
-    while True:
-        res = milp(np.r_[np.zeros(n), np.ones(n)], constraints=cons,
-                   integrality=np.r_[np.zeros(n), np.ones(n)], bounds=Bounds(0.0, 1.0))
-        if res.status == 2:  # infeasible: no set of at most max_size points is left
-            break
-        if res.status != 0:
-            raise RuntimeError(f"the search did not finish: {res.message}")
-        chosen = tuple(int(i) for i in np.flatnonzero(res.x[n:] > 0.5))
-        found.append(chosen)
-        cut = np.zeros(2 * n)
-        cut[[n + i for i in chosen]] = 1.0  # at most size - 1 of these points from now on
-        cons.append(LinearConstraint(cut[None], -np.inf, len(chosen) - 1))
-    return sorted(found, key=lambda S: (len(S), S))
-
-
-def rounding_margin_bound(X: NDArray[np.float64], points: Sequence[int],
-                          decimals: int = IRIS_DECIMALS) -> float:
-    """An upper bound on the margin with an offset of the floats ``X[points]``, given that the
-    recorded decimals of those points carry a certificate λ.
-
-    For unit u and any b, min_i yᵢ(u·fᵢ + b) ≤ Σ λᵢyᵢ(u·fᵢ + b) = Σ λᵢyᵢ u·(fᵢ − dᵢ), since the
-    decimals dᵢ have Σ λᵢyᵢ(u·dᵢ + b) = 0; and that is at most maxᵢ ‖fᵢ − dᵢ‖, the largest
-    rounding error of a point. Returned rounded up to the next float.
-    """
-    floats, decimal = float_values(X), recorded_values(X, decimals)
-    worst = max(sum((f - q) ** 2 for f, q in zip(floats[i], decimal[i])) for i in points)
-    root = float(worst) ** 0.5
-    return float(np.nextafter(np.nextafter(root, np.inf), np.inf))
 
 
 # ------------------------------------------------------------------------------------------
@@ -549,94 +388,3 @@ BENCH_CASES = [
 ]
 
 
-_PRIMES = (2147483647, 2147483629)  # below 2³¹, so products of residues fit in int64
-
-
-def _singular_mod(A: NDArray[np.int64], p: int) -> NDArray[np.bool_]:
-    """For a stack of square integer matrices mod ``p``: where the determinant is 0 mod ``p``."""
-    A = A.copy()
-    N, m, _ = A.shape
-    singular = np.zeros(N, dtype=bool)
-    rows = np.arange(N)
-    for c in range(m):
-        nonzero = A[:, c:, c] != 0
-        singular |= ~nonzero.any(axis=1)
-        pivot = c + np.argmax(nonzero, axis=1)
-        top, piv = A[rows, c].copy(), A[rows, pivot].copy()
-        A[rows, c], A[rows, pivot] = piv, top
-        pv = A[:, c, c][:, None]
-        for r in range(c + 1, m):
-            A[:, r, :] = (pv * A[:, r, :] - A[:, r, c][:, None] * A[:, c, :]) % p
-    return singular
-
-
-def _exact_witness(values: Sequence[Sequence[Fraction]], y: NDArray, points: Sequence[int]) -> bool:
-    """Whether a linear program finds an (w, b) that separates ``points`` in exact arithmetic."""
-    from scipy.optimize import linprog
-
-    pts = list(points)
-    if len({int(y[i]) for i in pts}) < 2:
-        return True
-    Xs = np.array([[float(v) for v in values[i]] for i in pts])
-    ys = y[pts]
-    n, d = Xs.shape
-    A = np.c_[-ys[:, None] * Xs, -ys, np.ones(n)]
-    res = linprog(np.r_[np.zeros(d + 1), -1.0], A_ub=A, b_ub=np.zeros(n),
-                  bounds=[(-1, 1)] * d + [(-100, 100), (None, 1)])
-    if res.status != 0 or res.x[-1] <= 0:
-        return False
-    w, b = [Fraction(float(v)) for v in res.x[:d]], Fraction(float(res.x[d]))
-    return all(int(y[i]) * (sum(a * c for a, c in zip(values[i], w)) + b) > 0 for i in pts)
-
-
-def exhaustive_small_certificates(values: Sequence[Sequence[Fraction]], y: NDArray[np.float64]
-                                  ) -> list[tuple[int, ...]]:
-    """Every smallest set of at most d + 1 points that carries a certificate with an offset.
-
-    Exhaustive and exact, independent of the mixed-integer search of
-    :func:`near_certificates`. ``values`` are the data as fractions (:func:`float_values` or
-    :func:`recorded_values`), d measurements per point. A certificate with an offset on a set S
-    makes the rows (xᵢ, 1), i ∈ S, linearly dependent, so for |S| = d + 1 their square
-    determinant is 0, and every set of at most d + 1 points lies inside such a set. Each
-    determinant is computed modulo two primes (a determinant not 0 modulo a prime is not 0),
-    after scaling all rows to integers. The few sets that pass both screens are settled
-    exactly: a linear program's witness checked in fractions rules a set out, otherwise
-    :func:`carries_certificate` finds its smallest certificates. Sets that contain a
-    certificate already found are skipped.
-
-    Run time: for the 100 versicolor and virginica flowers with all four measurements, all
-    C(100, 5) = 75,287,520 sets, about 5½ minutes on one core for the floats (measured: 325 s;
-    182,929 sets pass the screen). The recorded decimals take longer, since about twice as
-    many sets pass the screen (353,370) and more of them reach the exact stage.
-    """
-    from math import lcm
-
-    y = np.asarray(y, dtype=float)
-    n, d = len(values), len(values[0])
-    size = d + 1
-    scale = lcm(*(v.denominator for row in values for v in row))
-    ints = [[int(v * scale) for v in row] + [scale] for row in values]
-    mats = [np.array([[a % p for a in row] for row in ints], dtype=np.int64) for p in _PRIMES]
-    tail = np.array(list(itertools.combinations(range(n), size - 2)), dtype=np.int64)
-    flagged: list[tuple[int, ...]] = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            rest = tail[tail[:, 0] > j]
-            if not len(rest):
-                continue
-            idx = np.c_[np.full(len(rest), i), np.full(len(rest), j), rest]
-            for M, p in zip(mats, _PRIMES):
-                idx = idx[_singular_mod(M[idx], p)]
-                if not len(idx):
-                    break
-            flagged.extend(tuple(int(v) for v in S) for S in idx)
-    found: list[tuple[int, ...]] = []
-    for S in flagged:
-        if any(set(T) <= set(S) for T in found) or _exact_witness(values, y, S):
-            continue
-        for size_t in range(1, size + 1):
-            mins = [T for T in itertools.combinations(S, size_t)
-                    if not any(set(U) <= set(T) for U in found)
-                    and carries_certificate(values, y, T)]
-            found.extend(mins)
-    return sorted(set(found), key=lambda T: (len(T), T))
