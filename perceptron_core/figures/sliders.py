@@ -22,23 +22,22 @@ Static mode is chosen when the environment variable :data:`STATIC_ENV_VAR` is se
 (``book/_tools/sphinx_extension.py`` sets it for the book build, and the kernels inherit it) or when
 ``mode="static"`` is passed.
 
-Drawn once, then updated. A figure built with :func:`perceptron_core.figures.plotting.new_figure` is
-not built again on every slider move: ``explore`` hands it back to ``draw``, whose plotting calls
-keep the artists of the previous frame when their arguments did not change (see
-:mod:`perceptron_core.figures.plotting`), and only the artists that changed, with whatever they overlap,
-are drawn again over a cached picture of the rest (:class:`_Painter`). A move then costs tens of
-milliseconds instead of a hundred or more, and the sliders follow the hand. The author's side
-stays ``draw(**params) -> Figure``; a figure built any other way is simply drawn anew each
-time. Both modes draw their frames this way, and the tests check, for every figure of the
-book, that each frame equals a fresh drawing pixel for pixel.
+Fast on every matplotlib the package accepts, on its public API only. Each slider move calls
+``draw`` for a new figure; its background (axes, ticks, tick labels, axis labels: most of the
+drawing time) is kept from an earlier frame when it is the same, and only the rest is drawn over
+it (:class:`~perceptron_core.figures.render.LayeredRenderer`). A move then costs tens of
+milliseconds instead of a hundred or more, and the sliders follow the hand. Both modes draw their
+frames this way, and the tests check, for every figure of the book, that each frame equals a
+fresh drawing pixel for pixel.
+
+The grid of a slider, as the controls offer it, is :func:`slider_values` (one parameter) and
+:func:`slider_grid` (several).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import collections
-import contextlib
 import hashlib
 import html
 import io
@@ -55,11 +54,12 @@ from decimal import Decimal
 from typing import Any, Callable, Union
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
-from matplotlib.transforms import Bbox
 
-__all__ = ["explore", "LiveExplorer", "StaticExplorer", "STATIC_ENV_VAR"]
+from .render import LayeredRenderer
+
+__all__ = ["explore", "slider_values", "slider_grid", "LiveExplorer", "StaticExplorer",
+           "STATIC_ENV_VAR"]
 
 #: Environment variable that switches :func:`explore` to static output (set by the Sphinx extension).
 STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
@@ -196,6 +196,54 @@ def _expand_all(params: dict[str, Any], max_frames: int) -> list[_Param]:
     return expanded
 
 
+def slider_values(spec: ParamSpec, *, name: str = "value") -> list:
+    """The values a slider offers for ``spec``, as :func:`explore` expands it.
+
+    Parameters
+    ----------
+    spec : tuple or list
+        ``(start, stop, step)`` or ``(start, stop, step, initial)`` for a numeric slider (stop
+        included, floats rounded to the decimals of ``start`` and ``step``, all-int tuples give
+        ints), or ``[a, b, ...]`` for a choice.
+    name : str
+        The parameter's name, used in error messages.
+
+    Returns
+    -------
+    list
+        The grid values in slider order.
+
+    Raises
+    ------
+    ValueError
+        A malformed spec (see :func:`explore`).
+
+    Examples
+    --------
+    >>> slider_values((0.05, 0.2, 0.05))
+    [0.05, 0.1, 0.15, 0.2]
+    >>> slider_values([0, 1, 2])
+    [0, 1, 2]
+    """
+    return list(_expand(name, spec).values)
+
+
+def slider_grid(**specs: ParamSpec) -> dict[str, list]:
+    """The values of every slider, ``{name: values}``, for the specs ``explore`` would get.
+
+    Raises
+    ------
+    ValueError
+        A malformed spec, no spec at all, or more than three (see :func:`explore`).
+
+    Examples
+    --------
+    >>> slider_grid(gamma=(0.1, 0.3, 0.1), seed=[0, 1])
+    {'gamma': [0.1, 0.2, 0.3], 'seed': [0, 1]}
+    """
+    return {p.name: list(p.values) for p in _expand_all(specs, max_frames=10**6)}
+
+
 def _alt_text(alt: AltSpec, values: dict[str, Any]) -> str:
     if callable(alt):
         return str(alt(**values))
@@ -225,147 +273,6 @@ def _call_draw(draw: Callable[..., Figure], values: dict[str, Any]) -> Figure:
         raise TypeError(f"draw(**{values!r}) returned {type(fig).__name__}, not a "
                         "matplotlib.figure.Figure; end your draw function with `return fig`.")
     return fig
-
-
-_MATHTEXT_PARSER = None
-#: Glyph images of texts already drawn, by text, font and exact place (see
-#: _GlyphCachingRendererAgg); shared by all canvases, oldest dropped first.
-_GLYPHS: collections.OrderedDict = collections.OrderedDict()
-_GLYPHS_MAX = 2048  # a few MB at most: each text keeps ~5 KB of glyphs
-
-
-class _GlyphRecorder:
-    """Stands in for the C++ Agg renderer while a text is drawn, noting the glyph images."""
-
-    def __init__(self, real):
-        self.real, self.blits, self.other = real, [], False
-
-    def draw_text_image(self, image, x, y, angle, gc):
-        self.blits.append((np.array(image, copy=True), x, y, angle))
-        self.real.draw_text_image(image, x, y, angle, gc)
-
-    def __getattr__(self, name):
-        self.other = True  # e.g. a mathtext fraction bar: not only glyphs, do not keep
-        return getattr(self.real, name)
-
-
-class _GlyphCachingRendererAgg(RendererAgg):
-    """``RendererAgg`` that keeps the glyph images of each text it draws.
-
-    matplotlib lays out and rasterizes every glyph of every text on every draw, a third of the
-    time of a redraw; yet legends, titles and labels come back to the same place frame after
-    frame. The glyph images of a text depend only on the text, its font, its exact position
-    (FreeType places glyphs to 1/64 px), its angle, anti-aliasing, hinting and the canvas
-    height and dpi, so for the same key the same images are blended in again, in the text's
-    current colour and clip. Texts drawn with anything but glyphs (mathtext with bars, TeX)
-    are drawn by matplotlib every time.
-    """
-
-    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        if ismath == "TeX":
-            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
-        extra = ((mtext.get_fontfeatures(), mtext.get_language())
-                 if mtext is not None and hasattr(mtext, "get_fontfeatures") else None)
-        key = (s, bool(ismath), tuple(prop.get_family()), prop.get_slant(), prop.get_variant(),
-               prop.get_weight(), prop.get_stretch(), prop.get_size(), prop.get_file(),
-               prop.get_math_fontfamily(), float(x), float(y), float(angle),
-               bool(gc.get_antialiased()), float(self.height), float(self.dpi),
-               get_hinting_flag(), extra)
-        blits = _GLYPHS.get(key, False)
-        if blits is False:
-            real, recorder = self._renderer, _GlyphRecorder(self._renderer)
-            self._renderer = recorder
-            try:
-                super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
-            finally:
-                self._renderer = real
-            _GLYPHS[key] = None if recorder.other else recorder.blits
-            if len(_GLYPHS) > _GLYPHS_MAX:
-                _GLYPHS.popitem(last=False)
-        elif blits is None:
-            super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
-        else:
-            _GLYPHS.move_to_end(key)
-            for image, bx, by, bangle in blits:
-                self._renderer.draw_text_image(image, bx, by, bangle, gc)
-
-
-class _CanvasAgg(FigureCanvasAgg):
-    """Agg canvas drawing with :class:`_GlyphCachingRendererAgg` and one shared mathtext parser.
-
-    Every Agg renderer brings a new mathtext parser with an empty cache, so each frame would
-    re-parse every $...$ label (several ms each). One parser for all frames keeps its cache.
-    """
-
-    def get_renderer(self):
-        global _MATHTEXT_PARSER
-        w, h = self.get_width_height(physical=True)
-        key = (w, h, self.figure.dpi)
-        if getattr(self, "_pc_renderer_key", None) != key:
-            # The glyph cache relies on matplotlib 3.11's glyph-by-glyph text drawing.
-            per_glyph = hasattr(RendererAgg, "_draw_text_glyphs_and_boxes")
-            renderer = _GlyphCachingRendererAgg if per_glyph else RendererAgg
-            self.renderer = renderer(w, h, self.figure.dpi)
-            if _MATHTEXT_PARSER is None:
-                _MATHTEXT_PARSER = self.renderer.mathtext_parser
-            self.renderer.mathtext_parser = _MATHTEXT_PARSER
-            self._pc_renderer_key = key
-        return self.renderer
-
-
-def _canvas(fig: Figure) -> _CanvasAgg:
-    """An Agg canvas for ``fig`` (works for pyplot and plain Figure() objects alike)."""
-    return _CanvasAgg(fig)
-
-
-@contextlib.contextmanager
-def _ticks_once(fig: Figure):
-    """While drawing ``fig``, work out each axis' ticks and tick-label boxes once.
-
-    matplotlib recomputes an axis' ticks (locator, formatter, tick positions) and the boxes of
-    its tick labels up to a dozen times in one draw: for the axis, its label, each spine, the
-    titles. Nothing moves during a draw, so the first answer stands for the rest of it. This
-    is half the cost of drawing an Axes whose limits changed.
-    """
-    patched = []
-    for ax in fig.axes:
-        if ax.name != "rectilinear":  # plain 2-D axes only: polar and 3-D draw differently
-            continue
-        for axis in getattr(ax, "_axis_map", {}).values():
-            if "_update_ticks" in vars(axis) or not hasattr(axis, "_get_ticklabel_bboxes"):
-                continue  # already inside this figure's draw, or another matplotlib
-            memo: dict = {}
-
-            def ticks(update=axis._update_ticks, memo=memo):
-                if "ticks" not in memo:
-                    memo["ticks"] = update()
-                return memo["ticks"]
-
-            def boxes(drawn, renderer, compute=axis._get_ticklabel_bboxes, memo=memo):
-                hit = memo.get(id(drawn), (None, None))
-                if hit[0] is not drawn:  # (keeping ``drawn`` keeps its id unique)
-                    hit = memo[id(drawn)] = (drawn, compute(drawn, renderer))
-                return hit[1]
-
-            axis._update_ticks, axis._get_ticklabel_bboxes = ticks, boxes
-            patched.append(axis)
-    try:
-        yield
-    finally:
-        for axis in patched:
-            del axis._update_ticks, axis._get_ticklabel_bboxes
-
-
-def _render_rgba(fig: Figure) -> np.ndarray:
-    """Raw RGBA pixels of ``fig`` drawn from scratch, closing the figure."""
-    try:
-        # No bbox_inches="tight": the picture must keep the same size from frame to frame.
-        canvas = _canvas(fig)
-        with _ticks_once(fig):
-            canvas.draw()
-        return np.asarray(canvas.buffer_rgba()).copy()
-    finally:
-        _close(fig)
 
 
 def _png_fast(rgba: np.ndarray) -> bytes:
@@ -407,366 +314,25 @@ def _compress_png(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-# --------------------------------------------------------------------------------------------
-# Drawing only what changed
-# --------------------------------------------------------------------------------------------
-#
-# A frame is drawn in matplotlib's order: the figure's children by zorder, each Axes' children
-# by zorder within it. The painter keeps a *background*: the picture of every artist that did
-# not change, drawn in that order with the others left out. A frame is the background plus the
-# *tail* drawn on top in order: the artists that changed, and every unchanged one that comes
-# after one of those in the order and overlaps it (drawing it earlier would put it underneath
-# instead of on top). That is the same picture as drawing everything, since artists that do
-# not overlap can be drawn in either order.
-#
-# An Axes whose ticks, limits or position changed (its "fingerprint") is drawn whole, in the
-# tail. The background is drawn again only when an artist in it changed or went away, which
-# after the first slider moves is rare: artists that changed once stay in the tail.
-
-_PAD_PX = 3.0  # anti-aliasing and line caps reach a little past an artist's nominal box
-_PATIENCE = 3  # frames an artist must stay unchanged before it may go back into the background
-
-
-def _axes_units(ax) -> list:
-    """What ``Axes.draw`` draws after the background patch, in its order."""
-    artists = ax.get_children()
-    artists.remove(ax.patch)
-    if not (ax.axison and ax.get_frame_on()):
-        for spine in ax.spines.values():
-            artists.remove(spine)
-    if not ax.axison:
-        for axis in ax._axis_map.values():
-            artists.remove(axis)
-    return sorted(artists, key=lambda a: a.get_zorder())
-
-
-def _draw_order(fig: Figure, whole: set) -> list:
-    """Every artist a frame draws after the figure's patch, in order; Axes in ``whole`` as one."""
-    units = []
-    for artist in sorted((a for a in fig.get_children() if a is not fig.patch),
-                         key=lambda a: a.get_zorder()):
-        if artist in fig.axes and artist not in whole:
-            units += _axes_units(artist)
-        else:
-            units.append(artist)
-    return units
-
-
-def _fingerprint(ax) -> tuple:
-    """Everything the background's picture of an Axes' frame and ticks depends on."""
-    parts: list = [tuple(ax.get_position().bounds), tuple(ax.viewLim.bounds), ax.axison,
-                   ax.get_frame_on(), ax.patch.get_visible(), tuple(ax.patch.get_facecolor()),
-                   tuple(ax.patch.get_edgecolor()), ax.get_zorder()]
-    for axis in ax._axis_map.values():
-        major = axis.get_majorticklocs()
-        minor = axis.get_minorticklocs()
-        label = axis.label
-        parts += [axis.get_visible(), axis.get_zorder(), axis.get_scale(), tuple(major),
-                  tuple(axis.major.formatter.format_ticks(major)), tuple(minor),
-                  tuple(axis.minor.formatter.format_ticks(minor)),
-                  axis.major.formatter.get_offset(), label.get_text(),
-                  hash(label.get_fontproperties()), str(label.get_color()), label.get_visible(),
-                  axis.labelpad, axis.get_label_position(), axis.get_ticks_position(),
-                  repr(sorted(axis._major_tick_kw.items())),
-                  repr(sorted(axis._minor_tick_kw.items()))]
-    for spine in ax.spines.values():
-        parts += [spine.get_visible(), tuple(spine.get_edgecolor()), spine.get_linewidth(),
-                  repr(spine.get_linestyle()), repr(spine.get_position()), spine.get_zorder(),
-                  repr(spine.get_bounds())]
-    return tuple(parts)
-
-
-def _footprint(artist, renderer) -> tuple[float, float, float, float] | None:
-    """Display-space box outside which ``artist`` leaves every pixel alone (None: it draws
-    nothing at all)."""
-    from matplotlib.axis import Axis
-    from matplotlib.collections import Collection
-    from matplotlib.image import AxesImage
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    from matplotlib.spines import Spine
-    from matplotlib.text import Text
-
-    try:
-        if not artist.get_visible() or (type(artist) is Text and not artist.get_text()):
-            return None  # e.g. the empty left and right titles of every Axes
-        if isinstance(artist, Axis):
-            # Clipped for its grid lines only: the tick labels lie outside the clip box.
-            box = artist.get_tightbbox(renderer)
-        elif isinstance(artist, Spine):
-            # Spine.get_window_extent also lays out the ticks; the line itself is enough here.
-            box = Patch.get_window_extent(artist, renderer)
-        elif (isinstance(artist, (Line2D, Collection, Patch, AxesImage)) and artist.get_clip_on()
-              and artist.get_clip_box() is not None):
-            box = artist.get_clip_box()  # data: never drawn outside its Axes
-        else:  # text, annotations (with their arrows), legends, ...
-            box = artist.get_window_extent(renderer)
-        x0, y0, x1, y1 = (float(v) for v in box.extents)
-        width = getattr(artist, "get_linewidth", None)
-        pad = _PAD_PX + (float(np.max(width(), initial=0.0)) if width is not None else 0.0)
-        if all(math.isfinite(v) for v in (x0, y0, x1, y1)):
-            return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    except Exception:  # an artist that cannot say: assume it covers everything
-        pass
-    return (-math.inf, -math.inf, math.inf, math.inf)
-
-
-def _overlaps(box, boxes) -> bool:
-    if box is None:
-        return False
-    x0, y0, x1, y1 = box
-    return any(b is not None and x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1
-               for b in boxes)
-
-
-def _internals_ok(fig: Figure) -> bool:
-    """Whether this matplotlib has the internals the painter uses (3.11 does); without them
-    every frame is drawn from scratch, as before."""
-    from matplotlib.legend import Legend
-
-    axes_ok = all(all(hasattr(ax, name) for name in (
-        "_axis_map", "_left_title", "_right_title", "_update_title_position", "_autotitlepos",
-        "_twinned_axes")) and all(hasattr(axis, name) for axis in ax._axis_map.values()
-                                  for name in ("_update_ticks", "_get_ticklabel_bboxes",
-                                               "_major_tick_kw", "_minor_tick_kw"))
-        for ax in fig.axes)
-    return axes_ok and hasattr(fig, "_align_label_groups") and hasattr(Legend, "_loc")
-
-
-class _Painter:
-    """Draws successive frames of one figure, redrawing only what changed (see above)."""
-
-    def __init__(self) -> None:
-        self.forget()
-
-    def forget(self) -> None:
-        self._fig = self._canvas = self._background = None
-        self._static: set = set()          # the artists in the background
-        self._prints: dict = {}            # fingerprint of each Axes when the background was made
-        self._whole: set = set()           # Axes drawn whole in the tail
-        self._forced: set = set()          # unchanged artists that must still be in the tail
-        self._boxes: dict = {}             # footprints of background artists (they do not move)
-        self._quiet: dict = {}             # tail artist -> frames in a row it did not change
-        self._patience: dict = {}          # tail artist -> quiet frames before it may go back
-
-    def paint(self, fig: Figure, changed: set | None) -> np.ndarray:
-        """RGBA pixels of ``fig`` (a copy). ``changed``: its artists that are new or changed
-        since the last call, or None to draw it all from scratch."""
-        if changed is None or fig.get_layout_engine() is not None or not _internals_ok(fig):
-            self.forget()
-            return _render_rgba(fig)
-        if fig is not self._fig or self._size != (fig.bbox.width, fig.bbox.height):
-            return self._first(fig)
-        return self._update(fig, changed)
-
-    def _first(self, fig: Figure) -> np.ndarray:
-        self.forget()
-        self._fig, self._canvas = fig, _canvas(fig)
-        self._size = (fig.bbox.width, fig.bbox.height)
-        with _ticks_once(fig):
-            self._canvas.draw()
-        self._background = self._canvas.copy_from_bbox(fig.bbox)
-        self._static = set(_draw_order(fig, set()))
-        self._prints = {ax: _fingerprint(ax) for ax in fig.axes}
-        self._prints[fig] = (tuple(fig.patch.get_facecolor()), fig.patch.get_visible(), fig.dpi)
-        return np.asarray(self._canvas.buffer_rgba()).copy()
-
-    def _update(self, fig: Figure, changed: set) -> np.ndarray:
-        with _ticks_once(fig):
-            return self._redraw(fig, changed)
-
-    def _redraw(self, fig: Figure, changed: set) -> np.ndarray:
-        canvas = self._canvas
-        renderer = canvas.get_renderer()
-        for ax in fig.axes:  # as Figure.draw does first: positions of equal-aspect axes
-            locator = ax.get_axes_locator()
-            ax.apply_aspect(locator(ax, renderer) if locator else None)
-        prints = {ax: _fingerprint(ax) for ax in fig.axes}
-        prints[fig] = (tuple(fig.patch.get_facecolor()), fig.patch.get_visible(), fig.dpi)
-        if prints.keys() != self._prints.keys() or prints[fig] != self._prints[fig]:
-            return self._first(fig)
-        whole = self._whole | {ax for ax in fig.axes if prints[ax] != self._prints[ax]}
-        order = _draw_order(fig, whole)
-        present = set(order)
-        for notes in (self._quiet, self._patience, self._boxes):  # forget artists now gone
-            for unit in [u for u in notes if u not in present]:
-                del notes[unit]
-        self._forced &= present
-        # An artist that changed once stays in the tail until it has been quiet for a few
-        # frames; then it goes back into the background (which is drawn again for that). An
-        # artist that changes again after that waits twice as long the next time, so that
-        # nothing flips back and forth.
-        back = set()
-        for unit in order:
-            if unit in changed:
-                if unit in self._static:
-                    self._patience[unit] = 2 * self._patience.get(unit, _PATIENCE)
-                self._quiet[unit] = 0
-            elif unit not in self._static and unit not in whole:
-                self._quiet[unit] = self._quiet.get(unit, 0) + 1
-                if self._quiet[unit] >= self._patience.get(unit, _PATIENCE):
-                    back.add(unit)
-        tail: set = set()
-        boxes: list = []
-        for unit in order:
-            if unit in changed:
-                self._boxes.pop(unit, None)
-            if (unit in whole or unit in changed or unit in self._forced
-                    or (unit not in self._static and unit not in back)):
-                tail.add(unit)
-                if unit not in whole:  # an Axes drawn whole is checked once drawn, below
-                    boxes.append(self._box(unit, renderer))
-            elif boxes and _overlaps(self._box(unit, renderer), boxes):
-                tail.add(unit)
-                boxes.append(self._box(unit, renderer))
-        static = {unit for unit in order if unit not in tail}
-        if static != self._static:
-            self._rebuild(fig, tail)
-            self._static, self._whole = static, whole
-            self._prints = prints
-            for unit in static:
-                self._quiet.pop(unit, None)
-        else:
-            canvas.restore_region(self._background)
-        for i, unit in enumerate(order):
-            if unit not in tail:
-                continue
-            ax = getattr(unit, "axes", None)
-            if (unit in changed and ax is not None and ax not in whole
-                    and unit in (ax.title, ax._left_title, ax._right_title)):
-                _place_titles(ax, renderer)  # Axes.draw would have; it did not run
-            unit.draw(renderer)
-            if unit in whole and any(u in static for u in order[i + 1:]):
-                box = _footprint_of_axes(unit, renderer)
-                late = [u for u in order[i + 1:] if u in static
-                        and _overlaps(self._box(u, renderer), [box])]
-                if late:  # rare: what this Axes drew reaches an artist drawn before it
-                    self._forced.update(late)
-                    return self._redraw(fig, changed)
-        return np.asarray(canvas.buffer_rgba()).copy()
-
-    def _box(self, unit, renderer) -> tuple[float, float, float, float] | None:
-        """Footprint of an artist, kept while it does not change: with its Axes' fingerprint
-        unchanged it stays where it is. Only a legend placed "best" moves with the data."""
-        from matplotlib.legend import Legend
-
-        if unit not in self._boxes or isinstance(unit, Legend) and unit._loc in (0, "best"):
-            self._boxes[unit] = _footprint(unit, renderer)
-        return self._boxes[unit]
-
-    def _rebuild(self, fig: Figure, tail: set) -> None:
-        """Draw the background: everything but the tail."""
-        for unit in tail:
-            unit.set_animated(True)  # Figure.draw and Axes.draw skip animated artists
-        try:
-            with _ticks_once(fig):
-                self._canvas.draw()
-        finally:
-            for unit in tail:
-                unit.set_animated(False)
-        self._background = self._canvas.copy_from_bbox(fig.bbox)
-        self._boxes = {}
-
-
-def _place_titles(ax, renderer) -> None:
-    """Place an Axes' titles as ``Axes.draw`` does, cheaply in the common case.
-
-    ``Axes._update_title_position`` raises a title above x tick labels at the top; with the
-    x axis at the bottom, no twin, child or aligned axes and no offset text on the y axis, it
-    leaves every title at y = 1 unless one would dip below the top of the Axes, which only
-    needs the title's own box. Anything else goes to matplotlib.
-    """
-    titles = (ax.title, ax._left_title, ax._right_title)
-    try:
-        simple = (ax._autotitlepos is not False and not ax.child_axes
-                  and len(ax._twinned_axes.get_siblings(ax)) == 1
-                  and len(ax.get_figure(root=False)._align_label_groups["title"]
-                          .get_siblings(ax)) == 1
-                  and ax.xaxis.get_ticks_position() not in ("top", "unknown")
-                  and ax.xaxis.get_label_position() != "top" and "outline" not in ax.spines
-                  and not (ax.yaxis.offsetText.get_visible() and ax.yaxis.offsetText.get_text()))
-    except (AttributeError, KeyError):
-        simple = False
-    if not simple:  # (including titles the author placed: matplotlib then leaves them)
-        ax._update_title_position(renderer)
-        return
-    top = ax.bbox.ymax
-    for title in titles:
-        x, _ = title.get_position()
-        title.set_position((x, 1.0))
-    if top >= 0 and any(t.get_text() and t.get_window_extent(renderer).ymin < top
-                        for t in titles):
-        ax._update_title_position(renderer)
-
-
-def _footprint_of_axes(ax, renderer) -> tuple[float, float, float, float]:
-    """Where an Axes just drawn whole put pixels: its box, tick labels, titles, texts, legend.
-
-    ``Axes.get_tightbbox`` would say the same but lays out all the ticks again (~20 ms); the
-    tick labels drawn a moment ago are still in place.
-    """
-    from matplotlib.legend import Legend
-    from matplotlib.text import Text
-
-    try:
-        boxes = [ax.bbox]
-        for axis in ax._axis_map.values():
-            if not axis.get_visible():
-                continue
-            lo, hi = sorted(axis.get_view_interval())
-            for tick in (*axis.majorTicks, *axis.minorTicks):
-                if lo <= tick.get_loc() <= hi:
-                    boxes += [t.get_window_extent(renderer) for t in (tick.label1, tick.label2)
-                              if t.get_visible() and t.get_text()]
-            boxes += [t.get_window_extent(renderer) for t in (axis.label, axis.offsetText)
-                      if t.get_visible() and t.get_text()]
-        boxes += [t.get_window_extent(renderer) for t in (ax.title, ax._left_title,
-                                                          ax._right_title) if t.get_text()]
-        # Whatever may reach outside the Axes: legends, and texts or arrows not clipped.
-        boxes += [a.get_window_extent(renderer) for a in ax.get_children()
-                  if a.get_visible() and (isinstance(a, Legend) or isinstance(a, Text)
-                                          and not a.get_clip_on())]
-        x0, y0, x1, y1 = Bbox.union(boxes).extents
-        pad = _PAD_PX + 8.0  # and the tick marks, a few points long
-        return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    except Exception:
-        return (-math.inf, -math.inf, math.inf, math.inf)
-
-
 class _Frames:
-    """The pictures of one ``draw`` function: its figure drawn once, then updated.
+    """The pictures of one ``draw`` function, drawn by one :class:`~.render.LayeredRenderer`.
 
-    Each call redraws the figure for new parameter values through a
-    :class:`~perceptron_core.figures.plotting.FigureRecycler` (figures made with
-    :func:`~perceptron_core.figures.plotting.new_figure` come back and keep their unchanged artists)
-    and a :class:`_Painter` (only what changed is drawn). Any other figure is drawn from
-    scratch. Used by both modes, so the live and the static pictures come from the same code.
+    Used by both modes, so the live and the static pictures come from the same code: each frame
+    is a new figure from ``draw``, drawn over the background (axes, ticks, labels) kept from an
+    earlier frame when that is the same, then closed.
     """
 
     def __init__(self, draw: Callable[..., Figure]):
-        from .plotting import FigureRecycler
-
         self._draw = draw
-        self._recycler = FigureRecycler()
-        self._painter = _Painter()
-        #: Whether the last frame came from a recycled figure (updated, not drawn anew).
-        self.recycled = False
+        self.renderer = LayeredRenderer()
 
     def rgba(self, values: dict[str, Any]) -> np.ndarray:
         """RGBA pixels of ``draw(**values)``."""
+        fig = _call_draw(self._draw, values)
         try:
-            with self._recycler.frame():
-                fig = _call_draw(self._draw, values)
-            changed = self._recycler.finish(fig)
-            rgba = self._painter.paint(fig, changed)
-            self._recycler.rendered(fig)
-        except BaseException:
-            # Half a frame is no base for the next one: start afresh.
-            self._recycler.forget()
-            self._painter.forget()
-            raise
-        self.recycled = changed is not None
-        return rgba
+            return self.renderer.rgba(fig)
+        finally:
+            _close(fig)
 
     def png(self, values: dict[str, Any]) -> bytes:
         """Full-colour PNG bytes of ``draw(**values)`` (live mode)."""
@@ -794,7 +360,7 @@ def _make_live_class():
 
         def __init__(self, draw, alt, params: list[_Param]):
             self._draw, self._alt, self._params = draw, alt, params
-            # The figure is drawn once; a slider move updates what changed (see _Frames).
+            # Each move draws over the background kept from earlier frames (see _Frames).
             self._source = _Frames(draw)
             self._pending = None  # the scheduled drawing (see _on_change, _prefetch_later)
             self._wanted: dict[str, Any] | None = None  # values moved to, not drawn yet
@@ -806,7 +372,7 @@ def _make_live_class():
             start = time.perf_counter()
             png = self._frame(self.values)
             seconds = time.perf_counter() - start
-            if self._source.recycled:
+            if self._source.renderer.last != "whole":
                 seconds = self._learn() or seconds
             continuous = seconds < CONTINUOUS_UPDATE_BELOW_S
             # An HTML widget holding a plain <img alt=...>, not widgets.Image: the picture's
@@ -830,10 +396,10 @@ def _make_live_class():
         def _learn(self) -> float | None:
             """Draw one neighbour of the first frame along each slider, before the reader moves.
 
-            The first frame alone does not tell which artists a slider changes, so the first
-            move would redraw the whole figure; one step along each slider finds them (and
-            leaves those frames in the cache). Returns the time of the last such redraw, a
-            fair estimate of a slider move, or None if there is nothing to move.
+            The first frame also draws the background and fills matplotlib's caches, so its time
+            overstates a move; a step along each slider gives a fair estimate (and leaves those
+            frames in the cache, where the reader's first move is likely to find one). Returns
+            the time of the last such drawing, or None if there is nothing to move.
             """
             seconds = None
             for p in self._params:
@@ -1172,11 +738,11 @@ def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int =
     Parameters
     ----------
     draw : callable
-        ``draw(**params) -> matplotlib.figure.Figure``. Build the figure with
-        :func:`perceptron_core.figures.plotting.new_figure` and draw the whole frame on every call:
-        then each slider move updates the figure in place and redraws only what changed. Any
-        other figure works too (``Figure(...)``, pyplot), drawn anew on every move. ``explore``
-        renders and closes every figure it gets, so nothing stacks up.
+        ``draw(**params) -> matplotlib.figure.Figure``, a new figure on every call (for instance
+        from :func:`perceptron_core.figures.plotting.new_figure`, or ``Figure(...)``, or
+        pyplot). A move redraws the axes and ticks only when they change (see
+        :mod:`perceptron_core.figures.render`). ``explore`` renders and closes every figure it
+        gets, so nothing stacks up.
     alt : str or callable
         Alt text of the picture: a :meth:`str.format` template filled with the current
         parameters (``"margin {gamma:.2f}"``) or ``alt(**params) -> str``. Required (non-empty)

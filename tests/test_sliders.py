@@ -1,10 +1,12 @@
-"""Unit tests of perceptron_core.figures.sliders.explore, live and static."""
+"""explore() and its slider grids, live (ipywidgets) and static (HTML for the book).
+
+How the frames are drawn is tested in tests/test_render.py.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import fnmatch
 import io
 import json
 import re
@@ -19,11 +21,14 @@ matplotlib.use("Agg")  # headless; must precede the pyplot import
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from perceptron_core.figures import sliders as interactive
-from perceptron_core.figures.sliders import STATIC_ENV_VAR, StaticExplorer, _expand, _expand_all, explore
+from perceptron_core.figures import sliders
+from perceptron_core.figures.plotting import new_figure
+from perceptron_core.figures.sliders import (STATIC_ENV_VAR, StaticExplorer, _expand, explore,
+                                             slider_grid, slider_values)
 
 SIZE = (3.2, 2.0)  # small figures keep the tests fast
 
@@ -56,7 +61,6 @@ def _data(ctrl: StaticExplorer) -> dict:
     m = re.search(r'<script type="application/json" class="pc-explore-data">(.*?)</script>',
                   ctrl._repr_html_(), re.S)
     return json.loads(m.group(1))
-
 
 # ----------------------------------------------------------------------------- grids
 
@@ -91,6 +95,33 @@ def test_initial_values():
 def test_single_point_grid():
     assert _expand("g", (0.5, 0.5, 0.1)).values == [0.5]
 
+
+
+def test_slider_values_are_the_grid_explore_offers():
+    assert slider_values((0.05, 0.2, 0.05)) == [0.05, 0.1, 0.15, 0.2]
+    assert slider_values((0.05, 0.2, 0.05, 0.1)) == [0.05, 0.1, 0.15, 0.2]  # initial: not a value
+    assert slider_values((1, 7, 3)) == [1, 4, 7] and all(type(v) is int for v in slider_values((1, 7, 3)))
+    assert slider_values(["a", "b"]) == ["a", "b"]
+    # The same values the live sliders snap to.
+    ctrl = explore(draw_ignoring_seed, gamma=(0.1, 0.3, 0.1), alt="x", mode="live")
+    assert slider_values((0.1, 0.3, 0.1)) == list(ctrl._params[0].values)
+
+
+def test_slider_grid_expands_every_slider_in_order():
+    grid = slider_grid(gamma=(0.1, 0.3, 0.1), seed=[2, 1])
+    assert grid == {"gamma": [0.1, 0.2, 0.3], "seed": [2, 1]} and list(grid) == ["gamma", "seed"]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: slider_values((0, 1, 0.3)), "not start 0 plus a whole number of steps"),
+    (lambda: slider_values((0, 1, 0.3), name="gamma"), "Parameter 'gamma'"),
+    (lambda: slider_values(0.5), "unsupported form"),
+    (lambda: slider_grid(), "at least one parameter"),
+    (lambda: slider_grid(a=[1], b=[1], c=[1], d=[1]), "at most 3"),
+])
+def test_slider_grid_functions_explain_bad_specs(call, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call()
 
 # ----------------------------------------------------------------------------- live mode
 
@@ -196,7 +227,7 @@ def test_live_reuses_rendered_frames_and_bounds_the_cache(monkeypatch):
         calls.append(n)
         return draw(gamma=0.1 * n, seed=0)
 
-    monkeypatch.setattr(interactive, "LIVE_CACHE_FRAMES", 3)
+    monkeypatch.setattr(sliders, "LIVE_CACHE_FRAMES", 3)
     ctrl = explore(counting_draw, n=(1, 5, 1), alt="n={n}", mode="live")
     first = ctrl.png
     ctrl.controls["n"].value = 2
@@ -309,63 +340,14 @@ def test_static_frames_are_small():
 
 
 def test_env_var_selects_static(monkeypatch):
-    assert not interactive.static_mode_requested()
+    assert not sliders.static_mode_requested()
     monkeypatch.setenv(STATIC_ENV_VAR, "1")
-    assert interactive.static_mode_requested()
+    assert sliders.static_mode_requested()
     assert isinstance(explore(draw, gamma=[0.1], alt="g {gamma}"), StaticExplorer)
     # An explicit mode wins over the environment.
     assert not isinstance(explore(draw, gamma=[0.1], mode="live"), StaticExplorer)
     monkeypatch.setenv(STATIC_ENV_VAR, "0")
-    assert not interactive.static_mode_requested()
-
-
-class _FakeSphinx:
-    def __init__(self):
-        self.handlers = {}
-
-    def connect(self, event, handler, priority=500):  # Sphinx's signature
-        self.handlers[event] = handler
-
-
-def test_sphinx_extension_sets_the_same_variable(monkeypatch):
-    import sphinx_extension as sphinxext
-
-    monkeypatch.delenv(STATIC_ENV_VAR, raising=False)
-    assert sphinxext.STATIC_ENV_VAR == STATIC_ENV_VAR
-    app = _FakeSphinx()
-    sphinxext.setup(app)
-    assert interactive.static_mode_requested()
-    assert {"config-inited", "build-finished"} <= set(app.handlers)
-
-
-def test_sphinx_extension_serves_mathjax3_from_the_book(tmp_path):
-    """book/_tools/sphinx_extension.py points Sphinx at the local MathJax 3 and copies what it loads."""
-    from types import SimpleNamespace
-
-    import sphinx_extension as sphinxext
-
-    assert sphinxext._bundled_mathjax() is not None, "sphinx-mathjax-offline is in requirements.txt"
-    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax3_config=None)
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax_path == "mathjax/tex-chtml.js"
-    assert config.mathjax3_config["options"]["menuOptions"]["settings"]["assistiveMml"] is True
-    # The book's own settings win, and the module's defaults are not shared (myst-parser
-    # writes into this dict).
-    config = SimpleNamespace(mathjax_path="", mathjax3_config={"tex": {"tags": "ams"}})
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax3_config["tex"] == {"tags": "ams"} and "options" in config.mathjax3_config
-    config.mathjax3_config["options"]["processHtmlClass"] = "math"
-    assert "processHtmlClass" not in sphinxext.MATHJAX3_CONFIG["options"]
-    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
-    sphinxext._copy_mathjax(app, None)
-    copied = tmp_path / "_static" / "mathjax"
-    assert (copied / "tex-chtml.js").is_file()
-    assert (copied / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
-    assert (copied / "sre" / "mathmaps" / "en.json").is_file()
-    top = {p.name for p in copied.iterdir()}
-    assert not fnmatch.filter(top - {"tex-chtml.js"}, "*.js"), top
-    assert "adaptors" not in top
-
+    assert not sliders.static_mode_requested()
 
 # ----------------------------------------------------------------------------- errors
 
@@ -437,205 +419,23 @@ def test_static_alt_text_cannot_break_out_of_the_script():
     assert _data(ctrl)["alts"] == ["a </script><!-- 1", "a </script><!-- 2"]
 
 
-def test_exercises_build_drops_every_solution(monkeypatch):
-    from docutils import nodes
-    from docutils.utils import new_document
-    from sphinx_exercise.nodes import solution_node
-
-    import sphinx_extension as sphinxext
-
-    def page():
-        doc = new_document("page")
-        section = nodes.section()
-        section += nodes.paragraph(text="exercise")
-        section += solution_node()  # a plain solution, or a gated one after sphinx-exercise merged it
-        doc += section
-        doc += solution_node()
-        return doc
-
-    monkeypatch.delenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, raising=False)
-    kept = page()
-    sphinxext._drop_solutions(None, kept)
-    assert len(list(kept.findall(solution_node))) == 2
-
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
-    dropped = page()
-    sphinxext._drop_solutions(None, dropped)
-    assert not list(dropped.findall(solution_node))
-    assert [p.astext() for p in dropped.findall(nodes.paragraph)] == ["exercise"]
+# ----------------------------------------------------------------------------- rendering, as explore uses it
 
 
-# ----------------------------------------------------------------------------- drawn once, updated
+def _tiny(ncols=1):
+    return new_figure(ncols, width=2.4, height=1.8)
 
 
 def _fresh(draw_function, values) -> np.ndarray:
-    """The reference: a new figure drawn by plain matplotlib, nothing reused or skipped."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     canvas = FigureCanvasAgg(draw_function(**values))
     canvas.draw()
     return np.asarray(canvas.buffer_rgba()).copy()
 
 
-def _assert_same_picture(live: np.ndarray, fresh: np.ndarray, what: object) -> None:
-    """Pixel for pixel, within a tiny tolerance: at most 1 pixel in 10 000 may differ."""
-    assert live.shape == fresh.shape, what
-    differ = np.any(live != fresh, axis=2)
-    assert differ.mean() <= 1e-4, f"{what}: {int(differ.sum())} pixels differ"
+def test_live_draws_the_first_frame_and_one_step_along_each_slider_at_once():
+    """One step along each slider is drawn with the first frame: it times a move (for
+    continuous_update) and leaves the reader's likely first move in the cache."""
 
-
-def _book_cases() -> list:
-    """Every figure the chapters pass to explore(), with the chapter's grid (BENCH_CASES)."""
-    import importlib
-    import pkgutil
-
-    from perceptron_core import figures
-
-    cases = []
-    for info in sorted(pkgutil.iter_modules(figures.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{figures.__name__}.{info.name}")
-        cases += [pytest.param(draw_function, params, id=name)
-                  for name, draw_function, params in getattr(module, "BENCH_CASES", [])]
-    return cases
-
-
-def _reader_path(params: dict, jumps: int = 3) -> list[dict]:
-    """A reader's way through a grid: the first frame, a step along each slider and a step
-    further, a few jumps anywhere, and back to the start."""
-    import random
-
-    expanded = _expand_all(params, max_frames=10**6)
-    first = {p.name: p.values[p.initial] for p in expanded}
-    path = [first]
-    for p in expanded:
-        for step in (1, 2):
-            i = p.initial + step if p.initial + step < len(p.values) else p.initial - step
-            if 0 <= i < len(p.values):
-                path.append({**path[-1], p.name: p.values[i]})
-    rng = random.Random(len(path))
-    path += [{p.name: rng.choice(p.values) for p in expanded} for _ in range(jumps)]
-    return path + [first]
-
-
-@pytest.mark.parametrize("draw_function, params", _book_cases())
-def test_every_book_figure_updated_in_place_equals_a_fresh_drawing(draw_function, params):
-    """The live and static frames (both drawn by _Frames: the figure drawn once, then only
-    what changed) equal a new figure drawn from scratch at the same values."""
-    frames = interactive._Frames(draw_function)
-    figures = set()
-    for values in _reader_path(params):
-        live = frames.rgba(values)
-        assert frames.recycled, "the figure was drawn anew, not updated"
-        figures.add(id(frames._painter._fig))
-        _assert_same_picture(live, _fresh(draw_function, values), values)
-    assert len(figures) == 1  # one figure for the whole path
-
-
-def _tiny(ncols=1):
-    from perceptron_core.figures.plotting import new_figure
-
-    return new_figure(ncols, width=2.4, height=1.8)
-
-
-def test_unchanged_calls_keep_their_artists_and_only_changes_are_redrawn():
-    from perceptron_core.figures.plotting import FigureRecycler
-
-    def draw_k(k):
-        fig, (ax,) = _tiny()
-        ax.plot([0, 1], [0, 1], color="C0")       # the same in every frame
-        ax.plot([0, 1], [k, 0], color="C1")       # moves with k
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 3)
-        ax.set_title(f"k = {k}")
-        return fig
-
-    recycler = FigureRecycler()
-    with recycler.frame():
-        fig = draw_k(1)
-    recycler.finish(fig)
-    fixed, moving = fig.axes[0].lines
-    with recycler.frame():
-        again = draw_k(2)
-    changed = recycler.finish(again)
-    assert again is fig
-    assert fig.axes[0].lines[0] is fixed and fig.axes[0].lines[1] is not moving
-    assert fixed not in changed and fig.axes[0].lines[1] in changed
-    assert fig.axes[0].title in changed and len(fig.axes[0].lines) == 2
-    with recycler.frame():  # outside a frame nothing is recycled
-        pass
-    assert draw_k(2) is not fig
-
-
-def test_colour_cycle_data_limits_and_changed_artists_match_a_fresh_figure():
-    """Kept calls must not shift the colour cycle, must count in autoscaled limits, and an
-    artist changed after it was made (here only in odd frames) must be made again."""
-
-    def draw_k(k):
-        fig, (ax,) = _tiny()
-        ax.plot([0, k], [0, 1])                   # colour from the cycle, data changing
-        ax.plot([0, 1], [1, 0])                   # colour from the cycle, data fixed
-        line, = ax.plot([0, 2], [2, 0], color="k")
-        if k % 2:
-            line.set_linestyle("--")
-        ax.scatter([3], [k], color="C3")          # autoscaled limits: all of it counts
-        ax.legend(["a", "b", "c"], loc="upper right")
-        return fig
-
-    frames = interactive._Frames(draw_k)
-    for k in (1, 2, 2, 3, 1, 4):
-        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
-        assert frames.recycled
-
-
-def test_methods_that_are_not_recorded_still_draw_correctly_and_do_not_pile_up():
-    def draw_k(k):
-        fig, (ax,) = _tiny()
-        ax.stem([1, 2, 3], [1, k, 2])             # not one of the recorded calls
-        ax.set_ylim(0, 5)
-        return fig
-
-    frames = interactive._Frames(draw_k)
-    for k in (1, 2, 3, 2):
-        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
-    assert len(frames._painter._fig.axes[0].get_children()) == len(
-        draw_k(2).axes[0].get_children())
-
-
-def test_an_overlapping_unchanged_artist_stays_on_top():
-    """The legend does not change but lies over a line that does: it must be drawn again,
-    over the new line, as in a fresh figure."""
-
-    def draw_k(k):
-        fig, (ax,) = _tiny()
-        ax.plot([0, 1], [0.9, 0.9], color="C0", label="fixed")
-        ax.plot([0, 1], [k / 10, k / 10], color="C1", lw=8)
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.legend(loc="upper left", framealpha=0.5)
-        return fig
-
-    frames = interactive._Frames(draw_k)
-    for k in (1, 9, 8, 2, 8, 9):
-        _assert_same_picture(frames.rgba({"k": k}), _fresh(draw_k, {"k": k}), k)
-
-
-def test_a_failed_frame_starts_the_next_one_afresh():
-    def draw_k(k):
-        fig, (ax,) = _tiny()
-        ax.plot([0, 1], [0, k], color="C0")
-        if k == 2:
-            raise RuntimeError("no frame for k = 2")
-        return fig
-
-    frames = interactive._Frames(draw_k)
-    first = frames.rgba({"k": 1})
-    with pytest.raises(RuntimeError, match="k = 2"):
-        frames.rgba({"k": 2})
-    _assert_same_picture(frames.rgba({"k": 3}), _fresh(draw_k, {"k": 3}), 3)
-    _assert_same_picture(frames.rgba({"k": 1}), first, 1)
-
-
-def test_live_figure_is_drawn_once_then_updated():
     def draw_k(k):
         fig, (ax,) = _tiny()
         ax.plot([0, 1], [0, k], color="C0")
@@ -643,8 +443,8 @@ def test_live_figure_is_drawn_once_then_updated():
         return fig
 
     ctrl = explore(draw_k, k=(1, 4, 1), alt="k = {k}", mode="live")
-    # The first frame and one step along the slider (which shows what a move changes).
-    assert set(ctrl._frames) == {(1,), (2,)} and ctrl._source.recycled
+    assert set(ctrl._frames) == {(1,), (2,)}
+    assert ctrl._source.renderer.last == "reused"  # the step kept the first frame's axes
     ctrl.controls["k"].value = 4
     png, _ = _shown(ctrl)
     assert png == ctrl._frames[(4,)]
@@ -652,27 +452,32 @@ def test_live_figure_is_drawn_once_then_updated():
                           _fresh(draw_k, {"k": 4}))
 
 
+def test_a_failed_frame_does_not_spoil_the_next():
+    def draw_k(k):
+        fig, (ax,) = _tiny()
+        ax.plot([0, 1], [0, k], color="C0")
+        if k == 2:
+            raise RuntimeError("no frame for k = 2")
+        return fig
+
+    frames = sliders._Frames(draw_k)
+    first = frames.rgba({"k": 1})
+    with pytest.raises(RuntimeError, match="k = 2"):
+        frames.rgba({"k": 2})
+    assert np.array_equal(frames.rgba({"k": 3}), _fresh(draw_k, {"k": 3}))
+    assert np.array_equal(frames.rgba({"k": 1}), first)
+
+
 @pytest.mark.parametrize("alpha", [255, 128])
 def test_fast_png_is_lossless(alpha):
     rng = np.random.default_rng(0)
     rgba = rng.integers(0, 256, size=(7, 5, 4), dtype=np.uint8)
     rgba[..., 3] = np.where(rng.random((7, 5)) < 0.5, alpha, 255)
-    png = interactive._png_fast(rgba)
+    png = sliders._png_fast(rgba)
     img = Image.open(io.BytesIO(png))
     assert img.mode == ("RGB" if alpha == 255 else "RGBA")
     assert np.array_equal(np.asarray(img.convert("RGBA")), rgba)
 
-
-@pytest.mark.parametrize("args, message", [
-    ((0,), "ncols"), ((True,), "ncols"), ((1.5,), "ncols"),
-    ((1,), "width"),
-])
-def test_new_figure_rejects_bad_sizes(args, message):
-    from perceptron_core.figures.plotting import new_figure
-
-    kwargs = {"width": -1.0} if message == "width" else {}
-    with pytest.raises(ValueError, match=message):
-        new_figure(*args, **kwargs)
 
 
 class _WaitlessSelector(selectors.DefaultSelector):
@@ -738,7 +543,7 @@ def test_virtual_time_loop_runs_timers_in_order_without_waiting():
 def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
     """In a running event loop (a kernel's), a move schedules the next value in the same
     direction; a newer move cancels it; outside a loop nothing is scheduled."""
-    draw_after, step_after = interactive.DRAW_AFTER_S, interactive.PREFETCH_AFTER_STEP_S
+    draw_after, step_after = sliders.DRAW_AFTER_S, sliders.PREFETCH_AFTER_STEP_S
     # A move is drawn draw_after after it arrives, the next value step_after after that. The
     # second move below comes halfway between, so the drawing ahead that it cancels falls due
     # before the move itself is drawn (which is what shows that it was cancelled):
@@ -760,7 +565,7 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
         ctrl.controls["n"].value = 4  # before 4 is drawn ahead: cancels that, draws 4 itself
         await asyncio.sleep((step_after / 2 + draw_after) / 2)  # past when 4 was due ahead
         assert calls == [1, 2, 3]
-        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 4)
+        await asyncio.sleep(sliders.PREFETCH_AFTER_S * 4)
 
     _run_in_virtual_time(steps())
     assert calls == [1, 2, 3, 4, 5]  # 5 drawn ahead, once
@@ -771,7 +576,7 @@ def test_live_draws_the_next_step_ahead_in_a_kernel_loop(monkeypatch):
 def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkeypatch):
     """After a step, the next value along the same slider comes first, then one step along each
     other slider (towards its roomier side), one drawing at a time; a move cancels the rest."""
-    draw_after, step_after = interactive.DRAW_AFTER_S, interactive.PREFETCH_AFTER_STEP_S
+    draw_after, step_after = sliders.DRAW_AFTER_S, sliders.PREFETCH_AFTER_STEP_S
     calls = []
 
     def counting_draw(a, b, c):
@@ -790,7 +595,7 @@ def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkey
 
     async def step_then_wait():
         ctrl.controls["b"].value = 2  # a step down along b
-        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
+        await asyncio.sleep(sliders.PREFETCH_AFTER_S * 6)
 
     _run_in_virtual_time(step_then_wait())
     # Shown (0, 2, 1), already drawn; then ahead along b (down), then c (from b on, wrapping
@@ -804,7 +609,7 @@ def test_live_draws_ahead_along_the_slider_then_one_step_along_each_other(monkey
         await asyncio.sleep(draw_after + step_after * 1.5)  # the first of them drawn
         assert calls == [(2, 2, 1)]
         ctrl.controls["c"].value = 0  # cancels the rest of that queue
-        await asyncio.sleep(interactive.PREFETCH_AFTER_S * 6)
+        await asyncio.sleep(sliders.PREFETCH_AFTER_S * 6)
 
     _run_in_virtual_time(a_move_in_the_middle_of_the_queue())
     # The reader's own move, then only the queue of the last move: c cannot go further down,
@@ -821,21 +626,21 @@ def test_live_moves_that_queue_up_are_drawn_once_at_their_last_value():
         return draw(gamma=0.1 * n, seed=0)
 
     ctrl = explore(counting_draw, n=(1, 9, 1), alt="n={n}", mode="live")
-    assert calls == [1]
+    assert calls == [1, 2]  # the first frame and one step along the slider
 
     async def drag():
         for n in (3, 4, 5, 6):
             ctrl.controls["n"].value = n
-        assert calls == [1] and ctrl.values == {"n": 1}  # nothing drawn yet
+        assert calls == [1, 2] and ctrl.values == {"n": 1}  # nothing drawn yet
         # Drawn draw_after later; a jump is drawn ahead only PREFETCH_AFTER_S after that.
-        await asyncio.sleep(interactive.DRAW_AFTER_S + interactive.PREFETCH_AFTER_S / 2)
+        await asyncio.sleep(sliders.DRAW_AFTER_S + sliders.PREFETCH_AFTER_S / 2)
 
     _run_in_virtual_time(drag())
-    assert calls == [1, 6] and ctrl.values == {"n": 6}
+    assert calls == [1, 2, 6] and ctrl.values == {"n": 6}
     png, alt = _shown(ctrl)
     assert png == ctrl._frames[(6,)] and alt == "n=6"
 
 
 def test_roomier_step():
-    p = interactive._expand("k", (0, 4, 1))
-    assert [interactive._roomier_step(p, i) for i in range(5)] == [1, 2, 3, 2, 3]
+    p = sliders._expand("k", (0, 4, 1))
+    assert [sliders._roomier_step(p, i) for i in range(5)] == [1, 2, 3, 2, 3]
