@@ -102,7 +102,8 @@ def decide(
     integers below 2⁵³ or products with ``θ = 0``: their float sign is right, 0 included.
     """
     scores = np.asarray(scores, dtype=float)
-    out = np.sign(scores).astype(np.int8)
+    with np.errstate(invalid="ignore"):  # a NaN score casts to an arbitrary int: it is decided below
+        out = np.sign(scores).astype(np.int8)
     doubt = ~(np.abs(scores) > slacks)
     if exact_scores is not None:
         doubt &= ~(np.broadcast_to(exact_scores, scores.shape) & np.isfinite(scores))
@@ -137,8 +138,11 @@ def signs(A: ArrayLike, theta: ArrayLike) -> NDArray[np.int8]:
     theta = np.asarray(theta, dtype=float)
     one = theta.ndim == 1
     T = theta[None, :] if one else theta
-    scores = A @ T.T
-    bound = np.abs(A) @ np.abs(T).T
+    # Products beyond the float range give inf or NaN scores and bounds: never trusted, decided
+    # exactly below, so numpy's warning would only be noise.
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = A @ T.T
+        bound = np.abs(A) @ np.abs(T).T
     # Integers whose products add up below 2⁵³ are scored exactly; so is any product with a zero
     # vector. (A bound of 0 alone says nothing: products of entries near 1e-200 underflow to 0.)
     exact_scores = (_integral(A)[:, None] & _integral(T)[None, :] & (bound < EXACT_INTEGERS)) | (
@@ -161,8 +165,9 @@ def paired_signs(A: ArrayLike, W: ArrayLike) -> NDArray[np.int8]:
     """
     A = np.asarray(A, dtype=float)
     W = np.asarray(W, dtype=float)
-    scores = np.einsum("rjd,rd->rj", A, W)
-    bound = np.einsum("rjd,rd->rj", np.abs(A), np.abs(W))
+    with np.errstate(over="ignore", invalid="ignore"):  # as in signs()
+        scores = np.einsum("rjd,rd->rj", A, W)
+        bound = np.einsum("rjd,rd->rj", np.abs(A), np.abs(W))
     exact_scores = (_integral(A) & _integral(W)[:, None] & (bound < EXACT_INTEGERS)) | (
         _zero(A) | _zero(W)[:, None]
     )

@@ -424,3 +424,31 @@ def test_kernel_names():
     assert set(KERNELS) == {"linear", "poly", "quadratic", "rbf"}
     X, y = pc.xor()
     assert kernel_perceptron(X, y, kernel="quadratic").kernel == "poly(degree=2, coef0=1.0)"
+
+
+def test_averaged_and_voted_perceptrons_check_their_data_once(monkeypatch):
+    # X is validated at the boundary of averaged_perceptron (and voted_perceptron), not again by
+    # the run inside: counted by wrapping the validators of both modules.
+    import perceptron_core.algorithms as algorithms
+    import perceptron_core.variants as variants
+
+    calls = []
+
+    def counting(module):
+        original = module.check_X_y
+
+        def check(X, y):
+            calls.append(module.__name__)
+            return original(X, y)
+
+        monkeypatch.setattr(module, "check_X_y", check)
+
+    counting(variants)
+    counting(algorithms)
+    X, y = pc.xor()
+    avg = averaged_perceptron(X, y, epochs=3, offset=True)
+    vote = voted_perceptron(X, y, epochs=3, offset=True)
+    assert calls == ["perceptron_core.variants", "perceptron_core.variants"]
+    # and the run is the perceptron's all the same
+    run = pc.perceptron(X, y, offset=True, max_epochs=3)
+    assert avg.mistakes == vote.mistakes == run.mistakes and np.array_equal(avg.w_last, run.w)
