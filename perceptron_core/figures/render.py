@@ -121,10 +121,10 @@ class LayeredRenderer:
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 1:
             raise ValueError(f"cache_size must be a positive int, got {cache_size!r}.")
         self.cache_size = cache_size
-        self._renderer: RendererAgg | None = None
-        self._renderer_key: tuple | None = None
+        self._agg: RendererAgg | None = None
+        self._agg_key: tuple | None = None
         self._layers: collections.OrderedDict[tuple, _Layer] = collections.OrderedDict()
-        self._base: tuple | None = None  # (figure patch key, its pixels)
+        self._patch_pixels: tuple | None = None  # (figure patch key, its pixels)
         self._rc: tuple | None = None
         self.last: str | None = None
         self.last_layers: tuple[int, int] = (0, 0)
@@ -133,7 +133,7 @@ class LayeredRenderer:
     def forget(self) -> None:
         """Drop every kept layer."""
         self._layers.clear()
-        self._base = None
+        self._patch_pixels = None
 
     def rgba(self, fig: Figure) -> np.ndarray:
         """The RGBA pixels of ``fig``, as ``FigureCanvasAgg(fig).draw()`` draws them (a copy).
@@ -151,7 +151,7 @@ class LayeredRenderer:
         # pyplot's auto-redraw (interactive mode) would draw the whole figure again each time an
         # artist is hidden or shown below. The figure is drawn here, so nothing is lost.
         fig.stale_callback = None
-        renderer = self._renderer_for(FigureCanvasAgg(fig))
+        renderer = self._agg_for(FigureCanvasAgg(fig))
         self._check_rc()
         plan = _Plan.make(fig, renderer)
         self.last_layers = (0, len(fig.axes))
@@ -168,14 +168,14 @@ class LayeredRenderer:
 
     def _draw_background(self, plan: _Plan) -> bool:
         """Put the background of ``plan``'s figure in the buffer; False if it breaks (b)."""
-        renderer = self._renderer
+        renderer = self._agg
         buffer = np.asarray(renderer.buffer_rgba())
         patch = _patch_key(plan.fig.patch, renderer)
-        if self._base is None or self._base[0] != patch:
+        if self._patch_pixels is None or self._patch_pixels[0] != patch:
             renderer.clear()
             plan.fig.patch.draw(renderer)
-            self._base = (patch, buffer.copy())
-        base = self._base[1]
+            self._patch_pixels = (patch, buffer.copy())
+        base = self._patch_pixels[1]
         layers, drawn = {}, False
         for j, ax in enumerate(plan.axes):
             if ax not in plan.layers:
@@ -219,10 +219,10 @@ class LayeredRenderer:
         # The size canvas.draw() would draw at (rounded differently by matplotlib releases).
         probe = canvas.get_renderer()
         key = (probe.width, probe.height, probe.dpi)
-        if key != self._renderer_key:
-            self._renderer, self._renderer_key = RendererAgg(*key), key
+        if key != self._agg_key:
+            self._agg, self._agg_key = RendererAgg(*key), key
             self.forget()
-        return self._renderer
+        return self._agg
 
     def _check_rc(self) -> None:
         """Forget every layer when an rcParam that may change one has changed."""
