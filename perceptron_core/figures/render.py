@@ -151,7 +151,7 @@ class LayeredRenderer:
         # pyplot's auto-redraw (interactive mode) would draw the whole figure again each time an
         # artist is hidden or shown below. The figure is drawn here, so nothing is lost.
         fig.stale_callback = None
-        renderer = self._agg_for(FigureCanvasAgg(fig))
+        renderer = self._renderer_for(FigureCanvasAgg(fig))
         self._check_rc()
         plan = _Plan.make(fig, renderer)
         self.last_layers = (0, len(fig.axes))
