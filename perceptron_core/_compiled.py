@@ -18,8 +18,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from . import _signs
 
 __all__ = [
