@@ -76,8 +76,8 @@ def cell_source(url: str) -> str:
         )
     return _STOP_HEAD + (
         '    raise ModuleNotFoundError(\n'
-        '        "perceptron_core[book] is not installed. In a copy of the book\'s repository run "\n'
-        '        "`pip install -e \'.[book]\'`, then restart the kernel.")'
+        '        "perceptron_core[book] is not installed. In a copy of the book\'s "\n'
+        '        "repository run `pip install -e \'.[book]\'`, then restart the kernel.")'
     )
 
 
