@@ -77,7 +77,7 @@ def _book_cases() -> list:
     return cases
 
 
-def _reader_path(params: dict, jumps: int = 3) -> list[dict]:
+def _reader_path(params: dict, jumps: int = 2) -> list[dict]:
     """A reader's way through a grid: the first frame, a step along each slider and a step
     further, a few jumps anywhere, and back to the start."""
     expanded = sliders._expand_all(params, max_frames=10**6)

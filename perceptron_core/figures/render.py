@@ -121,7 +121,7 @@ class LayeredRenderer:
         if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 1:
             raise ValueError(f"cache_size must be a positive int, got {cache_size!r}.")
         self.cache_size = cache_size
-        self._agg: RendererAgg | None = None
+        self._agg: _TextKeepingRenderer | None = None
         self._agg_key: tuple | None = None
         self._layers: collections.OrderedDict[tuple, _Layer] = collections.OrderedDict()
         self._patch_pixels: tuple | None = None  # (figure patch key, its pixels)
@@ -131,9 +131,11 @@ class LayeredRenderer:
         self.counts: collections.Counter = collections.Counter()
 
     def forget(self) -> None:
-        """Drop every kept layer."""
+        """Drop every kept layer and text."""
         self._layers.clear()
         self._patch_pixels = None
+        if self._agg is not None:
+            self._agg.texts.clear()
 
     def rgba(self, fig: Figure) -> np.ndarray:
         """The RGBA pixels of ``fig``, as ``FigureCanvasAgg(fig).draw()`` draws them (a copy).
@@ -209,7 +211,8 @@ class LayeredRenderer:
             return False
         buffer[...] = base
         for layer in layers.values():
-            layer.paste(buffer)
+            layer.paste(buffer, alone=not any(layer.crosses(other) for other in layers.values()
+                                              if other is not layer))
         self.last = "drawn" if drawn else "reused"
         self.last_layers = (len(layers), len(plan.axes))
         return True
@@ -220,7 +223,7 @@ class LayeredRenderer:
         probe = canvas.get_renderer()
         key = (probe.width, probe.height, probe.dpi)
         if key != self._agg_key:
-            self._agg, self._agg_key = RendererAgg(*key), key
+            self._agg, self._agg_key = _TextKeepingRenderer(*key), key
             self.forget()
         return self._agg
 
@@ -232,6 +235,76 @@ class LayeredRenderer:
         if state != self._rc:
             self._rc = state
             self.forget()
+
+
+class _TextKeepingRenderer(RendererAgg):
+    """A ``RendererAgg`` that keeps what each text it draws did to the pixels under it.
+
+    A text costs up to a millisecond or two to lay out and rasterize (matplotlib 3.11 shapes
+    every string anew), and a frame draws dozens: tick labels, legend entries, titles, most of
+    them the same text at the same place over the same pixels as in an earlier frame. What a
+    text draws depends only on the string, its font, place and angle, its graphics context and
+    the pixels under it; so when all of these are the same, the pixels it drew are pasted back.
+    Texts clipped to a path, or drawn without their Text artist, are always drawn.
+    """
+
+    #: Texts kept per renderer (each a few KB), the least recently drawn dropped first.
+    max_texts = 1024
+
+    def __init__(self, width: float, height: float, dpi: float):
+        super().__init__(width, height, dpi)
+        self.texts: collections.OrderedDict[tuple, tuple] = collections.OrderedDict()
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        key = _text_draw_key(gc, x, y, s, prop, angle, ismath, mtext)
+        if key is None:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        buffer = np.asarray(self.buffer_rgba())
+        kept = self.texts.get(key)
+        if kept is not None:
+            top, left, under, drawn = kept
+            view = buffer[top:top + under.shape[0], left:left + under.shape[1]]
+            if np.array_equal(view, under):
+                view[...] = drawn
+                self.texts.move_to_end(key)
+                return None
+        # Watch the text's box and an em around it (glyphs overhang their box a little), then
+        # keep the part that changed, with the box itself.
+        height, width = buffer.shape[:2]
+        em = prop.get_size_in_points() * self.dpi / 72
+        box = mtext.get_window_extent(self)
+        top, bottom, left, right = _rows_cols(box, height, pad=em + _PAD_PX)
+        bottom, right = min(bottom, height), min(right, width)
+        before = buffer[top:bottom, left:right].copy()
+        result = super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        if top >= bottom or left >= right:
+            return result
+        changed = np.any(before != buffer[top:bottom, left:right], axis=2)
+        edges = (changed[0].any() and top > 0, changed[-1].any() and bottom < height,
+                 changed[:, 0].any() and left > 0, changed[:, -1].any() and right < width)
+        if any(edges):  # it drew past what was watched: do not keep it
+            return result
+        t, b, lft, r = _rows_cols(box, height, pad=_PAD_PX)
+        changed[max(t - top, 0):max(b - top, 0), max(lft - left, 0):max(r - left, 0)] = True
+        rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+        if rows.size:
+            crop = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+            self.texts[key] = (top + int(rows[0]), left + int(cols[0]), before[crop],
+                               buffer[top:bottom, left:right][crop].copy())
+            while len(self.texts) > self.max_texts:
+                self.texts.popitem(last=False)
+        return result
+
+
+def _text_draw_key(gc, x, y, s, prop, angle, ismath, mtext) -> tuple | None:
+    """Everything but the pixels under it that a text's drawing depends on; None: not kept."""
+    if mtext is None or gc.get_clip_path()[0] is not None:
+        return None
+    clip = gc.get_clip_rectangle()
+    return (s, str(ismath), hash(prop), float(x), float(y), float(angle), tuple(gc.get_rgb()),
+            gc.get_alpha(), gc.get_forced_alpha(), gc.get_antialiased(),
+            None if clip is None else tuple(clip.bounds), _optional(mtext, "get_antialiased"),
+            repr(_optional(mtext, "get_fontfeatures")), _optional(mtext, "get_language"))
 
 
 class _Layer:
@@ -258,10 +331,23 @@ class _Layer:
         self.mask = changed[crop]
         self.pixels = after[crop].copy()
 
-    def paste(self, buffer: np.ndarray) -> None:
+    def paste(self, buffer: np.ndarray, alone: bool) -> None:
+        """Put the layer's pixels in ``buffer``, which holds the figure's patch and other layers.
+        ``alone``: no other layer's crop meets this one's, so the whole crop can be copied (its
+        unchanged pixels are the figure's patch, as in ``buffer``)."""
         height, width = self.mask.shape
         view = buffer[self.top:self.top + height, self.left:self.left + width]
-        np.copyto(view, self.pixels, where=self.mask[..., None])
+        if alone:
+            view[...] = self.pixels
+        else:  # one pixel is one 32-bit word: a 2-D mask, much faster than 4 channels
+            np.copyto(view.view(np.uint32)[..., 0], self.pixels.view(np.uint32)[..., 0],
+                      where=self.mask)
+
+    def crosses(self, other: _Layer) -> bool:
+        """Whether the crops of the two layers meet (not necessarily their pixels)."""
+        (h, w), (oh, ow) = self.mask.shape, other.mask.shape
+        return (self.top < other.top + oh and other.top < self.top + h
+                and self.left < other.left + ow and other.left < self.left + w)
 
     def touches(self, box: tuple[int, int, int, int]) -> bool:
         """Whether a pixel of this layer lies in ``box`` (top, bottom, left, right)."""

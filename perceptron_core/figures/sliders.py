@@ -286,9 +286,10 @@ def _png_fast(rgba: np.ndarray) -> bytes:
     height, width = rgba.shape[:2]
     opaque = bool(rgba[..., 3].min() == 255)
     pixels = rgba[..., :3] if opaque else rgba
-    rows = np.empty((height, 1 + width * pixels.shape[2]), dtype=np.uint8)
+    channels = pixels.shape[2]
+    rows = np.empty((height, 1 + width * channels), dtype=np.uint8)
     rows[:, 0] = 0  # filter type "None" on every row
-    rows[:, 1:] = pixels.reshape(height, -1)
+    rows[:, 1:].reshape(height, width, channels)[...] = pixels  # one copy, no temporary
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
