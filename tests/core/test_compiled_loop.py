@@ -30,7 +30,7 @@ from perceptron_core import _compiled
 
 from conftest import small_labelled_data
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TIES = ("mistake", "positive", "negative")
 LOOP = _compiled.perceptron_epochs
 
