@@ -145,7 +145,6 @@ test-wheel: $(STAMP)
 	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
 	$(BIN)/python tests/tools/check_wheel.py $(WHEEL_DIR)/perceptron_core-*.whl
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	$(WHEEL_VENV)/bin/python -m pip install -q --upgrade pip
 	$(WHEEL_VENV)/bin/python -m pip install -q -c requirements.txt \
 	  "$$(ls $(WHEEL_DIR)/perceptron_core-*.whl)[book]" ipykernel
 	$(WHEEL_VENV)/bin/python -m pip check
