@@ -8,14 +8,17 @@ builds the wheel, installs it with its ``book`` extra into a clean venv, and run
 1. copies the chapters of ``_toc.yml`` (``book/_tools/chapters.py``) into a new temporary
    directory outside the repository;
 2. runs a probe notebook there with the venv's Python as the kernel, and checks that the kernel
-   sees the package installed in that venv, nothing of the repository on ``sys.path``, no
-   myst-nb and no ``glue_numbers``, and the temporary directory as its working directory;
+   sees the package and its ``book`` extra installed in that venv, nothing of the repository on
+   ``sys.path``, no myst-nb and no ``glue_numbers``, and the temporary directory as its working
+   directory;
 3. executes every chapter there with nbclient (each cell within ``--timeout`` seconds) and prints
-   ``OK`` or ``FAILED`` per chapter, with the failing cell's error.
+   ``OK`` or ``FAILED`` per chapter, with the failing cell's error. pip has no index in the
+   kernels (``PIP_NO_INDEX``): a chapter whose install cell tried to install anything fails.
 
 It exits with status 1 when a chapter fails or the probe finds the run not isolated. The script
-itself runs in the repository's environment (it needs PyYAML for ``_toc.yml`` and nbclient);
-only the kernels run in ``--python``'s environment.
+itself runs in the repository's environment (it needs PyYAML for ``_toc.yml``, and nbclient);
+only the kernels run in ``--python``'s environment, which needs nothing but the wheel, its extra
+and ipykernel.
 
 Usage::
 
