@@ -1,12 +1,24 @@
-"""Shared test settings and data strategies."""
+"""What the tests share: hypothesis profiles and data strategies, the chapters' pages and stored
+numbers, an independent reference perceptron, and helpers for what a figure shows.
+
+The tests are filed by what they test: ``core/`` (perceptron_core's modules), ``drawing/`` (the
+figure modules and explore), ``chapters/`` (one parametrized test of every chapter, and each
+chapter's own claims), ``book/`` (the build and its outputs). Helpers here are plain functions,
+imported as ``from conftest import ...`` (this folder is on sys.path, as pytest puts it there).
+"""
 
 from __future__ import annotations
 
 import fcntl
+import functools
+import json
+import math
 import os
 import pickle
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +32,8 @@ import perceptron_core as pc
 # The book's build code and tools (book/_tools) are not in the package; the tests import them.
 import sys  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_tools"))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "book" / "_tools"))
 
 # Hundreds of random data sets per theorem, without a wall-clock deadline: the machine is shared
 # and slow runs are not failures. Three profiles:
@@ -126,3 +139,131 @@ def once_per_run(tmp_path_factory):
             return result
 
     return run
+
+
+# --------------------------------------------------------------------------- the chapters' pages
+
+
+@functools.lru_cache(maxsize=None)
+def _notebook(chapter: str) -> str:
+    return (REPO / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8")
+
+
+def notebook_cells(chapter: str) -> list[dict]:
+    """The cells of ``book/<chapter>.ipynb`` (a fresh copy: a test may not change another's)."""
+    return json.loads(_notebook(chapter))["cells"]
+
+
+def cell_source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def markdown_text(chapter: str, sep: str = "\n\n") -> str:
+    """The prose of a chapter: its markdown cells joined by ``sep``."""
+    return sep.join(cell_source(c) for c in notebook_cells(chapter) if c["cell_type"] == "markdown")
+
+
+def is_hidden(cell: dict) -> bool:
+    """A cell whose code the reader does not see on the page."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return any(t in tags for t in ("remove-input", "remove-cell", "hide-input"))
+
+
+def stored_number(chapter: str, key: str) -> Any:
+    """A number the chapter's page shows, as stored from its last run
+    (tests/notebook_numbers/<chapter>.json, which the notebook checks compare every run with)."""
+    path = REPO / "tests" / "notebook_numbers" / f"{chapter}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["values"][key]["value"]
+
+
+# ----------------------------------------------------------------------- what a figure shows
+
+
+def initial_frame(params: dict) -> dict:
+    """The first frame of an explore() grid, as explore() expands it (a figure module's
+    BENCH_CASES hold the chapter's grids)."""
+    from perceptron_core.figures.sliders import _expand_all
+
+    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
+
+
+def axes_titles(fig) -> str:
+    """The titles of every Axes of a figure, joined by " | "."""
+    return " | ".join(ax.get_title() for ax in fig.axes)
+
+
+def figure_texts(fig) -> str:
+    """Every text a figure shows: suptitle, figure texts, titles, annotations, legend entries."""
+    return "\n".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+
+def display_edge_distance(value: float, decimals: int) -> float:
+    """How far ``value`` is from the nearest point where its display with ``decimals`` flips."""
+    scaled = value * 10**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
+
+
+def clear_of_rounding_edge(value: float, decimals: int, rel: float = 1e-9) -> bool:
+    """True when ``value`` shown with ``decimals`` digits cannot flip if it changes by a
+    relative ``rel`` (far more than a rounding of the last bit, or a solver's error)."""
+    scaled = float(value) * 10**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) > max(rel * abs(scaled), 1e-6)
+
+
+# --------------------------------------------------------------- an independent reference run
+
+
+@dataclass
+class ReferenceRun:
+    """A run of :func:`reference_perceptron`."""
+
+    indices: list[int]  # the example of each update, in order
+    weights: list[list]  # the weights after each update (the offset last, with offset=True)
+    w: list  # the final weights
+    epochs: int  # sweeps made, the clean one included
+    converged: bool
+    closest: float  # smallest |y w.x| / (|w| |x|) met at a test with w != 0 (if asked for)
+
+    @property
+    def mistakes(self) -> int:
+        return len(self.indices)
+
+
+def reference_perceptron(X, y, *, tie: str = "mistake", offset: bool = False, exact: bool = False,
+                         max_epochs: int = 10**6, closest: bool = False,
+                         must_converge: bool = True) -> ReferenceRun:
+    """The cyclic perceptron in plain Python, written here and nowhere else: the tests' reference.
+
+    ``exact=True`` works in ``fractions.Fraction`` of the floats (every float is a rational, so no
+    score is rounded); otherwise in Python floats, summed left to right. ``tie`` is the rule at a
+    score of 0: "mistake" (update), "positive" (predict +1) or "negative" (predict -1).
+    ``offset=True`` appends a constant 1 to every point. ``closest=True`` also measures the
+    smallest |y w.x| / (|w| |x|) at a test with w != 0: a run whose closest call is far above
+    rounding cannot change if the last bits of the data or of a dot product do.
+    """
+    conv = (lambda v: Fraction(float(v))) if exact else float
+    rows = [[conv(v) for v in row] + ([conv(1.0)] if offset else []) for row in np.asarray(X)]
+    labels = [int(v) for v in np.asarray(y)]
+    norms = [math.sqrt(float(sum(a * a for a in r))) for r in rows] if closest else []
+    w = [conv(0.0)] * len(rows[0])
+    indices, weights, nearest = [], [], math.inf
+    for epoch in range(1, max_epochs + 1):
+        clean = True
+        for i, (x, label) in enumerate(zip(rows, labels)):
+            s = sum(a * b for a, b in zip(w, x))
+            if closest and any(w):
+                nearest = min(nearest, abs(float(s)) / (math.sqrt(float(sum(a * a for a in w))) * norms[i]))
+            if s != 0:
+                mistake = label * s < 0
+            else:
+                mistake = tie == "mistake" or (tie == "positive") == (label < 0)
+            if mistake:
+                w = [a + label * b for a, b in zip(w, x)]
+                indices.append(i)
+                weights.append(w)
+                clean = False
+        if clean:
+            return ReferenceRun(indices, weights, w, epoch, True, nearest)
+    if must_converge:
+        raise AssertionError("the reference run did not converge")
+    return ReferenceRun(indices, weights, w, max_epochs, False, nearest)

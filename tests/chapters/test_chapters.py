@@ -1,0 +1,246 @@
+"""Every chapter, one parametrized test per rule: what each page owes its reader.
+
+The chapters are the notebooks ``_toc.yml`` lists (book/_tools/chapters.py reads it), so a new
+chapter is checked here the moment it is added there. A chapter's own claims, the sentences of
+its prose checked by an independent computation, are in ``test_chapter_<name>.py`` beside this
+file. That the committed notebooks hold no outputs, and that every number they glue matches its
+reference, is tests/book/test_notebooks.py's; that every figure of ``BENCH_CASES`` draws, and
+redraws like a fresh drawing, is tests/test_render.py's.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import math
+import re
+
+import pytest
+from chapters import chapter_names
+
+from conftest import cell_source, is_hidden, markdown_text, notebook_cells
+
+CHAPTERS = chapter_names()
+
+# What a reader may be shown as a code cell's width: the column of the book's pages.
+COLUMN = 88
+# explore()'s own keywords; every other keyword is a slider.
+EXPLORE_OPTIONS = {"alt", "max_frames", "mode"}
+
+
+def _code_cells(chapter: str) -> list[dict]:
+    return [c for c in notebook_cells(chapter) if c["cell_type"] == "code"]
+
+
+def _figure_module(chapter: str):
+    return importlib.import_module(f"perceptron_core.figures.{chapter}")
+
+
+def test_the_chapters_are_the_table_of_contents():
+    assert len(CHAPTERS) == len(set(CHAPTERS)) >= 9
+    assert CHAPTERS[0] == "first_look"
+
+
+# --------------------------------------------------------------------------------- the page
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_page_opens_with_the_chapter_label_and_a_title(chapter):
+    first = cell_source(notebook_cells(chapter)[0])
+    assert first.startswith(f"(chapter-{chapter.replace('_', '-')})=\n# "), first[:80]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_exercises_have_dropdown_solutions_and_one_runs_code(chapter):
+    """Every exercise has a solution (a ``{solution}`` block, or a solution-start/end pair around
+    cells), folded away in a dropdown, under "## Exercises"; at least one solution runs code."""
+    text = markdown_text(chapter)
+    exercises = text.count("```{exercise}")
+    starts, ends, plain = (text.count("{solution-start}"), text.count("{solution-end}"),
+                           text.count("```{solution}"))
+    assert exercises >= 2 and "## Exercises" in text
+    assert starts + plain == exercises and starts == ends
+    assert text.count(":class: dropdown") >= exercises
+    inside, code_in_solution = False, 0
+    for cell in notebook_cells(chapter):
+        src = cell_source(cell)
+        if cell["cell_type"] == "markdown":
+            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split(
+                "{solution-start}")[-1]
+        elif inside:
+            code_in_solution += 1
+    assert code_in_solution >= 1
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_prose_names_no_test_files(chapter):
+    """The page is for readers: no test file, test name, or "checked by the tests"."""
+    text = markdown_text(chapter)
+    assert not re.search(r"\btests/|test_\w+\.py|\b(in|by) the tests\b|the tests check", text)
+
+
+# --------------------------------------------------------------------------------- the code
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_glue_only_in_cells_the_reader_does_not_see(chapter):
+    """Numbers reach the prose through glue in hidden cells; a visible cell shows no plumbing."""
+    for cell in _code_cells(chapter):
+        src = cell_source(cell)
+        assert "NBVAL_CHECK_OUTPUT" not in src
+        if not is_hidden(cell):
+            assert "glue" not in src, src
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_visible_code_fits_the_column(chapter):
+    for cell in _code_cells(chapter):
+        if not is_hidden(cell):
+            src = cell_source(cell)
+            assert max(map(len, src.split("\n"))) <= COLUMN, src
+
+
+def _names(src: str) -> tuple[set[str], set[str]]:
+    """Names a cell binds, and names it reads without binding them anywhere in the cell."""
+    bound, read = set(), set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            bound.update([node.name] if isinstance(node, ast.FunctionDef) else [])
+            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return bound, read - bound - set(dir(builtins))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_visible_code_uses_no_name_defined_only_in_hidden_cells(chapter):
+    """A reader must not meet a name whose definition the page hides (the data's parameters were
+    once unpacked in a remove-input cell)."""
+    shown: set[str] = set()
+    for i, cell in enumerate(notebook_cells(chapter)):
+        if cell["cell_type"] != "code" or is_hidden(cell):
+            continue
+        bound, read = _names(cell_source(cell))
+        missing = read - shown
+        assert not missing, f"cell {i} uses {sorted(missing)}, defined only in hidden cells"
+        shown |= bound
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_chapter_imports_the_package_and_its_figure_module(chapter):
+    """A chapter's code is the package's: its mathematics from perceptron_core, its figures from
+    perceptron_core.figures.<chapter>, and explore from perceptron_core.figures."""
+    imported = set()
+    for cell in _code_cells(chapter):
+        for node in ast.walk(ast.parse(cell_source(cell))):
+            if isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{a.name}" for a in node.names)
+    assert {"perceptron_core", "perceptron_core.figures.explore",
+            f"perceptron_core.figures.{chapter}"} <= imported
+
+
+# ------------------------------------------------------------------------ the live figures
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_figure_module_lists_its_figures_in_bench_cases(chapter):
+    """BENCH_CASES (name, draw, grid): what bench/bench_redraw.py times and tests/test_render.py
+    draws. Names carry the chapter's; each draw is the module's own; each grid fits explore's
+    budget of frames."""
+    from perceptron_core.figures.sliders import slider_grid
+
+    module = _figure_module(chapter)
+    cases = module.BENCH_CASES
+    assert cases
+    for name, draw, params in cases:
+        assert name.startswith(chapter.replace("_", "-")), name
+        assert draw.__module__ == module.__name__ and getattr(module, draw.__name__) is draw
+        grid = slider_grid(**params)
+        assert math.prod(len(v) for v in grid.values()) <= 60, name
+
+
+def test_bench_case_names_are_unique_across_the_book():
+    names = [name for chapter in CHAPTERS for name, _, _ in _figure_module(chapter).BENCH_CASES]
+    assert len(names) == len(set(names))
+
+
+def _explore_calls(chapter: str) -> list[tuple[object, dict]]:
+    """Every explore(draw, **sliders) of the chapter, evaluated: the draw function and the slider
+    specs, in a namespace holding the chapter's imports and the assignments that precede the
+    call in its cell (``M = figs.running_run().mistakes``)."""
+    namespace: dict = {}
+    for cell in _code_cells(chapter):
+        tree = ast.parse(cell_source(cell))
+        imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        exec(compile(ast.Module(imports, []), chapter, "exec"), namespace)
+    calls = []
+    for cell in _code_cells(chapter):
+        tree = ast.parse(cell_source(cell))
+        for k, statement in enumerate(tree.body):
+            for node in ast.walk(statement):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id == "explore"):
+                    continue
+                local = dict(namespace)
+                before = [s for s in tree.body[:k] if isinstance(s, ast.Assign)]
+                exec(compile(ast.Module(before, []), chapter, "exec"), local)
+                draw = eval(compile(ast.Expression(node.args[0]), chapter, "eval"), local)
+                sliders = {}
+                for kw in node.keywords:
+                    if kw.arg in EXPLORE_OPTIONS:
+                        continue
+                    value = eval(compile(ast.Expression(kw.value), chapter, "eval"), local)
+                    if kw.arg is None:
+                        sliders.update(value)
+                    else:
+                        sliders[kw.arg] = value
+                calls.append((draw, sliders))
+    return calls
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_explore_call_of_the_page_is_a_bench_case(chapter):
+    """The sliders a reader moves are the grids the tests and the benchmark use: every
+    explore() of the page, with the same draw and the same specs (initial values included), is
+    one of the figure module's BENCH_CASES, and every case is on the page."""
+    calls = _explore_calls(chapter)
+    cases = [(draw, params) for _, draw, params in _figure_module(chapter).BENCH_CASES]
+    assert calls
+    for draw, sliders in calls:
+        assert (draw, sliders) in cases, f"explore({draw.__name__}, {sliders}) is no BENCH_CASE"
+    for draw, params in cases:
+        assert (draw, params) in calls, f"BENCH_CASE {draw.__name__} is not on the page"
+
+
+# ------------------------------------------------------------------------------ the exercises
+
+# An exercise's statement types a value that its solution's code runs (the student edition
+# has no solution cells to glue it from): (chapter, label, the value in the statement, in the
+# code). Each pattern's groups are the numbers, in the same order.
+TYPED_IN_STATEMENTS = [
+    ("margin_perceptron", "mp-ex-search", r"target \$\\tau = ([0-9.]+)\$",
+     r"tau_search, short_cap = ([0-9.]+), "),
+    ("offset", "off-ex-measured-c", r"from \$([0-9.]+)\$ to \$([0-9.]+)\$",
+     r"np\.geomspace\(([0-9.]+), ([0-9.]+),"),
+]
+
+
+@pytest.mark.parametrize(("chapter", "label", "statement", "code"), TYPED_IN_STATEMENTS,
+                         ids=[row[1] for row in TYPED_IN_STATEMENTS])
+def test_exercise_statements_type_the_values_their_solutions_run(chapter, label, statement, code):
+    text = markdown_text(chapter, "\n")
+    start = text.index(f":label: {label}")
+    end = text.find(f"{{solution-start}} {label}", start)
+    typed = re.search(statement, text[start:end if end > 0 else None]).groups()
+    matches = [re.search(code, cell_source(c)) for c in _code_cells(chapter)]
+    run = [m.groups() for m in matches if m]
+    assert len(run) == 1, f"{len(run)} code cells match {code!r}"
+    assert tuple(map(float, typed)) == tuple(map(float, run[0]))
