@@ -15,7 +15,9 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.svm import SVC
 
 import perceptron_core as pc
+from perceptron_core import ConvergenceWarning, perceptron
 
+from conftest import reference_perceptron
 from conftest import small_labelled_data
 
 
@@ -405,3 +407,28 @@ def test_closest_call_of_a_run_that_touches_a_tie_is_zero_and_of_no_test_is_inf(
         warnings.simplefilter("ignore", pc.ConvergenceWarning)
         one = pc.perceptron([[0.0, 0.0]], [1.0], max_epochs=1, record=True)
     assert pc.closest_call([[0.0, 0.0]], one) == math.inf  # x = 0: no direction to test
+
+
+@given(small_labelled_data(), st.sampled_from(["mistake", "positive", "negative"]))
+def test_tie_rules_match_an_exact_reference(data, tie):
+    """Integer data make ties frequent; the package's rules match exact arithmetic."""
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        run = perceptron(X, y, tie=tie, max_epochs=20, record=True)
+    ref = reference_perceptron(X, y, tie=tie, exact=True, max_epochs=20, must_converge=False)
+    hits, w, epochs = ref.indices, ref.w, ref.epochs
+    assert run.history.indices.tolist() == hits and run.epochs == epochs
+    np.testing.assert_array_equal(run.w, [float(v) for v in w])
+
+
+@given(small_labelled_data())
+def test_balcan_is_cs229_on_flipped_labels_negated(data):
+    """Exercise per-ex-balcan, on any data (separable or not), bit for bit."""
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        balcan = perceptron(X, y, tie="negative", max_epochs=20, record=True)
+        mirror = perceptron(X, -y, tie="positive", max_epochs=20, record=True)
+    assert balcan.history.indices.tolist() == mirror.history.indices.tolist()
+    np.testing.assert_array_equal(balcan.w, 0 - mirror.w)

@@ -132,3 +132,13 @@ def test_offset_trick_with_a_nonzero_offset(n, d, gamma, b_frac, t, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pc.ConvergenceWarning)
         assert not pc.perceptron(X, y, max_epochs=20).converged
+
+
+def test_update_lemma_random():
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        w, x = rng.normal(size=5), rng.normal(size=5)
+        yv = rng.choice([-1.0, 1.0])
+        assert np.isclose(yv * (w + yv * x) @ x, yv * w @ x + x @ x)
+        b = rng.normal()
+        assert np.isclose(yv * ((w + yv * x) @ x + b + yv), yv * (w @ x + b) + x @ x + 1)

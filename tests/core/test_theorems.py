@@ -6,12 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
-from scipy.optimize import nnls
-from sklearn.svm import SVC
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.optimize import nnls
+from sklearn.svm import SVC
 
 import perceptron_core as pc
+from perceptron_core import online_perceptron
 
 from conftest import planted_data, small_labelled_data
 
@@ -190,3 +191,14 @@ def test_narrow_wedge_runs_long_but_within_the_bound(k):
     assert res.converged
     assert res.mistakes <= pc.novikoff_bound(pc.radius(X), mm.gamma_high)
     assert res.mistakes >= 2 ** (k + 2)  # exponential in k, as the margin 2^-k predicts
+
+
+@given(planted_data(max_n=15, max_d=4), st.sampled_from(["mistake", "positive", "negative"]),
+       st.lists(st.integers(0, 10_000), min_size=1, max_size=300))
+def test_mistake_bound_online_any_order_any_repetition(data, tie, picks):
+    """per-thm-bound: any order, any repetitions, any tie rule, against the planted (u, γ)."""
+    X, y, u, gamma, R = data
+    assert np.all(y * (X @ u) >= gamma * (1 - 1e-9))  # the planted margin, independent of the LP
+    order = [p % len(y) for p in picks]
+    steps = list(online_perceptron(((X[i], y[i]) for i in order), tie=tie))
+    assert steps[-1].mistakes <= (R / gamma) ** 2 * (1 + 1e-9)

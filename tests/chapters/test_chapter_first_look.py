@@ -1,63 +1,20 @@
-"""Tests for perceptron_core.figures.first_look and the claims of book/first_look.ipynb."""
+"""The claims of the chapter "A first look" (book/first_look.ipynb), each checked by an independent
+computation."""
 
 from __future__ import annotations
 
-import json
-import math
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
 
 import perceptron_core as pc
 from perceptron_core.figures import first_look
-from perceptron_core.figures.first_look import draw_trained, trained
+from perceptron_core.figures.first_look import trained
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "first_look.ipynb"
-
-
-def _exact_mistakes(X, y, max_epochs=1000):
-    """Independent reference: the cyclic perceptron (ties are mistakes) in exact rationals."""
-    Xf = [[Fraction(float(v)) for v in row] for row in X]
-    w = [Fraction(0)] * X.shape[1]
-    count = 0
-    for _ in range(max_epochs):
-        clean = True
-        for x, label in zip(Xf, (int(v) for v in y)):
-            if label * sum(a * b for a, b in zip(w, x)) <= 0:
-                w = [a + label * b for a, b in zip(w, x)]
-                count += 1
-                clean = False
-        if clean:
-            return count
-    raise AssertionError("no convergence")
-
-
-def _display_edge_distance(value: float, decimals: int) -> float:
-    scaled = value * 10**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
-
-
-@pytest.mark.parametrize("gamma", [0.05, 0.5])
-@pytest.mark.parametrize("seed", [0, 2])
-def test_draw_trained_shows_the_run(gamma, seed):
-    fig = draw_trained(gamma, seed)
-    assert isinstance(fig, Figure)
-    X, y, u, res, bound = trained(gamma, seed)
-    assert f"{res.mistakes} mistakes" in fig.axes[0].get_title()
-    assert res.converged and res.mistakes <= bound
-    assert np.isclose(pc.dataset_margin(X, y, u), gamma)
-
-
-def test_slider_values_are_the_ones_explore_offers():
-    lo, hi, step = first_look.GAMMAS
-    expected = [round(lo + i * step, 6) for i in range(int(round((hi - lo) / step)) + 1)]
-    assert first_look.slider_gammas() == expected
-    assert expected[0] == 0.05 and expected[-1] == 0.5 and len(expected) == 10
+from conftest import display_edge_distance, markdown_text, reference_perceptron
 
 
 def test_slider_summary_and_the_claim_it_supports():
@@ -73,17 +30,17 @@ def test_slider_summary_and_the_claim_it_supports():
     spread_mistakes = summary["mistakes_max"] - summary["mistakes_min"]
     assert spread_bound > 10 * spread_mistakes
     for key in ("bound_min", "bound_max"):
-        assert _display_edge_distance(summary[key], 1) > 1e-6  # shown with one decimal
+        assert display_edge_distance(summary[key], 1) > 1e-6  # shown with one decimal
 
 
 def test_the_opening_run_does_not_hinge_on_rounding():
     X, y, u = pc.planted(40, 2, gamma=0.1, R=1.0, seed=0)
     res = pc.perceptron(X, y)
-    assert res.converged and res.mistakes == _exact_mistakes(X, y)
+    assert res.converged and res.mistakes == reference_perceptron(X, y, exact=True, max_epochs=1000).mistakes
     gamma_star = pc.max_margin(X, y).gamma
     bound = pc.novikoff_bound(pc.radius(X), gamma_star)
-    assert _display_edge_distance(gamma_star, 4) > 1e-6
-    assert _display_edge_distance(bound, 1) > 1e-6
+    assert display_edge_distance(gamma_star, 4) > 1e-6
+    assert display_edge_distance(bound, 1) > 1e-6
     assert res.mistakes <= bound
 
 
@@ -110,43 +67,6 @@ def test_exercise_dimension():
         bounds.append(bound_d)
     # "the bounds need not even move in the same direction as d"
     assert not (bounds[0] <= bounds[1] <= bounds[2] or bounds[0] >= bounds[1] >= bounds[2])
-
-
-def _cells():
-    return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def test_chapter_has_exercises_with_solutions_and_code():
-    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
-    exercises = text.count("```{exercise}")
-    assert exercises >= 2
-    assert text.count("{solution-start}") == exercises == text.count("{solution-end}")
-    assert text.count(":class: dropdown") >= exercises
-    assert "## Exercises" in text
-    # At least one solution runs code: a code cell between a solution-start and its end.
-    inside, code_in_solution = False, 0
-    for c in _cells():
-        src = "".join(c["source"])
-        if c["cell_type"] == "markdown":
-            inside = (inside or "{solution-start}" in src) and "{solution-end}" not in src.split(
-                "{solution-start}")[-1]
-        elif inside:
-            code_in_solution += 1
-    assert code_in_solution >= 1
-
-
-def test_visible_code_fits_the_column_and_has_no_plumbing_marks():
-    for cell in _cells():
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        tags = cell.get("metadata", {}).get("tags", [])
-        assert "NBVAL_CHECK_OUTPUT" not in src
-        assert not cell["outputs"] and cell["execution_count"] is None
-        if "glue(" in src or "glue_numbers(" in src:
-            assert "remove-input" in tags, src
-        else:
-            assert max(map(len, src.split("\n"))) <= 88, src
 
 
 def test_iris_folds_one_separable_and_converged_the_others_capped():
@@ -191,7 +111,7 @@ def test_iris_folds_one_separable_and_converged_the_others_capped():
 
 
 def test_text_says_hyperplane_in_four_dimensions():
-    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("first_look")
     assert "no line" not in text.lower() and "No hyperplane separates the two species" in text
     assert "the run never\nconverges" not in text and "50 epochs" not in text
 

@@ -1,19 +1,15 @@
-"""Tests for perceptron_core.figures.perceptron and the claims of book/perceptron.ipynb."""
+"""The claims of the chapter "The perceptron" (book/perceptron.ipynb), each checked by an independent
+computation: exact rational arithmetic, scikit-learn, or a loop written here."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import warnings
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from matplotlib.figure import Figure
 
 from perceptron_core import (
     ConvergenceWarning,
@@ -29,26 +25,7 @@ from perceptron_core import (
 )
 from perceptron_core.figures import perceptron as figs
 
-from conftest import planted_data, small_labelled_data
-from perceptron_core.figures.sliders import _expand_all
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "perceptron.ipynb"
-
-
-def _initial(params: dict) -> dict:
-    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
-    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
-
-
-def _texts(fig: Figure) -> str:
-    """All text drawn in a figure: titles, figure text, annotations, legend entries."""
-    parts = [t.get_text() for t in fig.texts]
-    for ax in fig.axes:
-        parts += [ax.get_title(), *(t.get_text() for t in ax.texts)]
-        legend = ax.get_legend()
-        if legend is not None:
-            parts += [t.get_text() for t in legend.get_texts()]
-    return "\n".join(parts)
+from conftest import display_edge_distance, markdown_text, reference_perceptron
 
 
 def _exact_is_mistake(s: Fraction, label: int, tie: str) -> bool:
@@ -57,29 +34,6 @@ def _exact_is_mistake(s: Fraction, label: int, tie: str) -> bool:
         return s < 0
     return tie == "mistake" or (tie == "positive" and label < 0) or (
         tie == "negative" and label > 0)
-
-
-def _exact_cyclic(X, y, tie="mistake", max_epochs=1000):
-    """An independent reference: the cyclic perceptron in exact rational arithmetic.
-
-    Every float is a rational, so ``Fraction(x)`` is exact and no score is ever rounded.
-    Returns the indices of the mistakes, the final w (Fractions) and the number of epochs.
-    """
-    Xf = [[Fraction(float(v)) for v in row] for row in np.asarray(X)]
-    yf = [int(v) for v in np.asarray(y)]
-    w = [Fraction(0)] * len(Xf[0])
-    hits = []
-    for epoch in range(1, max_epochs + 1):
-        clean = True
-        for i, (x, label) in enumerate(zip(Xf, yf)):
-            s = label * sum(a * b for a, b in zip(w, x))
-            if _exact_is_mistake(s, label, tie):
-                w = [a + label * b for a, b in zip(w, x)]
-                hits.append(i)
-                clean = False
-        if clean:
-            return hits, w, epoch
-    return hits, w, max_epochs
 
 
 def _exact_online(stream, tie="mistake"):
@@ -96,15 +50,6 @@ def _exact_online(stream, tie="mistake"):
     return hits
 
 
-def _display_edge_distance(value: float, decimals: int) -> float:
-    """How far ``value`` is from the nearest point where its display with ``decimals`` flips."""
-    scaled = value * 10**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
-
-
-# ---- the running example and its figure -------------------------------------------------------
-
-
 def test_running_example_facts():
     X, y = figs.running_data()
     run = figs.running_run()
@@ -114,42 +59,6 @@ def test_running_example_facts():
     assert run.mistakes + 1 <= 40
     assert radius(X) <= 1.0 + 1e-12
     assert run.mistakes <= novikoff_bound(radius(X), max_margin(X, y).gamma)
-
-
-@pytest.mark.parametrize("k", [0, 1, 7, 15])
-def test_draw_update_returns_figure_with_the_run_numbers(k):
-    X, y = figs.running_data()
-    run = figs.running_run()
-    fig = figs.draw_update(k)
-    assert isinstance(fig, Figure)
-    text = _texts(fig)
-    w_k = figs.weights_after(k)
-    wrong = int(np.sum(y * (X @ w_k) <= 0))
-    if wrong == 0:
-        assert f"separates all {len(y)} points" in text
-    else:
-        assert f"still gets {wrong} of {len(y)} points wrong" in text
-    assert f"({w_k[0]:.2f}, {w_k[1]:.2f})" in text
-    if k > 0:
-        i = int(run.history.indices[k - 1])
-        assert f"point {i} " in text and f"epoch {int(run.history.epochs[k - 1])}" in text
-        before, after = y[i] * (figs.weights_after(k - 1) @ X[i]), y[i] * (w_k @ X[i])
-        assert f"{before:+.3f}" in text and f"{after:+.3f}" in text
-        assert f"of {run.mistakes}" in text
-
-
-def test_draw_update_last_frame_separates_and_first_frame_has_no_boundary():
-    assert "separates all" in _texts(figs.draw_update(figs.running_run().mistakes))
-    assert "no boundary yet" in _texts(figs.draw_update(0))
-
-
-def test_weights_after_range():
-    run = figs.running_run()
-    np.testing.assert_array_equal(figs.weights_after(0), [0.0, 0.0])
-    np.testing.assert_array_equal(figs.weights_after(run.mistakes), run.w)
-    for bad in (-1, run.mistakes + 1):
-        with pytest.raises(ValueError):
-            figs.weights_after(bad)
 
 
 def test_watching_a_run_claims():
@@ -192,7 +101,8 @@ def test_running_run_agrees_with_exact_arithmetic():
     """The mistake count and order cannot hinge on the rounding of one dot product."""
     X, y = figs.running_data()
     run = figs.running_run()
-    hits, w, epochs = _exact_cyclic(X, y)
+    ref = reference_perceptron(X, y, exact=True, max_epochs=1000)
+    hits, w, epochs = ref.indices, ref.w, ref.epochs
     assert hits == run.history.indices.tolist() and epochs == run.epochs
     np.testing.assert_allclose([float(v) for v in w], run.w, rtol=1e-12)
 
@@ -202,17 +112,14 @@ def test_running_run_agrees_with_exact_arithmetic():
     ("cos_last", "cos_last", 4)])
 def test_glued_floats_are_far_from_a_display_edge(name, value, decimals):
     # The prose shows these with a fixed number of decimals; a last-bit change must not flip one.
-    assert _display_edge_distance(figs.running_facts()[value], decimals) > 1e-6
+    assert display_edge_distance(figs.running_facts()[value], decimals) > 1e-6
 
 
 def test_tie_numbers_are_far_from_a_display_edge():
     X, y = figs.tie_data()
     gamma = max_margin(X, y).gamma
-    assert _display_edge_distance(gamma, 4) > 1e-6
-    assert _display_edge_distance(novikoff_bound(radius(X), gamma), 0) > 1e-6
-
-
-# ---- the update lemma ----------------------------------------------------------------------------
+    assert display_edge_distance(gamma, 4) > 1e-6
+    assert display_edge_distance(novikoff_bound(radius(X), gamma), 0) > 1e-6
 
 
 def test_update_raises_score_by_squared_norm_on_the_run():
@@ -224,40 +131,12 @@ def test_update_raises_score_by_squared_norm_on_the_run():
     assert int(np.sum(after <= 0)) == 4  # updates that leave their point a mistake
 
 
-def test_update_scores_needs_history():
-    X, y = figs.running_data()
-    with pytest.raises(ValueError):
-        figs.update_scores(perceptron(X, y), X, y)
-
-
-def test_update_lemma_random():
-    rng = np.random.default_rng(1)
-    for _ in range(100):
-        w, x = rng.normal(size=5), rng.normal(size=5)
-        yv = rng.choice([-1.0, 1.0])
-        assert np.isclose(yv * (w + yv * x) @ x, yv * w @ x + x @ x)
-        b = rng.normal()
-        assert np.isclose(yv * ((w + yv * x) @ x + b + yv), yv * (w @ x + b) + x @ x + 1)
-
-
 def test_batch_is_online_over_repeated_data():
     X, y = figs.running_data()
     run = figs.running_run()
     steps = list(itertools.islice(online_perceptron(itertools.cycle(zip(X, y))), run.epochs * len(y)))
     assert steps[-1].mistakes == run.mistakes
     np.testing.assert_array_equal(steps[-1].w, run.w)
-
-
-# ---- the online stream ---------------------------------------------------------------------------
-
-
-def test_margin_stream_has_radius_and_margin():
-    u = np.array([np.cos(0.5), np.sin(0.5)])
-    for x, label in itertools.islice(figs.margin_stream(0.1, seed=3), 2000):
-        assert x @ x <= 1.0
-        assert label * (u @ x) >= 0.1
-    with pytest.raises(ValueError):
-        next(figs.margin_stream(0.0))
 
 
 def test_online_stream_last_mistake_is_the_last_one_ever():
@@ -303,17 +182,6 @@ def test_online_stream_numbers_and_bound():
     for seed in range(5):
         steps = list(itertools.islice(online_perceptron(figs.margin_stream(0.2, seed=seed)), 3000))
         assert steps[-1].mistakes <= novikoff_bound(1.0, 0.2)
-
-
-# ---- ties ---------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rule", ["mistake", "positive"])
-def test_draw_tie(rule):
-    fig = figs.draw_tie(rule)
-    assert isinstance(fig, Figure)
-    run = figs.tie_run(rule)
-    assert f"{run.mistakes} mistake" in _texts(fig)
 
 
 def test_tie_rule_changes_the_run():
@@ -376,41 +244,6 @@ def test_balcan_on_tie_example():
     assert margins(X, y, w_b)[1] == 0  # the boundary passes through x_2
 
 
-@given(planted_data(max_n=15, max_d=4), st.sampled_from(["mistake", "positive", "negative"]),
-       st.lists(st.integers(0, 10_000), min_size=1, max_size=300))
-def test_mistake_bound_online_any_order_any_repetition(data, tie, picks):
-    """per-thm-bound: any order, any repetitions, any tie rule, against the planted (u, γ)."""
-    X, y, u, gamma, R = data
-    assert np.all(y * (X @ u) >= gamma * (1 - 1e-9))  # the planted margin, independent of the LP
-    order = [p % len(y) for p in picks]
-    steps = list(online_perceptron(((X[i], y[i]) for i in order), tie=tie))
-    assert steps[-1].mistakes <= (R / gamma) ** 2 * (1 + 1e-9)
-
-
-@given(small_labelled_data(), st.sampled_from(["mistake", "positive", "negative"]))
-def test_tie_rules_match_an_exact_reference(data, tie):
-    """Integer data make ties frequent; the package's rules match exact arithmetic."""
-    X, y = data
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        run = perceptron(X, y, tie=tie, max_epochs=20, record=True)
-    hits, w, epochs = _exact_cyclic(X, y, tie, max_epochs=20)
-    assert run.history.indices.tolist() == hits and run.epochs == epochs
-    np.testing.assert_array_equal(run.w, [float(v) for v in w])
-
-
-@given(small_labelled_data())
-def test_balcan_is_cs229_on_flipped_labels_negated(data):
-    """Exercise per-ex-balcan, on any data (separable or not), bit for bit."""
-    X, y = data
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        balcan = perceptron(X, y, tie="negative", max_epochs=20, record=True)
-        mirror = perceptron(X, -y, tie="positive", max_epochs=20, record=True)
-    assert balcan.history.indices.tolist() == mirror.history.indices.tolist()
-    np.testing.assert_array_equal(balcan.w, 0 - mirror.w)
-
-
 def test_balcan_exercise_in_the_package():
     X, y = figs.tie_data()
     balcan = perceptron(X, y, tie="negative", record=True)
@@ -420,29 +253,8 @@ def test_balcan_exercise_in_the_package():
     np.testing.assert_array_equal(balcan.w, [1.0, 0.0])
 
 
-# ---- the chapter's text ----------------------------------------------------------------------
-
-
-def _cells():
-    return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def test_visible_code_fits_the_column_and_has_no_plumbing_marks():
-    for cell in _cells():
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        assert "NBVAL_CHECK_OUTPUT" not in src
-        assert not cell["outputs"] and cell["execution_count"] is None
-        tags = cell.get("metadata", {}).get("tags", [])
-        if ("glue(" in src or "glue_numbers(" in src) and "remove-input" not in tags:
-            raise AssertionError(f"a cell that glues is visible:\n{src}")
-        if "remove-input" not in tags:
-            assert max(map(len, src.split("\n"))) <= 88, src
-
-
 def test_text_names_sources_and_states_the_fixed_claims():
-    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("perceptron")
     for bad in ("3-case", "three-case", "seeds", "notes 004", "but not this rule",
                 "Nothing is lost"):
         assert bad not in text, bad
@@ -457,9 +269,6 @@ def test_text_names_sources_and_states_the_fixed_claims():
     # notation: T is a number of epochs only, never the index of a loop
     assert "For $t = 1, \\dots, T$" not in text and "\\epsilon" not in text.replace(
         "U^2\\|w^*\\|^2/\\epsilon^2", "").replace("is at least $\\epsilon$", "")
-
-
-# ---- scikit-learn -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["iris", "flipped", "running"])
@@ -495,9 +304,6 @@ def test_flipped_data_is_not_separable():
     # "Iris setosa against versicolor on the petal measurements (separable)"
     Xi, yi = iris_pair("setosa", "versicolor", features=(2, 3))
     assert separability(Xi, yi, offset=True).separable is True
-
-
-# ---- exercises ----------------------------------------------------------------------------------
 
 
 def test_exercise_repeat_formula():
@@ -549,17 +355,6 @@ def test_exercise_order_runs_stay_within_bound():
         assert np.all(y[p] * (X[p] @ r.w) > 0)
         counts.add(r.mistakes)
     assert len(counts) > 1  # the order does change the run
-
-
-@pytest.mark.parametrize("name, draw, params", figs.BENCH_CASES)
-def test_bench_cases_draw(name, draw, params):
-    assert isinstance(draw(**_initial(params)), Figure)
-
-
-def test_bench_update_slider_is_the_chapters():
-    """The chapter's slider runs k = 0..M over the run's mistakes; BENCH_CASES says 15."""
-    (_, _, params), = [case for case in figs.BENCH_CASES if case[1] is figs.draw_update]
-    assert params["k"] == (0, figs.running_run().mistakes, 1)
 
 
 def _exact_score(x, w, b) -> Fraction:
