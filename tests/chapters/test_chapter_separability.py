@@ -1,20 +1,16 @@
-"""Tests of the figures of the chapter "Linear separability" and of the claims its prose makes.
+"""The claims of the chapter "Linear separability" (book/separability.ipynb): every concrete statement
+the page makes about its data (gates, Iris, clouds), checked in exact arithmetic or by search.
 
-Gordan's alternative itself (never both, always one) is property-tested in tests/test_theorems.py;
-here we check that the figures show what the package says, and that every concrete statement the
-page makes about its data (gates, Iris, clouds) holds.
-"""
+Gordan's alternative itself (never both, always one) is property-tested in tests/core/test_theorems.py."""
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
 from fractions import Fraction
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 
 from perceptron_core import (
     Separability,
@@ -29,118 +25,8 @@ from perceptron_core import (
     separability,
 )
 from perceptron_core.figures import separability as figs
-from perceptron_core.figures.sliders import _expand_all
 
-
-def _initial(params: dict) -> dict:
-    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
-    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
-
-
-def _texts(fig: Figure) -> str:
-    """All text a figure shows: titles, suptitle, legend entries."""
-    return "\n".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
-
-
-def _corners(spec) -> list:
-    """First and last value of a slider spec (start, stop, step[, initial]) or a choice list."""
-    if isinstance(spec, tuple):
-        return [spec[0], spec[1]]
-    return [spec[0], spec[-1]]
-
-
-# ------------------------------------------------------------------------------------------
-# Every figure draws over the corners of its grid, and shows the package's verdict
-# ------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "distance, noise",
-    list(itertools.product(_corners(figs.CLOUD_DISTANCES), _corners(figs.NOISE_RATES))),
-)
-def test_draw_clouds_corners(distance, noise):
-    fig = figs.draw_clouds(distance=distance, noise=noise)
-    assert isinstance(fig, Figure)
-    X, y, _ = figs.cloud_data(distance, noise)
-    sep = separability(X, y, offset=True)
-    text = _texts(fig)
-    assert ("NOT SEPARABLE" in text) == (not sep.separable)
-    assert figs.verdict_text(X, y, sep) in text
-    if sep.separable:
-        assert f"γ*_b = {max_margin(X, y, offset=True).gamma:.2f}" in text
-
-
-@pytest.mark.parametrize("gate", _corners(figs.GATES) + ["and"])
-def test_draw_gate(gate):
-    fig = figs.draw_gate(gate=gate)
-    assert isinstance(fig, Figure)
-    text = _texts(fig)
-    X, y = logic_gate(gate)
-    for offset in (False, True):
-        sep = separability(X, y, offset=offset)
-        where = "with an offset" if offset else "through the origin"
-        verdict = "separable" if sep.separable else "NOT separable"
-        assert f"{where}: {verdict}" in text
-
-
-@pytest.mark.parametrize("pair", figs.IRIS_PAIRS)
-def test_draw_iris(pair):
-    fig = figs.draw_iris(pair=pair)
-    assert isinstance(fig, Figure)
-    X, y = figs.iris_data(pair)
-    assert figs.verdict_text(X, y, separability(X, y, offset=True)) in _texts(fig)
-
-
-def test_bench_cases_draw():
-    for name, draw, params in figs.BENCH_CASES:
-        assert name.startswith("separability-")
-        assert isinstance(draw(**_initial(params)), Figure)
-
-
-def test_grids_within_frame_budget():
-    start, stop, step, initial = figs.CLOUD_DISTANCES
-    grid = figs.cloud_grid()
-    assert grid[0] == start and grid[-1] == stop and initial in grid
-    assert len(grid) * len(figs.NOISE_RATES) <= 40
-    assert len(figs.GATES) <= 40 and len(figs.IRIS_PAIRS) <= 40
-
-
-def test_clouds_stay_inside_fixed_axes():
-    # The clouds figure uses fixed limits so the picture does not jump; no point may fall outside.
-    for d, noise in itertools.product(figs.cloud_grid(), figs.NOISE_RATES):
-        X, _, _ = figs.cloud_data(d, noise)
-        assert np.all(np.abs(X[:, 0]) < figs._CLOUD_XLIM[1])
-        assert np.all(np.abs(X[:, 1]) < figs._CLOUD_YLIM[1])
-
-
-def test_evidence_in_every_cloud_frame_verifies():
-    for d, noise in itertools.product(figs.cloud_grid(), figs.NOISE_RATES):
-        X, y, _ = figs.cloud_data(d, noise)
-        assert figs.cloud_verdict(d, noise).verify(X, y)
-
-
-def test_common_point_lies_in_both_hulls():
-    # With an offset the star is 2·Σ_{+}λᵢxᵢ, which must equal 2·Σ_{−}λᵢxᵢ (a point of both hulls).
-    for pair in figs.IRIS_PAIRS[1:]:
-        X, y = figs.iris_data(pair)
-        sep = figs.iris_verdict(pair)
-        lam = sep.certificate
-        assert lam[y > 0].sum() == pytest.approx(0.5) and lam[y < 0].sum() == pytest.approx(0.5)
-        p = figs.common_point(X, y, sep)
-        np.testing.assert_allclose(p, 2 * lam[y < 0] @ X[y < 0], atol=1e-9)
-
-
-def test_common_point_and_witness_refuse_the_wrong_verdict():
-    X, y = logic_gate("and")
-    with pytest.raises(ValueError):
-        figs.common_point(X, y, separability(X, y, offset=True))
-    with pytest.raises(ValueError):
-        figs.unit_witness(separability(X, y))
-
-
-# ------------------------------------------------------------------------------------------
-# Claims made in the prose
-# ------------------------------------------------------------------------------------------
+from conftest import is_hidden, markdown_text, notebook_cells
 
 
 def test_gates_table():
@@ -333,43 +219,6 @@ def test_perceptron_on_the_clouds_stays_far_below_its_bound():
             assert perceptron(noisy, y, offset=True, max_epochs=100_000).mistakes == m
 
 
-def _undecided(sep: Separability) -> Separability:
-    """The same verdict turned into "undecided", whatever fields the dataclass has."""
-    names = {f.name for f in dataclasses.fields(sep)}
-    cleared = {k: None for k in ("w", "b", "certificate", "certificate_exact") if k in names}
-    return dataclasses.replace(sep, separable=None, **cleared)
-
-
-def test_figures_show_an_undecided_verdict_without_evidence():
-    X, y = logic_gate("xor")
-    sep = _undecided(separability(X, y, offset=True))
-    text = figs.verdict_text(X, y, sep)
-    assert text.startswith("UNDECIDED")
-    fig = Figure()
-    ax = fig.add_subplot()
-    n_before = len(ax.get_children())
-    figs.draw_evidence(ax, X, y, sep)
-    assert len(ax.get_children()) == n_before
-    assert len(figs.support(sep)) == 0
-    with pytest.raises(ValueError, match="undecided"):
-        figs.common_point(X, y, sep)
-    with pytest.raises(ValueError, match="undecided"):
-        figs.unit_witness(sep)
-
-
-def test_exact_weights_are_preferred_when_the_package_gives_them():
-    lam = [Fraction(0), Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)]
-    sep = SimpleNamespace(certificate=np.array([1e-13, 1 / 3, 1 / 3, 1 / 3]),
-                          certificate_exact=lam)
-    assert figs.exact_weights(sep) == lam
-    assert figs.support(sep).tolist() == [1, 2, 3]
-    assert figs.weights_text(sep) == "(0, 1/3, 1/3, 1/3)"
-    plain = SimpleNamespace(certificate=np.array([0.5, 0.0, 0.5]))
-    assert figs.exact_weights(plain) is None
-    assert figs.support(plain).tolist() == [0, 2]
-    assert figs.weights_text(plain) == "(0.50, 0.00, 0.50)"
-
-
 def test_versicolor_virginica_certificate_checks_exactly_when_exact():
     X, y = iris_pair("versicolor", "virginica", features=(2, 3))
     s = separability(X, y, offset=True)
@@ -381,11 +230,6 @@ def test_versicolor_virginica_certificate_checks_exactly_when_exact():
     assert min(exact) >= 0 and sum(exact) == 1
     assert sum(l * int(yi) for l, yi in zip(exact, y)) == 0
     assert _exact_combination(X, y, exact) == [0, 0]
-
-
-# ------------------------------------------------------------------------------------------
-# The definition's remark: with an offset, the tie rules of the sources accept the same data
-# ------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -406,11 +250,6 @@ def test_moving_the_hyperplane_away_from_its_points_separates_them(seed):
     assert all(v > 0 for v in exact)  # away from the points on it: strictly separated
     lowered = [int(yi) * (Fraction(float(s)) - delta) for yi, s in zip(y, score)]
     assert not all(v > 0 for v in lowered)  # towards them: those points are now wrong
-
-
-# ------------------------------------------------------------------------------------------
-# How few flowers a certificate needs (versicolor against virginica, four measurements)
-# ------------------------------------------------------------------------------------------
 
 
 def _det3(a):
@@ -590,20 +429,10 @@ def test_smallest_certificate_of_the_four_measurements():
         assert dataset_margin(X[list(S)], y[list(S)], w, b) <= bound
 
 
-# ------------------------------------------------------------------------------------------
-# The checked exercise's solution: right whenever it answers, and it answers the check's cases
-# ------------------------------------------------------------------------------------------
-
-
 def _solution_namespace() -> dict:
-    import json
-    from pathlib import Path
-
     from perceptron_core import check
 
-    nb = json.loads((Path(__file__).resolve().parents[1] / "book" / "separability.ipynb")
-                    .read_text(encoding="utf-8"))
-    cell = next(c for c in nb["cells"] if c.get("id") == "sep-ex-check-solution-code")
+    cell = next(c for c in notebook_cells("separability") if c.get("id") == "sep-ex-check-solution-code")
     namespace = {"np": np, "check": check}
     exec(compile("".join(cell["source"]), "<solution>", "exec"), namespace)
     return namespace
@@ -638,35 +467,16 @@ def test_exercise_check_solution_passes_and_is_never_wrong(capsys):
     assert all(separable(X, y) for X, y in cases[:3])
 
 
-# ------------------------------------------------------------------------------------------
-# The page: no plumbing in sight, and the sentences that were wrong stay fixed
-# ------------------------------------------------------------------------------------------
-
-
-def _cells():
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "book" / "separability.ipynb"
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
-
-
-def test_visible_code_fits_the_column_and_has_no_plumbing():
-    for cell in _cells():
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        tags = cell.get("metadata", {}).get("tags", [])
-        assert not cell["outputs"] and cell["execution_count"] is None
-        if "remove-input" in tags or "remove-cell" in tags:
-            continue
-        assert "glue" not in src, src  # glue_numbers lives in hidden cells only
-        assert "exact_weights" not in src and "if exact is not None" not in src, src  # no fallback
-        assert max(map(len, src.split("\n"))) <= 88, src
+def test_visible_code_has_no_fallback_for_exact_weights():
+    """The reader's code reads the exact certificate the package gives; no fallback in sight."""
+    for cell in notebook_cells("separability"):
+        if cell["cell_type"] == "code" and not is_hidden(cell):
+            src = "".join(cell["source"])
+            assert "exact_weights" not in src and "if exact is not None" not in src, src
 
 
 def test_text_keeps_the_fixed_sentences():
-    text = "\n\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("separability")
     assert "shift $b$ a little towards" not in text
     assert "away* from the points on it" in text
     assert "certificate needs {glue:text}`sep-vv4-support`" not in text
@@ -689,5 +499,3 @@ def test_certificate_checked_by_hand_is_the_petal_plane_one():
     assert sum(l * int(t) for l, t in zip(lam, y)) == 0
     for k in range(2):
         assert sum(l * int(t) * Fraction(float(row[k])) for l, t, row in zip(lam, y, X)) == 0
-
-
