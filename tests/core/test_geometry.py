@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import perceptron_core as pc
+from perceptron_core import max_margin, planted
 from perceptron_core.geometry import Separability, peak, separator_arc
 
 from conftest import small_labelled_data
@@ -340,3 +341,54 @@ def test_peak_in_radians_and_degrees_and_its_two_shapes():
         peak(np.eye(3), np.ones(3))
     with pytest.raises(ValueError, match="tol must be finite and > 0"):
         peak([[1.0, 0.0]], [1.0], tol=0.0)
+
+
+def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
+    """The margin curve min_i z_i . u_theta, computed directly (independent of the package)."""
+    a = np.radians(theta_deg)
+    return np.min(Z @ np.stack([np.cos(a), np.sin(a)]), axis=0)
+
+
+@settings(max_examples=150)
+@given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
+def test_peak_shape_matches_finite_differences(n, ratio, seed):
+    # Theorem of the section "Turning a separator": at theta* the curve is a smooth maximum when
+    # one point alone is closest (then u* points at it and gamma* = |z|), and a corner when the
+    # closest points lie on both sides of u*. Checked against finite differences of the curve.
+    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
+    top = peak(X, y, degrees=True)
+    Z = y[:, None] * X
+    h = 1e-5
+    c = _curve(Z, np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)]))
+    left, right = (c[1] - c[0]) / h, (c[2] - c[1]) / h
+    # theta* is a maximum of the curve: it does not rise on either side
+    assert left >= -1e-4 and right <= 1e-4
+    assert left == pytest.approx(top.left_slope, abs=1e-4)
+    assert right == pytest.approx(top.right_slope, abs=1e-4)
+    if top.kind == "smooth":
+        assert len(top.active) == 1
+        assert top.gamma == pytest.approx(np.linalg.norm(Z[top.active[0]]), rel=1e-9)
+    elif top.kind == "corner":
+        assert len(top.active) >= 2 and left > 0 > right
+        side = Z[top.active] @ np.array([-np.sin(np.radians(top.theta)),
+                                         np.cos(np.radians(top.theta))])
+        assert side.max() > 0 > side.min()
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.05, 0.9),
+       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
+def test_support_points_with_an_offset_come_from_both_classes(n, d, ratio, shift, seed):
+    # prose (section on the SVM): with an offset and both labels present, the support points of
+    # the maximum-margin separator always include both classes. Reference: the margins of the
+    # returned (w, b) recomputed here, and the closest point of each class.
+    X0, y, _ = planted(n, d, ratio, 1.0, seed=seed)
+    if len(set(y)) < 2:
+        return
+    X = X0 + shift
+    opt = max_margin(X, y, offset=True)
+    m = y * (X @ opt.w + opt.b) / np.linalg.norm(opt.w)
+    closest_pos, closest_neg = m[y > 0].min(), m[y < 0].min()
+    # both classes reach the minimum: the line sits halfway between the two class hulls
+    assert closest_pos == pytest.approx(closest_neg, rel=1e-6, abs=1e-9)
+    assert set(y[opt.support]) == {-1.0, 1.0}

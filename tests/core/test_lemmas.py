@@ -5,11 +5,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import perceptron_core as pc
+from perceptron_core import planted
 
 from conftest import planted_data, small_labelled_data
 
@@ -142,3 +144,18 @@ def test_update_lemma_random():
         assert np.isclose(yv * (w + yv * x) @ x, yv * w @ x + x @ x)
         b = rng.normal()
         assert np.isclose(yv * ((w + yv * x) @ x + b + yv), yv * (w @ x + b) + x @ x + 1)
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 20), d=st.integers(2, 4), ratio=st.floats(0.05, 0.9),
+       seed=st.integers(0, 2**31 - 1), wb=st.lists(st.floats(-3, 3), min_size=5, max_size=5))
+def test_mirroring_costs_exactly_the_offset(n, d, ratio, seed, wb):
+    # Proposition mgn-prop-mirror on random data and a random (w, b), computed directly.
+    X, y, _ = planted(n, d, ratio, 1.0, seed=seed)
+    w, b = np.array(wb[:d]), wb[4]
+    if np.linalg.norm(w) < 1e-3:
+        return
+    X2, y2 = np.vstack([X, -X]), np.r_[y, -y]
+    mirrored = np.min(y2 * (X2 @ w + b)) / np.linalg.norm(w)
+    assert mirrored == pytest.approx(np.min(y * (X @ w)) / np.linalg.norm(w)
+                                     - abs(b) / np.linalg.norm(w), abs=1e-9)

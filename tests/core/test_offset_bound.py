@@ -377,3 +377,20 @@ def test_without_an_offset_no_c_is_best_and_the_infimum_is_novikoff():
     assert best_c(1e-300, 1e-300) == pytest.approx(1e-300, rel=1e-12)
     with pytest.raises(TypeError, match="b must be a real number"):
         best_c(1.0, "1")
+
+
+@settings(max_examples=100)
+@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.1, 0.9),
+       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
+def test_offset_perceptron_obeys_the_lifted_bound(n, d, ratio, shift, seed):
+    # M <= (R^2 + 1)(1 + b*^2) / gamma^2 for a planted unit w* with offset b*: the data are
+    # planted through the origin and then shifted, so b* = -u.t is known without any solver.
+    X0, y, u = planted(n, d, ratio, 1.0, seed=seed)
+    t = np.full(d, shift)
+    X = X0 + t
+    b_star = -float(u @ t)
+    gamma = float(np.min(y * (X @ u + b_star)))
+    assert gamma == pytest.approx(float(np.min(y * (X0 @ u))), abs=1e-9)
+    run = perceptron(X, y, offset=True, max_epochs=100_000)
+    assert run.converged
+    assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + b_star**2) / gamma**2 * (1 + 1e-9)

@@ -1,4 +1,5 @@
-"""Tests of the chapter "Margin": its figures, and the claims its prose makes about its data."""
+"""The claims of the chapter "Margin" (book/margin.ipynb) about its data and in its exercises,
+checked by brute force, scikit-learn's SVC, or finite differences of the margin curve."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
 from sklearn.svm import SVC
 
 from perceptron_core import (
@@ -26,88 +26,9 @@ from perceptron_core import (
 from perceptron_core.figures import margin as fig
 
 
-
-
 def _grid(spec: tuple) -> list[int]:
     start, stop, step = spec[:3]
     return list(range(start, stop + 1, step))
-
-
-def _titles(f: Figure) -> str:
-    return " | ".join(ax.get_title() for ax in f.axes)
-
-
-# --- the data set -------------------------------------------------------------------------------
-
-
-def test_data_is_rotated_so_the_optimum_is_on_the_slider_grid():
-    X, y = fig.margin_data()
-    opt = max_margin(X, y)
-    assert X.shape == (14, 2) and set(np.unique(y)) == {-1.0, 1.0}
-    np.testing.assert_allclose(opt.w, fig.unit(fig.THETA_STAR), atol=1e-12)
-    assert fig.THETA_STAR in _grid(fig.ANGLE_GRID) and fig.THETA_STAR in _grid(fig.HULL_ANGLE_GRID)
-    assert radius(X) == pytest.approx(1.0, abs=1e-12)
-
-
-def test_data_is_read_only():
-    X, y = fig.margin_data()
-    with pytest.raises(ValueError):
-        X[0, 0] = 5.0
-    with pytest.raises(ValueError):
-        y[0] = -y[0]
-
-
-# --- the figures --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("draw, spec", [(fig.draw_turning_separator, fig.ANGLE_GRID),
-                                        (fig.draw_hull_bounds, fig.HULL_ANGLE_GRID)])
-def test_draw_returns_a_figure_on_the_corners_of_its_grid(draw, spec):
-    grid = _grid(spec)
-    assert len(grid) <= 40 and spec[3] in grid
-    for angle in (grid[0], grid[-1], spec[3], int(fig.THETA_STAR)):
-        f = draw(angle=angle)
-        assert isinstance(f, Figure)
-        assert f"θ = {angle}°" in _titles(f)
-
-
-@pytest.mark.parametrize("angle", _grid(fig.ANGLE_GRID))
-def test_displayed_margin_and_verdict_agree_with_the_package(angle):
-    X, y = fig.margin_data()
-    m = dataset_margin(X, y, fig.unit(angle))
-    assert fig.margin_at(angle) == pytest.approx(m, abs=1e-12)
-    title = _titles(fig.draw_turning_separator(angle=angle))
-    assert f"margin {m:.3f}" in title
-    g = max_margin(X, y).gamma
-    if m <= 0:
-        assert "not a separator" in title
-    elif angle == fig.THETA_STAR:
-        assert "= γ*: the maximum" in title
-    else:
-        assert f"< γ* = {g:.3f}" in title and m < g
-
-
-def test_ringed_points_are_the_support_points_at_the_optimum():
-    X, y = fig.margin_data()
-    np.testing.assert_array_equal(fig.closest_points(fig.THETA_STAR), max_margin(X, y).support)
-    for angle in _grid(fig.ANGLE_GRID):
-        idx = fig.closest_points(angle)
-        assert np.all(margins(X, y, fig.unit(angle))[idx] == pytest.approx(fig.margin_at(angle)))
-
-
-def test_only_the_optimal_grid_angle_reaches_gamma_star():
-    reached = [a for a in _grid(fig.ANGLE_GRID) if "the maximum" in fig.verdict(a)]
-    assert reached == [int(fig.THETA_STAR)]
-
-
-@pytest.mark.parametrize("angle", _grid(fig.HULL_ANGLE_GRID))
-def test_hull_figure_shows_both_bounds(angle):
-    X, y = fig.margin_data()
-    p, _ = min_norm_point(y[:, None] * X)
-    m = dataset_margin(X, y, fig.unit(angle))
-    title = _titles(fig.draw_hull_bounds(angle=angle))
-    assert f"m(u) = {m:.3f}" in title and f"‖p*‖ = {np.linalg.norm(p):.3f}" in title
-    assert m <= np.linalg.norm(p) + 1e-12
 
 
 def test_hull_figure_line_touches_the_circle_only_at_the_optimum():
@@ -182,10 +103,6 @@ def test_half_hull_distance_equals_gamma_star_b_only_for_separable_data():
     X2 = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
     assert _brute_force_margin(X2, y) == pytest.approx(0.5, abs=1e-6)
     assert max_margin(X2, y, offset=True).gamma == pytest.approx(0.5, abs=1e-9)
-
-
-
-# --- claims in the prose ------------------------------------------------------------------------
 
 
 def test_candidate_w_separates_and_scaling_keeps_the_geometric_margin():
@@ -274,9 +191,6 @@ def test_mirroring_only_costs_the_offset():
             dataset_margin(X, y, w) - abs(b) / np.linalg.norm(w), abs=1e-12)
 
 
-# --- claims in the exercises' solutions ---------------------------------------------------------
-
-
 def test_exercise_adding_a_point():
     X, y = fig.margin_data()
     opt = max_margin(X, y)
@@ -320,9 +234,6 @@ def test_exercise_orthonormal_depends_on_the_tie_rule_only_through_the_labels():
             assert perceptron(X, y, tie="negative").mistakes == int(np.sum(y > 0))
 
 
-# --- the shape of the peak ----------------------------------------------------------------------
-
-
 def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
     """The margin curve min_i z_i . u_theta, computed directly (independent of the package)."""
     a = np.radians(theta_deg)
@@ -356,55 +267,6 @@ def test_smooth_peak_example_of_the_exercise():
     assert abs(c[0] - c[1]) < h * 1e-3 and abs(c[2] - c[1]) < h * 1e-3
 
 
-def test_peak_rejects_data_outside_the_plane():
-    with pytest.raises(ValueError, match="plane"):
-        fig.peak(np.eye(3), np.ones(3))
-
-
-@settings(max_examples=150)
-@given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
-def test_peak_shape_matches_finite_differences(n, ratio, seed):
-    # Theorem of the section "Turning a separator": at theta* the curve is a smooth maximum when
-    # one point alone is closest (then u* points at it and gamma* = |z|), and a corner when the
-    # closest points lie on both sides of u*. Checked against finite differences of the curve.
-    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
-    top = fig.peak(X, y)
-    Z = y[:, None] * X
-    h = 1e-5
-    c = _curve(Z, np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)]))
-    left, right = (c[1] - c[0]) / h, (c[2] - c[1]) / h
-    # theta* is a maximum of the curve: it does not rise on either side
-    assert left >= -1e-4 and right <= 1e-4
-    assert left == pytest.approx(top.left_slope, abs=1e-4)
-    assert right == pytest.approx(top.right_slope, abs=1e-4)
-    if top.kind == "smooth":
-        assert len(top.active) == 1
-        assert top.gamma == pytest.approx(np.linalg.norm(Z[top.active[0]]), rel=1e-9)
-    elif top.kind == "corner":
-        assert len(top.active) >= 2 and left > 0 > right
-        side = Z[top.active] @ np.array([-np.sin(np.radians(top.theta)),
-                                         np.cos(np.radians(top.theta))])
-        assert side.max() > 0 > side.min()
-
-
-@settings(max_examples=100)
-@given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
-def test_separator_arc_is_where_the_margin_is_positive(n, ratio, seed):
-    X, y, _ = planted(n, 2, ratio, 1.0, seed=seed)
-    lo, hi = fig.separator_arc(X, y)
-    assert 0 < hi - lo <= 180 + 1e-9
-    Z = y[:, None] * X
-    # sample away from the ends, where the sign of the margin is decided by rounding
-    theta = np.linspace(lo - 360, hi + 360, 4001)
-    def gap(a: np.ndarray, b: float) -> np.ndarray:   # distance on the circle, in degrees
-        r = (a - b) % 360
-        return np.minimum(r, 360 - r)
-
-    theta = theta[np.minimum(gap(theta, lo), gap(theta, hi)) > 1e-6]
-    inside = ((theta - lo) % 360) < (hi - lo)
-    np.testing.assert_array_equal(_curve(Z, theta) > 0, inside)
-
-
 def test_chapter_separator_arc():
     X, y = fig.margin_data()
     lo, hi = fig.separator_arc(X, y)
@@ -412,9 +274,6 @@ def test_chapter_separator_arc():
     # the glued ends are shown rounded to whole degrees: not on a rounding boundary
     for end in (lo, hi, hi - lo):
         assert abs(end - round(end) - 0.5) > 0.01 and abs(end - round(end) + 0.5) > 0.01
-
-
-# --- the perceptron with an offset ----------------------------------------------------------------
 
 
 def test_offset_counterexample_beats_the_naive_bound():
@@ -427,57 +286,6 @@ def test_offset_counterexample_beats_the_naive_bound():
     assert (radius(X) / opt.gamma) ** 2 == pytest.approx(121.0)
     assert run.mistakes > (radius(X) / opt.gamma) ** 2
     assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
-
-
-@settings(max_examples=100)
-@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.1, 0.9),
-       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
-def test_offset_perceptron_obeys_the_lifted_bound(n, d, ratio, shift, seed):
-    # M <= (R^2 + 1)(1 + b*^2) / gamma^2 for a planted unit w* with offset b*: the data are
-    # planted through the origin and then shifted, so b* = -u.t is known without any solver.
-    X0, y, u = planted(n, d, ratio, 1.0, seed=seed)
-    t = np.full(d, shift)
-    X = X0 + t
-    b_star = -float(u @ t)
-    gamma = float(np.min(y * (X @ u + b_star)))
-    assert gamma == pytest.approx(float(np.min(y * (X0 @ u))), abs=1e-9)
-    run = perceptron(X, y, offset=True, max_epochs=100_000)
-    assert run.converged
-    assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + b_star**2) / gamma**2 * (1 + 1e-9)
-
-
-@settings(max_examples=100)
-@given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.05, 0.9),
-       shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
-def test_support_points_with_an_offset_come_from_both_classes(n, d, ratio, shift, seed):
-    # prose (section on the SVM): with an offset and both labels present, the support points of
-    # the maximum-margin separator always include both classes. Reference: the margins of the
-    # returned (w, b) recomputed here, and the closest point of each class.
-    X0, y, _ = planted(n, d, ratio, 1.0, seed=seed)
-    if len(set(y)) < 2:
-        return
-    X = X0 + shift
-    opt = max_margin(X, y, offset=True)
-    m = y * (X @ opt.w + opt.b) / np.linalg.norm(opt.w)
-    closest_pos, closest_neg = m[y > 0].min(), m[y < 0].min()
-    # both classes reach the minimum: the line sits halfway between the two class hulls
-    assert closest_pos == pytest.approx(closest_neg, rel=1e-6, abs=1e-9)
-    assert set(y[opt.support]) == {-1.0, 1.0}
-
-
-@settings(max_examples=100)
-@given(n=st.integers(2, 20), d=st.integers(2, 4), ratio=st.floats(0.05, 0.9),
-       seed=st.integers(0, 2**31 - 1), wb=st.lists(st.floats(-3, 3), min_size=5, max_size=5))
-def test_mirroring_costs_exactly_the_offset(n, d, ratio, seed, wb):
-    # Proposition mgn-prop-mirror on random data and a random (w, b), computed directly.
-    X, y, _ = planted(n, d, ratio, 1.0, seed=seed)
-    w, b = np.array(wb[:d]), wb[4]
-    if np.linalg.norm(w) < 1e-3:
-        return
-    X2, y2 = np.vstack([X, -X]), np.r_[y, -y]
-    mirrored = np.min(y2 * (X2 @ w + b)) / np.linalg.norm(w)
-    assert mirrored == pytest.approx(np.min(y * (X @ w)) / np.linalg.norm(w)
-                                     - abs(b) / np.linalg.norm(w), abs=1e-9)
 
 
 @settings(max_examples=60)
