@@ -38,6 +38,8 @@ from perceptron_core import (
 )
 from perceptron_core.bounds import best_c, best_offset_bound
 
+from conftest import reference_perceptron
+
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -394,3 +396,33 @@ def test_offset_perceptron_obeys_the_lifted_bound(n, d, ratio, shift, seed):
     run = perceptron(X, y, offset=True, max_epochs=100_000)
     assert run.converged
     assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + b_star**2) / gamma**2 * (1 + 1e-9)
+
+
+@st.composite
+def separable_with_offset(draw):
+    """Data with a planted unit w, an offset b and margin >= gamma, built here."""
+    d = draw(st.integers(1, 3))
+    n = draw(st.integers(2, 20))
+    seed = draw(st.integers(0, 2**31 - 1))
+    gamma = draw(st.floats(0.05, 0.5))
+    b = draw(st.floats(-3.0, 3.0))
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(d)
+    w /= np.linalg.norm(w)
+    X = rng.uniform(-4, 4, size=(n, d))
+    score = X @ w + b
+    y = np.where(score >= 0, 1.0, -1.0)
+    X += np.outer(y * np.maximum(gamma - np.abs(score), 0.0), w)
+    return X, y, w, b, gamma
+
+
+@settings(max_examples=100)
+@given(separable_with_offset())
+def test_offset_bound_on_the_augmented_points(case):
+    # The chapter's bound with an offset: M <= (R^2 + 1)(1 + b^2) / gamma^2.
+    X, y, w, b, _ = case
+    gamma = float(np.min(y * (X @ w + b)))
+    R_sq = float(np.max(np.sum(X * X, axis=1)))
+    m = len(reference_perceptron(X, y, offset=True).weights)
+    assert m == perceptron(X, y, offset=True, max_epochs=10**6).mistakes
+    assert m <= (R_sq + 1) * (1 + b * b) / gamma**2 + 1e-9

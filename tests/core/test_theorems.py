@@ -12,9 +12,9 @@ from scipy.optimize import nnls
 from sklearn.svm import SVC
 
 import perceptron_core as pc
-from perceptron_core import online_perceptron
+from perceptron_core import online_perceptron, perceptron
 
-from conftest import planted_data, small_labelled_data
+from conftest import planted_data, reference_perceptron, small_labelled_data
 
 REL = 1e-9  # slack for rounding in the bound's own arithmetic
 
@@ -202,3 +202,42 @@ def test_mistake_bound_online_any_order_any_repetition(data, tie, picks):
     order = [p % len(y) for p in picks]
     steps = list(online_perceptron(((X[i], y[i]) for i in order), tie=tie))
     assert steps[-1].mistakes <= (R / gamma) ** 2 * (1 + 1e-9)
+
+
+@st.composite
+def separable_by_u(draw):
+    """Points with margin at least gamma from a random unit u, built here (not by the package)."""
+    d = draw(st.integers(2, 5))
+    n = draw(st.integers(2, 30))
+    seed = draw(st.integers(0, 2**31 - 1))
+    gamma = draw(st.floats(0.02, 0.5))
+    rng = np.random.default_rng(seed)
+    u = rng.standard_normal(d)
+    u /= np.linalg.norm(u)
+    X = rng.uniform(-1, 1, size=(n, d))
+    along = X @ u
+    y = np.where(along >= 0, 1.0, -1.0)
+    # Push every point out of the slab |u.x| < gamma along u; the margin is then >= gamma.
+    X += np.outer(y * np.maximum(gamma - np.abs(along), 0.0), u)
+    X[0] += (y[0] * gamma - X[0] @ u) * u  # one point exactly at the margin
+    return X, y, u, gamma
+
+
+@given(separable_by_u())
+def test_cosine_stays_above_its_rising_lower_bound(case):
+    X, y, u, _ = case
+    gamma = float(np.min(y * (X @ u)))
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    weights = reference_perceptron(X, y).weights
+    W = np.array(weights)
+    k = np.arange(1, len(W) + 1)
+    cosine = (W @ u) / np.linalg.norm(W, axis=1)
+    lower = np.sqrt(k) * gamma / R
+    assert np.all(cosine >= lower - 1e-9)
+    assert np.all(np.diff(lower) > 0)
+    assert len(W) <= (R / gamma) ** 2 + 1e-9
+    # The package records the same quantities along the same run.
+    res = perceptron(X, y, u=u, max_epochs=10**6)
+    assert res.mistakes == len(W)
+    assert np.allclose(res.history.progress, W @ u, atol=1e-9)
+    assert np.allclose(res.history.norms_sq, np.sum(W * W, axis=1), atol=1e-9)
