@@ -1,25 +1,18 @@
-"""Tests for the figures of the chapter "The offset trick" and the claims its prose makes.
+"""The claims of the chapter "The offset trick" (book/offset.ipynb) and the numbers of its figure.
 
-Where a claim is about the perceptron, the tests recount it with a reference perceptron written
-here (exact rationals where the data are integers), and margins are recomputed here or taken
-from scikit-learn's SVC, not from the package against itself.
-"""
+Where a claim is about the perceptron, it is recounted with the reference perceptron of
+tests/conftest.py (exact rationals where the data are integers), and margins are recomputed
+here or taken from scikit-learn's SVC, not from the package against itself."""
 
 from __future__ import annotations
 
-import ast
-import builtins
-import itertools
-import json
 import math
 import re
 import warnings
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.svm import SVC
 
@@ -27,52 +20,15 @@ from perceptron_core import (augment, closest_call, iris_pair, max_margin, offse
                              perceptron, radius)
 from perceptron_core.bounds import best_c
 from perceptron_core.figures import offset as of
-from perceptron_core.figures.sliders import _expand_all
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "book" / "offset.ipynb"
-NUMBERS = ROOT / "tests" / "notebook_numbers" / "offset.json"
+from conftest import markdown_text, reference_perceptron, stored_number
 
 
-def _stored(key):
-    """A number the chapter's prose shows, as stored from the last run of the notebook."""
-    return json.loads(NUMBERS.read_text())["values"][key]["value"]
-
-
-# ---------------------------------------------------------------------------------------------
-# A reference perceptron
-# ---------------------------------------------------------------------------------------------
-
-
-def _reference(Z, y, *, exact=False, max_epochs=10**6):
-    """Cyclic perceptron through the origin on the rows of Z, in plain Python.
-
-    Returns the update indices, the final weights and the smallest |y w.z| / (|w| |z|) met at
-    a test with w != 0: a run whose closest call is far above rounding (1e-9) cannot change
-    if the last bits of the data or of a dot product do. ``_reference.epochs`` is then the
-    number of epochs of the run, the final clean one included.
-    """
-    conv = (lambda v: Fraction(float(v))) if exact else float
-    rows = [[conv(v) for v in row] for row in np.asarray(Z)]
-    labels = [int(v) for v in y]
-    w = [conv(0.0)] * len(rows[0])
-    steps, closest = [], math.inf
-    norms = [math.sqrt(float(sum(a * a for a in r))) for r in rows]
-    for epoch in range(1, max_epochs + 1):
-        clean = True
-        for i, (z, label) in enumerate(zip(rows, labels)):
-            s = sum(a * b for a, b in zip(w, z))
-            if any(w):
-                size = math.sqrt(float(sum(a * a for a in w))) * norms[i]
-                closest = min(closest, abs(float(s)) / size)
-            if label * s <= 0:
-                w = [a + label * b for a, b in zip(w, z)]
-                steps.append(i)
-                clean = False
-        if clean:
-            _reference.epochs = epoch
-            return steps, w, closest
-    raise AssertionError("the reference run did not converge")
+def _reference(Z, y, *, exact=False):
+    """The reference perceptron (tests/conftest.py) through the origin on the rows of Z: the
+    indices of its updates, its final weights, and its closest call (measured in floats only)."""
+    run = reference_perceptron(Z, y, exact=exact, closest=not exact)
+    return run.indices, run.w, run.closest
 
 
 def _iris_mm():
@@ -102,33 +58,6 @@ def _strictly_separable_through_origin(X, y):
     res = linprog(np.zeros(X.shape[1]), A_ub=-Z, b_ub=-np.ones(len(y)),
                   bounds=[(None, None)] * X.shape[1], method="highs")
     return res.status == 0
-
-
-# ---------------------------------------------------------------------------------------------
-# The figure
-# ---------------------------------------------------------------------------------------------
-
-
-def test_slider_grid_is_within_the_static_budget_and_matches_shift_grid():
-    expanded = _expand_all({"shift": of.SHIFTS, "c": of.CS}, 60)
-    values = {p.name: p.values for p in expanded}
-    assert values["shift"] == of.shift_grid()
-    assert values["c"] == of.CS
-    assert len(values["shift"]) * len(values["c"]) <= 60
-
-
-@pytest.mark.parametrize("shift, c", list(itertools.product([0.0, 4.0], [of.CS[0], of.CS[-1]])))
-def test_draw_returns_a_figure_whose_title_and_alt_give_the_numbers(shift, c):
-    fig = of.draw(shift=shift, c=c)
-    assert isinstance(fig, Figure)
-    s = of.offset_state(shift, c)
-    title = fig._suptitle.get_text()
-    alt = of.alt_text(shift, c)
-    for text in (title, alt):
-        assert f"{s['R_aug']:.2f}" in text and f"{s['gamma_aug']:.4f}" in text
-        assert f"{s['bound']:.0f}" in text and f"{s['bound_best']:.0f}" in text
-        assert f"made {s['mistakes']} mistakes" in text
-
 
 
 def test_every_frame_shows_correct_numbers_and_runs_within_the_bound():
@@ -208,26 +137,22 @@ def test_frame_summary_claims():
     assert f["near_large"] == near[-1] > 10 * f["near_best"] and f["near_best"] == min(near)
 
 
-# ---------------------------------------------------------------------------------------------
-# Claims in the prose
-# ---------------------------------------------------------------------------------------------
-
-
 def test_the_mit_algorithm_and_the_trick_hold_on_the_irises():
     # The chapter's first cell: the package's perceptron with an offset (the MIT notes' θ₀) and
     # through the origin on (x, 1), against a reference loop in exact rationals.
     X, y = _iris_mm()
     mit = perceptron(X, y, offset=True, max_epochs=1000, record=True)
     theta, theta0, steps = mit.w, mit.b, list(mit.history.indices)
-    ref_steps, ref_w, _ = _reference(augment(X, 1.0), y, exact=True)
-    assert steps == ref_steps and len(steps) == 1230 == _stored("off-trick-mistakes")
+    ref = reference_perceptron(augment(X, 1.0), y, exact=True)
+    ref_steps, ref_w = ref.indices, ref.w
+    assert steps == ref_steps and len(steps) == 1230 == stored_number("offset", "off-trick-mistakes")
     # "Epoch 308 of the T = 1000 was the first without a mistake": the reference's count of
     # epochs, the clean one included; the last mistake falls in the epoch before it.
-    epochs = _reference.epochs
+    epochs = ref.epochs
     run = perceptron(augment(X, 1.0), y, max_epochs=1000, record=True)
-    assert run.epochs == mit.epochs == epochs == _stored("off-trick-epochs") == 308
+    assert run.epochs == mit.epochs == epochs == stored_number("offset", "off-trick-epochs") == 308
     assert run.history.epochs[-1] == epochs - 1
-    assert _stored("off-trick-T") == 1000
+    assert stored_number("offset", "off-trick-T") == 1000
     assert [Fraction(v) for v in theta] + [Fraction(theta0)] == ref_w
     assert theta0 == 618.0 and list(theta) == [23.0, -164.0]
     with warnings.catch_warnings():
@@ -257,10 +182,10 @@ def test_iris_bounds_and_runs_at_three_constants():
     # "the irises are not separable by a line through the origin at all": no w has
     # y_i w.x_i >= 1 for all i (scipy's LP), so there is no bound without an offset
     assert not _strictly_separable_through_origin(X, y)
-    assert _stored("off-iris-through-origin") is False
+    assert stored_number("offset", "off-iris-through-origin") is False
     # the closest call the prose quotes for the runs at c = R and the best c
     closest = min(_reference(augment(X, c), y)[2] for c in (R, c_best))
-    assert _stored("off-iris-closest") == pytest.approx(closest, rel=1e-6) and closest > 1e-3
+    assert stored_number("offset", "off-iris-closest") == pytest.approx(closest, rel=1e-6) and closest > 1e-3
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -290,7 +215,7 @@ def test_corollary_needs_both_labels_and_a_nonzero_offset():
     assert ((R + abs(b)) / g) ** 2 > 4 * (R / g) ** 2
     with pytest.raises(ValueError):
         best_c(R, 0.0)
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("offset", "\n")
     corollary = text[text.index(":label: off-cor-four"):]
     corollary = corollary[:corollary.index("```")]
     assert "both labels" in corollary and "b^* \\neq 0" in corollary
@@ -308,7 +233,7 @@ def test_the_package_decides_each_sign_exactly():
     assert len(steps) == 1
     assert (1e16 + 1.0) - 1e16 == 0.0  # what plain floats make of the second test
     assert perceptron(X, y, max_epochs=100).mistakes == len(steps)
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("offset", "\n")
     assert "decided in floating" not in text and "decides each sign exactly" in text
 
 
@@ -394,7 +319,7 @@ def test_translation_table_claims():
     # over the runs, not over the rows' averages (a glued mean of radii once said 1.04 where the
     # largest radius is 1.09). Checked against the number the page shows.
     assert max(tab["R_centered_max"]) == pytest.approx(max(radii), rel=1e-12)
-    assert _stored("off-move-R-centered") == pytest.approx(max(radii), rel=1e-9)
+    assert stored_number("offset", "off-move-R-centered") == pytest.approx(max(radii), rel=1e-9)
     assert max(radii) > max(tab["R_centered"]) + 0.01  # the mean would have been wrong
 
 
@@ -409,61 +334,15 @@ def test_shifting_keeps_the_planted_separator_margin():
         assert g == pytest.approx(of.offset_state(0.0, 1.0)["gamma"], rel=1e-4)
 
 
-# ---------------------------------------------------------------------------------------------
-# The page is for readers
-# ---------------------------------------------------------------------------------------------
-
-
-def _cells():
-    return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def _hidden(cell):
-    tags = cell.get("metadata", {}).get("tags", [])
-    return any(t in tags for t in ("remove-input", "remove-cell", "hide-input"))
-
-
-def _names(src):
-    """Names a cell binds, and names it reads without binding them anywhere in the cell."""
-    tree = ast.parse(src)
-    bound, read = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, ast.ClassDef):
-            bound.add(node.name)
-        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            bound.update([node.name] if isinstance(node, ast.FunctionDef) else [])
-            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return bound, read - bound - set(dir(builtins))
-
-
-def test_visible_code_uses_no_name_defined_only_in_hidden_cells():
-    """Readers must not meet a name whose definition the page hides."""
-    shown: set[str] = set()
-    for i, cell in enumerate(_cells()):
-        if cell["cell_type"] != "code":
-            continue
-        bound, read = _names("".join(cell["source"]))
-        if _hidden(cell):
-            continue
-        missing = read - shown
-        assert not missing, f"cell {i} uses {sorted(missing)}, defined only in hidden cells"
-        shown |= bound
-
-
-def test_prose_names_no_test_files_and_says_what_was_checked():
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
-    assert not re.search(r"\btests/|test_\w+\.py|\b(in|by) the tests\b|the tests check", text)
+def test_prose_calls_no_bound_the_worst_case():
+    text = markdown_text("offset", "\n")
     assert "worst case" not in text  # a bound is an upper bound, not the worst case of a run
 
 
 def test_notation_of_the_chapter():
     """u (not w*) for the unit separator; T only for epochs; no ϵ; w' (not θ') for the weights
     on the augmented points x'."""
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("offset", "\n")
     assert "w^*" not in text and "\\epsilon" not in text
     assert "\\theta'" not in text and "w' = (\\theta, \\theta_0)" in text
     assert "w'_{(d+1)}" in text
@@ -473,21 +352,13 @@ def test_notation_of_the_chapter():
 def test_the_mit_notes_are_paraphrased_not_copied():
     """The MIT 6.036 notes' sentence is "Some playing with dimensions later on will show that
     what applies to perceptron-through-origin applies to perceptron with an offset"."""
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
+    text = markdown_text("offset", "\n")
     assert "playing with dimensions" not in text
     assert "The MIT 6.036 notes promise" in text
 
 
-def test_exercise_statement_matches_its_solution_code():
-    """off-ex-measured-c types its grid, "from 0.5 to 200" (the student edition has no solution
-    cells to glue it from); it must be the grid the solution's code runs."""
-    text = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
-    statement = text[text.index(":label: off-ex-measured-c"):]
-    lo, hi = re.search(r"from \$([0-9.]+)\$ to \$([0-9.]+)\$", statement).groups()
-    code = next("".join(c["source"]) for c in _cells()
-                if c["cell_type"] == "code" and "np.geomspace" in "".join(c["source"]))
-    args = re.search(r"np\.geomspace\(([0-9.]+), ([0-9.]+),", code).groups()
-    assert (float(lo), float(hi)) == tuple(float(a) for a in args)
+def test_T_is_a_number_of_epochs_wherever_the_page_writes_it():
+    text = markdown_text("offset", "\n")
     for m in re.finditer(r"\$T\b|\bT\$|\$T = ", text):
         line = text[max(0, m.start() - 80): m.end() + 80]
         assert "epoch" in line or "T =" in line, line
