@@ -1,28 +1,18 @@
-"""Tests of the chapter "The margin perceptron": its figure module, and the claims its prose makes."""
+"""The claims of the chapter "The margin perceptron" (book/margin_perceptron.ipynb): its data, every
+frame of its figure, its table, its exercises' solutions and its prose, recounted with NumPy or
+plain Python from the runs' weights."""
 
 from __future__ import annotations
 
-import ast
-import builtins
-import json
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 
 import perceptron_core as pc
 from perceptron_core.figures import margin_perceptron as mpf
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "margin_perceptron.ipynb"
-NUMBERS = Path(__file__).resolve().parent / "notebook_numbers" / "margin_perceptron.json"
-
-
-def _stored(key):
-    """A number the chapter's prose shows, as stored from the last run of the notebook."""
-    return json.loads(NUMBERS.read_text())["values"][key]["value"]
+from conftest import markdown_text, notebook_cells, stored_number
 
 
 def _true_mistakes(X, y, gamma, target):
@@ -32,16 +22,9 @@ def _true_mistakes(X, y, gamma, target):
     return int(np.sum(np.sum(run.weights[:-1] * Z[run.update_indices], axis=1) <= 0))
 
 
-def _titles(f: Figure) -> str:
-    return " | ".join(ax.get_title() for ax in f.axes)
-
-
 def _margin(X, y, w) -> float:
     w = np.asarray(w, float)
     return float(np.min(y * (X @ w)) / np.linalg.norm(w))
-
-
-# --- the data and the runs ----------------------------------------------------------------------
 
 
 def test_chapter_data_is_the_stated_planted_set_and_read_only():
@@ -66,16 +49,6 @@ def test_gamma_low_and_gamma_star_agree_to_the_digits_shown():
         assert f"{opt.gamma_low:.{digits}f}" == f"{opt.gamma_high:.{digits}f}"
         scaled = opt.gamma_low * 10**digits
         assert abs(scaled - math.floor(scaled) - 0.5) > 1e-3  # not on a display boundary
-
-
-def test_slider_grid_fits_the_budget_and_has_the_chapters_targets():
-    fractions, targets = mpf.slider_values()
-    assert len(fractions) * len(targets) <= 60
-    assert fractions[-1] == 1.0 and fractions[0] == 0.2
-    assert mpf.TABLE_TARGETS == (0.5, 0.8, 0.95)
-    for t in mpf.TABLE_TARGETS:
-        assert any(abs(t - v) < 1e-12 for v in targets)
-    assert all(0 < t < 1 for t in targets)
 
 
 def test_every_frame_is_a_correct_run():
@@ -129,43 +102,7 @@ def test_slider_summary_matches_the_runs():
     # each still meets its floor τγ
     assert all(v >= r.target for v, r in zip(over, small))
     # the share of true mistakes is over all the runs at this fraction, and the page says so
-    assert "over the {glue:text}`mp-fig-small-runs` runs at\nthis fraction" in _markdown()
-
-
-def test_figure_sliders_use_the_named_grids():
-    """The explore() call reads the slider grids from the module, as slider_summary does,
-    and starts at γ = γ*."""
-    from perceptron_core.figures.sliders import _expand_all
-
-    call = next("".join(c["source"]) for c in _cells()
-                if "explore(mpf.draw" in "".join(c["source"]))
-    assert "fraction=mpf.FRACTIONS" in call and "target=mpf.TARGETS" in call
-    fraction, target = _expand_all({"fraction": mpf.FRACTIONS, "target": mpf.TARGETS}, 60)
-    assert fraction.values == mpf.slider_values()[0] and target.values == mpf.slider_values()[1]
-    assert fraction.values[fraction.initial] == 1.0 and target.values[target.initial] == 0.5
-    assert mpf.BENCH_CASES[0][2] == {"fraction": mpf.FRACTIONS, "target": mpf.TARGETS}
-
-
-# --- the figure ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("fraction, target", [(0.2, 0.05), (1.0, 0.95), (0.6, 0.5)])
-def test_draw_titles_state_the_run(fraction, target):
-    f = mpf.draw(fraction, target)
-    assert isinstance(f, Figure) and len(f.axes) == 2
-    r = mpf.reach(fraction, target)
-    title = _titles(f)
-    assert f"{r.updates} updates ≤ bound {r.bound:,.0f}" in title
-    assert f"reached {r.margin:.4f} ≥ τγ = {target * r.gamma:.4f}" in title
-
-
-
-def test_alt_text_fills_in_and_names_what_is_shown():
-    alt = mpf.ALT.format(fraction=0.6, target=0.8)
-    assert "0.6" in alt and "0.8" in alt and "bound" in alt and "target" in alt
-
-
-# --- claims in the prose ------------------------------------------------------------------------
+    assert "over the {glue:text}`mp-fig-small-runs` runs at\nthis fraction" in markdown_text("margin_perceptron", "\n")
 
 
 def test_comparison_table_claims():
@@ -186,8 +123,8 @@ def test_comparison_table_claims():
     assert growth_u < growth_b
     # "the margins reached were at most <excess_max> times τγ", as the page shows it
     excess = max(r["margin"] / (r["target"] * gamma) for r in rows)
-    assert _stored("mp-cmp-excess-max") == pytest.approx(excess, rel=1e-6)
-    assert [_stored(f"mp-cmp-{k}-target") for k in ("half", "eight", "ninety5")] == list(
+    assert stored_number("margin_perceptron", "mp-cmp-excess-max") == pytest.approx(excess, rel=1e-6)
+    assert [stored_number("margin_perceptron", f"mp-cmp-{k}-target") for k in ("half", "eight", "ninety5")] == list(
         mpf.TABLE_TARGETS)
 
 
@@ -262,8 +199,8 @@ def test_exercise_search_brackets_gamma_star(search):
     opt = mpf.optimum()
     assert lo <= opt.gamma_high and opt.gamma_low < hi
     assert hi > opt.gamma_high / 0.9  # "Here it stayed above γ*/τ"
-    assert _stored("mp-search-hi") == pytest.approx(hi) and _stored("mp-search-tau") == 0.9
-    assert _stored("mp-search-lo") == pytest.approx(lo)
+    assert stored_number("margin_perceptron", "mp-search-hi") == pytest.approx(hi) and stored_number("margin_perceptron", "mp-search-tau") == 0.9
+    assert stored_number("margin_perceptron", "mp-search-lo") == pytest.approx(lo)
 
 
 def test_exercise_search_what_the_short_try_did(search):
@@ -272,18 +209,18 @@ def test_exercise_search_what_the_short_try_did(search):
     to 37,161 epochs). What the page says now, recounted from the bisection."""
     _, _, trials = search
     opt, short = mpf.optimum(), 100
-    assert _stored("mp-search-short-cap") == short
+    assert stored_number("margin_perceptron", "mp-search-short-cap") == short
     high = [(g, e) for g, kind, e in trials if kind == "too high"]
     found = [(g, e) for g, kind, e in trials if kind == "found"]
     settled = [g for g, e in high if e <= short]
-    assert _stored("mp-search-n-high") == len(high) and _stored("mp-search-n-found") == len(found)
-    assert _stored("mp-search-n-high-short") == len(settled)
+    assert stored_number("margin_perceptron", "mp-search-n-high") == len(high) and stored_number("margin_perceptron", "mp-search-n-found") == len(found)
+    assert stored_number("margin_perceptron", "mp-search-n-high-short") == len(settled)
     assert 0 < len(settled) < len(high)  # the short try settles some, not all
     # "those with γ at least <min> times γ*; the others, nearer to γ*, ran to the full cap"
     g_min = min(settled)
     assert all(g >= g_min for g in settled)
     assert all(g < g_min for g, e in high if e > short)
-    assert _stored("mp-search-high-short-min") == pytest.approx(g_min / opt.gamma, rel=1e-9)
+    assert stored_number("margin_perceptron", "mp-search-high-short-min") == pytest.approx(g_min / opt.gamma, rel=1e-9)
     R = float(np.max(np.linalg.norm(mpf.chapter_data()[0], axis=1)))
     for g, e in high:
         if e > short:
@@ -291,13 +228,13 @@ def test_exercise_search_what_the_short_try_did(search):
     # "the closest to γ*, at <last> times γ*, took <epochs> epochs": bisection lowers hi at
     # every "too high", so the last one is the closest
     assert high[-1][0] == min(g for g, _ in high) > opt.gamma_high
-    assert _stored("mp-search-last-high") == pytest.approx(high[-1][0] / opt.gamma, rel=1e-9)
-    assert _stored("mp-search-last-high-epochs") == high[-1][1] > 10 * short
+    assert stored_number("margin_perceptron", "mp-search-last-high") == pytest.approx(high[-1][0] / opt.gamma, rel=1e-9)
+    assert stored_number("margin_perceptron", "mp-search-last-high-epochs") == high[-1][1] > 10 * short
     # "<k> finished within the short try and the others after at most <m> epochs"
-    assert _stored("mp-search-n-found-short") == sum(e <= short for _, e in found)
-    assert _stored("mp-search-found-max-epochs") == max(e for _, e in found)
+    assert stored_number("margin_perceptron", "mp-search-n-found-short") == sum(e <= short for _, e in found)
+    assert stored_number("margin_perceptron", "mp-search-found-max-epochs") == max(e for _, e in found)
     assert max(e for _, e in found) < high[-1][1] / 100  # "it is the verdicts too high that cost"
-    assert _stored("mp-search-found-top") == pytest.approx(
+    assert stored_number("margin_perceptron", "mp-search-found-top") == pytest.approx(
         max(g for g, _ in found) / opt.gamma, rel=1e-9)
 
 
@@ -307,50 +244,25 @@ def test_a_run_above_gamma_star_can_finish_within_a_factor_tau():
     too. So what holds is "guaranteed only for γ = γ*"."""
     X, y = mpf.chapter_data()
     opt, tau = mpf.optimum(), 0.9
-    g = _stored("mp-search-found-top") * opt.gamma
+    g = stored_number("margin_perceptron", "mp-search-found-top") * opt.gamma
     assert g > 1.05 * opt.gamma_high
     run = pc.margin_perceptron(X, y, g, target=tau, max_epochs=1000)
     assert run.converged
     m = _margin(X, y, run.w)
     assert tau * g <= m <= opt.gamma_high * (1 + 1e-9)  # floor met, and no more than γ*
     assert tau * g > tau * opt.gamma_high
-    summary = _markdown()[_markdown().index("## Summary"):]
+    summary = markdown_text("margin_perceptron", "\n")[markdown_text("margin_perceptron", "\n").index("## Summary"):]
     assert "guaranteed to be within a factor $\\tau$" in summary
     assert "only\n  when $\\gamma = \\gamma^*$" not in summary
     assert "nothing guarantees that the run finishes" in summary
 
 
-def test_exercise_statements_match_their_solution_code():
-    """The statement of mp-ex-search types its target (the student edition has no solution
-    cells to glue it from); it must be the value the solution's code runs."""
-    cells = _cells()
-    text = _markdown()
-    statement = text[text.index(":label: mp-ex-search"):text.index("{solution-start} mp-ex-search")]
-    tau = float(re.search(r"target \$\\tau = ([0-9.]+)\$", statement).group(1))
-    code = next("".join(c["source"]) for c in cells
-                if c["cell_type"] == "code" and "def verdict" in "".join(c["source"]))
-    assert re.search(r"tau_search, short_cap = ([0-9.]+), ", code).group(1) == str(tau)
-    assert _stored("mp-search-tau") == tau
-
-
-# --- the notebook -------------------------------------------------------------------------------
-
-
-def _cells():
-    return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def test_chapter_has_label_goals_exercises_and_code_solutions():
-    cells = _cells()
+def test_chapter_has_goals_prerequisites_and_exercises_with_code_solutions():
+    cells = notebook_cells("margin_perceptron")
     first = "".join(cells[0]["source"])
-    assert first.startswith("(chapter-margin-perceptron)=")
     assert "**Learning goals.**" in first and "**Prerequisites.**" in first
-    text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    exercises = text.count("```{exercise}")
-    assert exercises >= 3
-    starts, plain = text.count("{solution-start}"), text.count("```{solution}")
-    assert starts + plain == exercises and starts == text.count("{solution-end}")
-    assert text.count(":class: dropdown") >= exercises
+    text = markdown_text("margin_perceptron")
+    assert text.count("```{exercise}") >= 3
     assert "this book's" in text  # the constants for a general target are ours, not the notes'
     inside, code_in_solution = False, 0
     for c in cells:
@@ -363,81 +275,23 @@ def test_chapter_has_label_goals_exercises_and_code_solutions():
     assert code_in_solution >= 2
 
 
-def test_visible_code_fits_the_column_and_has_no_outputs():
-    for cell in _cells():
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        tags = cell.get("metadata", {}).get("tags", [])
-        assert "NBVAL_CHECK_OUTPUT" not in src
-        assert not cell["outputs"] and cell["execution_count"] is None
-        if "glue(" in src or "glue_numbers(" in src:
-            assert "remove-input" in tags, src
-        else:
-            assert max(map(len, src.split("\n"))) <= 88, src
-
-
 def test_timings_are_glued_under_names_with_time():
     """The reference test skips glued timings by name; every timing must carry "time"."""
-    src = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
+    src = "\n".join("".join(c["source"]) for c in notebook_cells("margin_perceptron") if c["cell_type"] == "code")
     for key in ("time_ms=", "time_svc_ms=", "time_mm_ms="):
         assert key in src
 
 
-# --- the page is for readers ----------------------------------------------------------------
-
-
-def _hidden(cell):
-    tags = cell.get("metadata", {}).get("tags", [])
-    return any(t in tags for t in ("remove-input", "remove-cell", "hide-input"))
-
-
-def _names(src):
-    """Names a cell binds, and names it reads without binding them anywhere in the cell."""
-    bound, read = set(), set()
-    for node in ast.walk(ast.parse(src)):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, ast.ClassDef):
-            bound.add(node.name)
-        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            bound.update([node.name] if isinstance(node, ast.FunctionDef) else [])
-            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return bound, read - bound - set(dir(builtins))
-
-
-def test_visible_code_uses_no_name_defined_only_in_hidden_cells():
-    """Readers must not meet a name whose definition the page hides (the data's parameters
-    were once unpacked in a remove-input cell)."""
-    shown: set[str] = set()
-    for i, cell in enumerate(_cells()):
-        if cell["cell_type"] != "code":
-            continue
-        bound, read = _names("".join(cell["source"]))
-        if _hidden(cell):
-            continue
-        missing = read - shown
-        assert not missing, f"cell {i} uses {sorted(missing)}, defined only in hidden cells"
-        shown |= bound
-
-
-def _markdown():
-    return "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown")
-
-
-def test_prose_names_no_test_files_and_claims_no_table_it_lacks():
-    text = _markdown()
-    assert not re.search(r"\btests/|test_\w+\.py|\b(in|by) the tests\b|the tests check", text)
+def test_prose_claims_no_worst_case_and_no_table_it_lacks():
+    text = markdown_text("margin_perceptron", "\n")
     assert "worst case" not in text
     # the table holds only the margin perceptron's runs: SVC and max_margin are not rows of it
     assert "every method in the table" not in text
 
 
 def test_prose_says_what_balcan_changes_and_what_max_margin_returns():
-    text = _markdown()
-    first = "".join(_cells()[0]["source"])
+    text = markdown_text("margin_perceptron", "\n")
+    first = "".join(notebook_cells("margin_perceptron")[0]["source"])
     # Balcan's notes change two things: the update test, and the start w_1 = y_1 x_1
     assert "one line" not in first
     assert "change the update test (and start from the first\nexample)" in first
@@ -453,7 +307,7 @@ def test_notation_of_the_chapter():
     """u for the unit separator, w_k counted with the initialization, Λ for the threshold,
     η for the shortfall (ε only where Balcan's remark is quoted in its letters), q in the
     square-root lemma, no B for the bound."""
-    text = _markdown()
+    text = markdown_text("margin_perceptron", "\n")
     assert "w^*" not in text and "w_t" not in text and "w_{t" not in text
     assert "$T" not in text and "\\delta" not in text
     alpha = [p for p in text.split("\n\n") if "\\alpha" in p]
