@@ -1,45 +1,25 @@
-"""Tests for the chapter "When the data cannot be separated": its figures and its theorems.
+"""The claims of the chapter "When the data cannot be separated" (book/nonseparable.ipynb).
 
-Balcan's bound is checked against real runs on noisy data over one to four passes, with the
-reference vector u and the margin γ taken from a source independent of the run: the planted
-truth, or a soft-margin linear SVM from scikit-learn. The deviations, norms and products are
-recomputed here with plain numpy, not taken from the package's own bookkeeping. The exact
-cycle on XOR is checked against a perceptron written here with Python integers. The smallest
-bound over u and γ together (``best_bound``, an SVM) is checked against searches that know
-nothing of SVMs and against scikit-learn's solver.
-"""
+The exact cycle on XOR and the Iris run in millimetres are checked against a perceptron in Python
+integers written here; Balcan's and Freund and Schapire's bounds against real runs on noisy data,
+with u and γ from a source independent of the run; the obvious dual against exact arithmetic.
+The bounds themselves are tested in tests/core/test_bounds.py."""
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import json
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
-from scipy.optimize import brentq, minimize, minimize_scalar
-from sklearn.svm import LinearSVC
 
 import perceptron_core as pc
 from perceptron_core.figures import nonseparable as nf
-from perceptron_core.figures.sliders import _expand_all
 
-# The slider grids of the chapter (book/nonseparable.ipynb); the tests draw their corners.
-GRIDS = {
-    nf.draw_never_settles: {"data": list(nf.NEVER_SETTLES_DATA)},
-    nf.draw_noise: {"rate": [0.0, 0.2], "seed": [0, 2]},
-}
-
-
-def _initial(params: dict) -> dict:
-    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
-    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
+from conftest import notebook_cells, reference_perceptron
 
 
 @pytest.fixture(autouse=True)
@@ -47,36 +27,6 @@ def _no_convergence_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pc.ConvergenceWarning)
         yield
-
-
-def _corners():
-    for draw, grid in GRIDS.items():
-        for values in itertools.product(*grid.values()):
-            yield draw, dict(zip(grid, values))
-
-
-@pytest.mark.parametrize(("draw", "params"), list(_corners()), ids=lambda v: getattr(v, "__name__", str(v)))
-def test_draw_returns_figure_on_grid_corners(draw, params):
-    fig = draw(**params)
-    assert isinstance(fig, Figure)
-    assert len(fig.axes) == 2
-
-
-def test_bench_cases_are_the_chapter_figures():
-    names = [name for name, _, _ in nf.BENCH_CASES]
-    assert len(set(names)) == len(names) == 2
-    for _, draw, params in nf.BENCH_CASES:
-        assert isinstance(draw(**_initial(params)), Figure)
-
-
-def test_alt_texts_fill_in():
-    assert "0.1" in nf.NOISE_ALT.format(rate=0.1, seed=0)
-    assert "XOR" in nf.NEVER_SETTLES_ALT.format(data="XOR")
-
-
-# ---------------------------------------------------------------------------------------------
-# An epoch without a mistake: what it proves under each tie rule
-# ---------------------------------------------------------------------------------------------
 
 
 def _per_epoch(res):
@@ -128,11 +78,6 @@ def test_a_tie_ends_a_run_on_data_no_hyperplane_through_the_origin_separates():
     assert _per_epoch(strict).min() >= 1
     # With an offset the same data are separable, so a stop there proves nothing wrong.
     assert pc.separability(X, y, offset=True).separable
-
-
-# ---------------------------------------------------------------------------------------------
-# The perceptron never settles: the cycle on XOR, exactly
-# ---------------------------------------------------------------------------------------------
 
 
 def _integer_run(X, y, epochs, offset=True):
@@ -191,22 +136,6 @@ def test_the_iris_run_is_exact_in_millimetres_and_finds_no_repeat():
     assert rows[2]["norm_w"] == pytest.approx(math.hypot(*states[-1][0][:-1]), rel=1e-12)
 
 
-def test_drift_reads_the_end_of_each_epoch():
-    X, y = pc.xor()
-    res = pc.perceptron(X, y, offset=True, max_epochs=3, record=True)
-    rows = nf.drift(res, (1, 2, 3))
-    # XOR returns to w = 0, b = 0 after every sweep.
-    assert [(r["epoch"], r["b"], r["norm_w"]) for r in rows] == [(1, 0.0, 0.0), (2, 0.0, 0.0),
-                                                                  (3, 0.0, 0.0)]
-    with pytest.raises(ValueError, match="record=True"):
-        nf.drift(pc.perceptron(X, y, max_epochs=2), (1,))
-
-
-# ---------------------------------------------------------------------------------------------
-# Balcan's bound against runs on noisy data, 1-4 passes
-# ---------------------------------------------------------------------------------------------
-
-
 def test_neither_form_of_the_hinge_bound_is_always_the_smaller():
     R, gamma = 1.0, 0.1
     # Many points deviating a little: Freund and Schapire's form is smaller.
@@ -262,11 +191,6 @@ def test_one_pass_deviation_is_not_enough_for_many_passes():
     assert res.mistakes <= nf.best_gamma(X, y, u, passes=10).bound
 
 
-# ---------------------------------------------------------------------------------------------
-# The smallest bound for a fixed u, and the solved quadratic
-# ---------------------------------------------------------------------------------------------
-
-
 def test_many_small_deviations_are_not_enough():
     # The chapter's example: R/γ = 10, 50 points deviating by γ/10 each. Balcan's form is
     # (R/γ)² + 2·50·0.01/0.1 = 110, theirs ((1 + √50·0.01)/0.1)² ≈ 114.6.
@@ -282,37 +206,6 @@ def test_many_small_deviations_are_not_enough():
     # The same deviations on four times as many points: now theirs is the smaller.
     assert nf.freund_schapire_bound(R, gamma, math.sqrt(4 * N) * delta) < pc.hinge_loss_bound(
         R, gamma, 4 * N * delta)
-
-
-@pytest.mark.parametrize(
-    ("call", "error", "match"),
-    [
-        (lambda: nf.never_settles_run("AND"), ValueError, "XOR"),
-        (lambda: nf.ways_out("mnist"), ValueError, "planted"),
-    ],
-)
-def test_bad_input_to_the_helpers(call, error, match):
-    with pytest.raises(error, match=match):
-        call()
-
-
-# ---------------------------------------------------------------------------------------------
-# Ways out: the comparison the prose quotes
-# ---------------------------------------------------------------------------------------------
-
-
-def test_noise_run_is_bounded_on_every_slider_frame():
-    for rate in np.round(np.arange(0.0, 0.201, 0.02), 2):
-        for seed in (0, 1, 2):
-            r = nf.noise_run(float(rate), seed)
-            X, y, u = nf.noise_data(float(rate), seed)
-            assert np.sum(y != pc.planted(nf.NOISE_N, nf.NOISE_D, nf.NOISE_GAMMA, seed=seed)[1]) == round(rate * 200)
-            # After each pass p the mistakes so far are within the bound for p passes.
-            for p, (after, best) in enumerate(zip(r["after_pass"], r["best"]), start=1):
-                assert best.passes == p
-                assert after <= best.bound
-                direct = pc.perceptron(X, y, max_epochs=p).mistakes
-                assert after == direct
 
 
 def test_ways_out_averaging_beats_the_last_iterate_on_noisy_planted_data():
@@ -352,57 +245,6 @@ def test_ways_out_iris_split_is_stratified_and_disjoint():
     assert w["averaged"][0] == np.mean(avg.predict(X[test] - mu) != y[test])
 
 
-# ---------------------------------------------------------------------------------------------
-# The smallest bound over u and γ together: a soft-margin SVM with C = P/R²
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
-# The dual form: the linear kernel makes the perceptron's decisions on any data
-# ---------------------------------------------------------------------------------------------
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(1, 12), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 8),
-       st.sampled_from(["normal", "tenths"]))
-def test_linear_kernel_perceptron_agrees_with_the_perceptron_on_float_data(n, d, seed, epochs,
-                                                                           kind):
-    # The chapter: kernel_perceptron decides near-zero signs exactly with the primal weights,
-    # so with kernel="linear" it makes the perceptron's mistakes on any data, under each tie
-    # rule. Float data: Gaussian entries, and entries in tenths, whose scores tie often.
-    rng = np.random.default_rng(seed)
-    if kind == "normal":
-        X = rng.standard_normal((n, d)) * 10.0 ** rng.integers(-3, 4)
-    else:
-        X = rng.integers(-3, 4, size=(n, d)) / 10.0
-    y = rng.choice([-1.0, 1.0], size=n)
-    for tie in ("mistake", "positive", "negative"):
-        primal = pc.perceptron(X, y, max_epochs=epochs, record=True, tie=tie)
-        dual = pc.kernel_perceptron(X, y, kernel="linear", max_epochs=epochs, tie=tie)
-        assert dual.mistake_indices.tolist() == primal.history.indices.tolist(), tie
-        assert dual.converged == primal.converged
-        np.testing.assert_array_equal(dual.predict(X), primal.predict(X))
-
-
-def _exact_run(X, y, epochs):
-    """The perceptron (ties are mistakes, no offset) in rational arithmetic on the floats."""
-    from fractions import Fraction
-
-    rows = [[Fraction(float(v)) for v in row] for row in X]
-    w = [Fraction(0)] * len(rows[0])
-    mistakes = []
-    for _ in range(epochs):
-        clean = True
-        for i, (x, label) in enumerate(zip(rows, y)):
-            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
-                w = [a + int(label) * b for a, b in zip(w, x)]
-                mistakes.append(i)
-                clean = False
-        if clean:
-            break
-    return mistakes
-
-
 def test_the_obvious_dual_parts_ways_on_the_chapters_example_and_the_package_does_not():
     X, y, epochs = nf.NAIVE_DUAL_EXAMPLE
     X, y = np.array(X)[:, None], np.array(y)
@@ -411,7 +253,7 @@ def test_the_obvious_dual_parts_ways_on_the_chapters_example_and_the_package_doe
     naive = nf.naive_dual_mistakes(X, y, epochs)
     assert dual == primal
     # On these three points the perceptron's run is also the run of exact arithmetic.
-    assert primal == _exact_run(X, y, epochs)
+    assert primal == reference_perceptron(X, y, exact=True, max_epochs=epochs, must_converge=False).indices
     assert naive != primal
     # Replay the obvious dual round by round beside exact arithmetic: the first decision on
     # which they differ comes from a score that exact arithmetic puts at 0, or nearer to 0
@@ -459,35 +301,9 @@ def test_dual_comparison_counts_what_the_chapter_says():
     assert r["runs"] == 900 and r["kernel_parted"] == 0 and r["naive_parted"] > 0
 
 
-# ---------------------------------------------------------------------------------------------
-# The chapter's text
-# ---------------------------------------------------------------------------------------------
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "book" / "nonseparable.ipynb"
-
-
-def _cells():
-    return json.loads(NOTEBOOK.read_text())["cells"]
-
-
-def test_visible_code_fits_the_column_and_glue_is_hidden():
-    for cell in _cells():
-        if cell["cell_type"] != "code":
-            continue
-        src = "".join(cell["source"])
-        assert "NBVAL_CHECK_OUTPUT" not in src
-        assert not cell["outputs"] and cell["execution_count"] is None
-        tags = cell.get("metadata", {}).get("tags", [])
-        if ("glue(" in src or "glue_numbers(" in src) and "remove-input" not in tags:
-            raise AssertionError(f"a cell that glues is visible:\n{src}")
-        if "remove-input" not in tags:
-            assert max(map(len, src.split("\n"))) <= 88, src
-
-
-def test_text_has_the_label_theorems_exercises_and_sources():
-    cells = _cells()
+def test_text_has_the_theorems_exercises_and_sources():
+    cells = notebook_cells("nonseparable")
     text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    assert "".join(cells[0]["source"]).startswith("(chapter-nonseparable)=\n# ")
     for label in ("ns-thm-hinge", "ns-cor-solved", "ns-cor-passes", "ns-prop-linear",
                   "ns-alg-voted", "ns-alg-kernel", "ns-def-td", "ns-def-cycle"):
         assert f":label: {label}" in text, label
@@ -520,11 +336,3 @@ def test_text_has_the_label_theorems_exercises_and_sources():
     assert "seed 0: 25 flowers" not in text and "`gamma` 0.1, 1 and" not in text
     # A point of the plane has coordinates x_(1), x_(2); x_1, x_2 are examples.
     assert "x_1x_2" not in text and "\\sqrt2 x_1" not in text
-
-
-def test_the_notebook_sliders_are_the_tested_grids():
-    code = "\n".join("".join(c["source"]) for c in _cells() if c["cell_type"] == "code")
-    assert "explore(nf.draw_noise, rate=(0.0, 0.2, 0.02), seed=[0, 1, 2]" in code
-    assert "explore(nf.draw_never_settles, data=list(nf.NEVER_SETTLES_DATA)" in code
-    # 11 noise rates x 3 seeds = 33 static frames, within explore's budget of 60.
-    assert len(np.arange(0.0, 0.201, 0.02)) * 3 <= 60
