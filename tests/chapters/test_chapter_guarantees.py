@@ -1,5 +1,6 @@
-"""Tests of the chapter "From mistakes to guarantees": its figure, tables, and the claims its
-prose makes about them."""
+"""The claims of the chapter "From mistakes to guarantees" (book/guarantees.ipynb): its tables, its
+simulations and its prose, checked against independent computations. The theorems themselves are
+tested in tests/core/test_guarantees.py."""
 
 from __future__ import annotations
 
@@ -7,68 +8,12 @@ import math
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 from scipy.stats import binom
 
 import perceptron_core as pc
 from perceptron_core.figures import guarantees as fig
-from perceptron_core.figures.sliders import _expand_all
 
-
-def _initial(params: dict) -> dict:
-    """The first frame of an explore() grid (BENCH_CASES hold the chapter's grids)."""
-    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
-
-
-def _titles(f: Figure) -> str:
-    return " | ".join(ax.get_title() for ax in f.axes)
-
-
-def test_slider_grid_fits_the_frame_budget_and_delta_is_where_uml_states_its_theorem():
-    eps, deltas = fig.slider_values()
-    assert eps == [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
-    assert len(eps) * len(deltas) <= 60
-    assert all(0 < d < 0.25 for d in deltas)
-    # explore expands the same grids.
-    params = _expand_all({"epsilon": fig.EPSILONS, "delta": fig.DELTAS}, 60)
-    assert [p.values for p in params] == [eps, deltas]
-
-
-@pytest.mark.parametrize("epsilon, delta", [(0.05, 0.05), (0.3, 0.2), (0.1, 0.1)])
-def test_draw_shows_the_simulation_it_claims(epsilon, delta):
-    f = fig.draw(epsilon=epsilon, delta=delta)
-    assert isinstance(f, Figure)
-    sim = fig.simulation(epsilon, delta)
-    title = _titles(f)
-    assert f"failures {sim.failures}/{sim.repeats}" in title and f"δ = {delta:g}" in title
-    assert f"window {sim.window}" in title and f"mistakes ≤ {int(sim.mistakes.max())}" in title
-    # The alt text states what this frame measured, and says "above" when the rate exceeds δ.
-    alt = fig.alt_text(epsilon, delta)
-    assert f"epsilon = {epsilon:g}" in alt and f"{sim.failures} of {sim.repeats}" in alt
-    assert f"{sim.failure_rate:.4f}, " + ("at most" if sim.failure_rate <= delta else "above") in alt
-    assert f"at most {int(sim.examples.max())})" in alt and str(sim.plan.sample_size) in alt
-
-
-def test_a_redraw_does_not_simulate_again():
-    # Not timed (bench/bench_redraw.py measures the time): the simulation is what costs, and a
-    # frame drawn again must reuse it.
-    fig.draw(epsilon=0.2, delta=0.1)
-    before = fig._simulation.cache_info()
-    fig.draw(epsilon=0.2, delta=0.1)
-    after = fig._simulation.cache_info()
-    assert after.misses == before.misses and after.hits > before.hits
-
-
-def test_every_frame_is_within_delta_with_a_binomial_margin():
-    s = fig.slider_summary()
-    assert s["frames"] == 18 and s["always_output"] and s["all_within"]
-    assert s["hypotheses"] == 101 and s["most_mistakes"] <= 100
-    eps, deltas = fig.slider_values()
-    for e in eps:
-        for d in deltas:
-            sim = fig.simulation(e, d)
-            assert sim.failures <= binom.ppf(1 - 1e-6, sim.repeats, d)
-            assert np.all(sim.examples <= sim.plan.sample_size)
+from conftest import markdown_text, notebook_cells
 
 
 def test_the_prose_claim_that_a_window_without_the_log_fails():
@@ -167,11 +112,6 @@ def test_comparison_guarantees_hold_on_a_small_run():
     assert c["lp"]["max_error"] <= c["lp"]["worst_consistent"] < 0.05
 
 
-def test_bench_cases_draw():
-    for name, draw, params in fig.BENCH_CASES:
-        assert isinstance(draw(**_initial(params)), Figure), name
-
-
 def test_off_by_one_stream_runs_out_and_what_the_conversion_then_returns():
     ob = fig.off_by_one(M=4, epsilon=0.1, delta=0.1)
     M, k, K = ob["M"], ob["window_balcan"], ob["plan"].window
@@ -244,14 +184,9 @@ def test_the_perceptron_is_perfect_after_floor_mistakes_and_not_before(gamma):
     assert np.all(game.y * (game.X @ w) > 0)
 
 
-NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "book" / "guarantees.ipynb"
-
-
 def test_the_text_is_for_readers_and_uses_the_books_notation():
-    import json
-
-    cells = json.loads(NOTEBOOK.read_text())["cells"]
-    text = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    cells = notebook_cells("guarantees")
+    text = markdown_text("guarantees")
     for bad in ("tests/", "test_", "the tests ", "\\alpha", "161"):
         assert bad not in text, bad
     # The distribution is \mathcal{D}; a bare D is only the CS229 notes' radius.
@@ -275,8 +210,3 @@ def test_the_text_is_for_readers_and_uses_the_books_notation():
     # The tie-rule exercise does not read a difference into sampling noise.
     assert "so the runs read a little more" not in text
     assert "check = gf.band_error_check" not in "\n".join("".join(c["source"]) for c in cells)
-    for cell in cells:
-        src = "".join(cell["source"])
-        if cell["cell_type"] == "code" and "remove-input" not in cell["metadata"].get("tags", []):
-            assert "glue_numbers(" not in src
-            assert max(map(len, src.split("\n"))) <= 88, src
