@@ -279,7 +279,7 @@ class _TextKeepingRenderer(RendererAgg):
         result = super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
         if top >= bottom or left >= right:
             return result
-        changed = np.any(before != buffer[top:bottom, left:right], axis=2)
+        changed = _changed(before, buffer[top:bottom, left:right])
         edges = (changed[0].any() and top > 0, changed[-1].any() and bottom < height,
                  changed[:, 0].any() and left > 0, changed[:, -1].any() and right < width)
         if any(edges):  # it drew past what was watched: do not keep it
@@ -294,6 +294,11 @@ class _TextKeepingRenderer(RendererAgg):
             while len(self.texts) > self.max_texts:
                 self.texts.popitem(last=False)
         return result
+
+
+def _changed(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Which pixels of two RGBA images differ (compared as 32-bit words: one per pixel)."""
+    return before.view(np.uint32)[..., 0] != after.view(np.uint32)[..., 0]
 
 
 def _text_draw_key(gc, x, y, s, prop, angle, ismath, mtext) -> tuple | None:
@@ -317,7 +322,7 @@ class _Layer:
     __slots__ = ("top", "left", "mask", "pixels")
 
     def __init__(self, before: np.ndarray, after: np.ndarray, box: tuple[int, int, int, int]):
-        changed = np.any(before != after, axis=2)
+        changed = _changed(before, after)
         top, bottom, left, right = box
         changed[top:bottom, left:right] = True
         rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
+import gc
 import hashlib
 import html
 import io
@@ -51,6 +53,7 @@ import sys
 import time
 import zlib
 from decimal import Decimal
+from collections.abc import Iterator
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -315,6 +318,29 @@ def _compress_png(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+@contextlib.contextmanager
+def _garbage_collected_after() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a frame is drawn, then collect the youngest
+    generation.
+
+    A frame makes tens of thousands of objects in reference cycles (a figure, its axes, artists,
+    transforms), all garbage once it is drawn. Collected as they come, many live long enough to
+    reach the oldest generation, whose collection then walks every object of the session: 100 to
+    200 ms, every dozen frames or so, which is the slowest slider move. Paused, they are still
+    in the youngest generation when the frame ends, and collecting it frees them in about 2 ms.
+    A collector the caller has turned off stays off.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect(0)
+
+
 class _Frames:
     """The pictures of one ``draw`` function, drawn by one :class:`~.render.LayeredRenderer`.
 
@@ -329,11 +355,14 @@ class _Frames:
 
     def rgba(self, values: dict[str, Any]) -> np.ndarray:
         """RGBA pixels of ``draw(**values)``."""
-        fig = _call_draw(self._draw, values)
-        try:
-            return self.renderer.rgba(fig)
-        finally:
-            _close(fig)
+        with _garbage_collected_after():
+            fig = _call_draw(self._draw, values)
+            try:
+                pixels = self.renderer.rgba(fig)
+            finally:
+                _close(fig)
+                del fig  # garbage from here on: the collection on leaving the block frees it
+        return pixels
 
     def png(self, values: dict[str, Any]) -> bytes:
         """Full-colour PNG bytes of ``draw(**values)`` (live mode)."""
