@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Where the project's source lives: the package, the book's code (build tools, chapters'
 #: cells), the benchmarks and the tests.
 SCANNED = ("perceptron_core", "book", "bench", "tests")

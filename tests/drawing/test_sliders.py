@@ -1,6 +1,6 @@
 """explore() and its slider grids, live (ipywidgets) and static (HTML for the book).
 
-How the frames are drawn is tested in tests/test_render.py.
+How the frames are drawn is tested in tests/drawing/test_render.py.
 """
 
 from __future__ import annotations
