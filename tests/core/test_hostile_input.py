@@ -176,7 +176,7 @@ CASES.update({
     "closest_call: NaN": (lambda: pc.closest_call([[np.nan, 1.0]], pc.perceptron(X_OK, Y_OK, record=True)), err(r"X contains NaN or inf")),
     "closest_call: tiny data": (lambda: pc.closest_call(1e-300 * SEP_X, pc.perceptron(1e-300 * SEP_X, SEP_Y, record=True)), ok(lambda r: 0 < r <= 1)),
     # ---- the scikit-learn estimator: its bad data get scikit-learn's own checks and messages
-    # (which check_estimator requires, tests/test_estimator.py); its parameters the core's.
+    # (which check_estimator requires, tests/core/test_estimator.py); its parameters the core's.
     "Perceptron.fit: max_epochs=0.5": (lambda: pc.Perceptron(max_epochs=0.5).fit(X_OK, Y_OK), err(r"max_epochs must be a positive integer")),
     "Perceptron.fit: tie='up'": (lambda: pc.Perceptron(tie="up").fit(X_OK, Y_OK), err(r"tie must be 'mistake'")),
     "Perceptron.fit: offset=None": (lambda: pc.Perceptron(offset=None).fit(X_OK, Y_OK), err(r"offset must be True or False", TypeError)),
