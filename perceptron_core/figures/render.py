@@ -19,9 +19,10 @@ and place stay. :class:`LayeredRenderer` draws a figure in two layers:
 That is the picture ``canvas.draw()`` draws when the background's artists come first in
 matplotlib's drawing order, which the renderer checks on every frame:
 
-(a) within an Axes, every other artist is drawn after the axes: ``Axes.draw`` sorts its children
-    stably by zorder, and the axes must come first (``set_axisbelow(True)`` puts them at 0.5,
-    below lines at 2 and patches and collections at 1);
+(a) within an Axes, the other artists are drawn after the axes (``Axes.draw`` sorts its
+    children stably by zorder; ``set_axisbelow(True)`` puts the axes at 0.5, below lines at 2 and
+    patches and collections at 1), except lines, patches, collections and images below them (a
+    reference line at zorder 0), which join the layer, keyed by their own pixels;
 (b) no artist of an Axes, and no other Axes' layer, lies on a layer of an Axes drawn after it
     (side-by-side panels do not overlap);
 (c) the figure's own artists (``fig.text``, ``fig.legend``, ``suptitle``) are drawn after every
@@ -38,10 +39,12 @@ with an axis label is keyed by the other Axes' ticks too, unless the figure says
 ``labels_aligned = False`` (:class:`~perceptron_core.figures.plotting.BookFigure` keeps that
 attribute true to its calls).
 
-Two more things make every frame cheaper: one :class:`~matplotlib.backends.backend_agg.
-RendererAgg` draws all frames of one size, so matplotlib's caches of text extents and of
-parsed mathtext, kept per renderer, carry over; and pyplot's auto-redraw is detached from the
-figures drawn here.
+Two more things make every frame cheaper. One renderer draws all frames of one size, so
+matplotlib's caches of text extents and parsed mathtext, kept per renderer, carry over; and it
+keeps what each text it drew did to the pixels under it, pasting that back when the same text
+comes again at the same place, in the same colour, over the same pixels
+(:class:`_TextKeepingRenderer`): legends, titles and the tick labels of a new background are
+mostly such texts. pyplot's auto-redraw is detached from the figures drawn here.
 
 What the keys do not see: tick labels or tick lines restyled one by one on the tick objects
 (``for t in ax.get_xticklabels(): t.set_color(...)``) rather than with ``tick_params``, locators
@@ -362,6 +365,7 @@ class _Layer:
         return top < bottom and left < right and bool(self.mask[top:bottom, left:right].any())
 
     def meets(self, other: _Layer) -> bool:
+        """Whether a pixel of this layer is also a pixel of ``other``."""
         height, width = other.mask.shape
         if not (height and width):
             return False
