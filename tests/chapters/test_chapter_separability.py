@@ -325,8 +325,9 @@ def brute_force_smallest_recorded_certificates():
     assert np.array_equal(Xi / 10, X)
     L = y[:, None] * np.c_[Xi, np.ones(n)]  # lifted signed points, integers
     quads_dep, fives = [], []
+    triples = np.array(list(itertools.combinations(range(n), 3)), dtype=np.int64)
     for a in range(n):
-        rest = np.array(list(itertools.combinations(range(a + 1, n), 3)), dtype=np.int64)
+        rest = triples[triples[:, 0] > a]
         if len(rest) == 0:
             continue
         U, V, W = (Xi[rest[:, j]] - Xi[a] for j in range(3))
@@ -339,10 +340,15 @@ def brute_force_smallest_recorded_certificates():
         N = np.stack([m3(1, 2, 3), -m3(0, 2, 3), m3(0, 1, 3), -m3(0, 1, 2)], axis=1)
         flat = np.all(N == 0, axis=1)
         quads_dep.append(np.c_[np.full(flat.sum(), a), rest[flat]])
-        D = N @ (Xi - Xi[a]).T  # (quadruples, n): zero when flower e is on the hyperplane
-        r, e = np.nonzero(D == 0)
-        keep = (e > rest[r, 2]) & ~flat[r]
-        fives.append(np.c_[np.full(keep.sum(), a), rest[r[keep]], e[keep]])
+        # N·(x_e − x_a) is zero when flower e is on the hyperplane: for every later flower e,
+        # so the quadruples are taken by their last flower c and met with the flowers after it.
+        live = rest[~flat], N[~flat]
+        order = np.argsort(live[0][:, 2], kind="stable")
+        later_than, normals = live[0][order], live[1][order]
+        last, first = np.unique(later_than[:, 2], return_index=True)
+        for c, lo, hi in zip(last, first, [*first[1:], len(later_than)]):
+            r, e = np.nonzero(normals[lo:hi] @ (Xi[c + 1:] - Xi[a]).T == 0)
+            fives.append(np.c_[np.full(len(r), a), later_than[lo:hi][r], e + c + 1])
     # Five points with affinely independent first four: the combinations of the lifted points
     # that vanish form a line (the 5x5 matrix has rank 4). A certificate on exactly these five
     # is a vector of one sign on it; one with a weight 0 lives on four or fewer (below).
