@@ -45,7 +45,7 @@ from ..data import (
     planted,
 )
 from ..geometry import dataset_margin, max_margin, radius
-from .sliders import _expand_all
+from .sliders import slider_grid
 from .plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
 
 __all__ = [
@@ -166,7 +166,7 @@ def shell_data(
 
 def slider_values(sliders: dict) -> dict[str, list]:
     """The values each slider of an explore() grid takes, e.g. ``{"gamma": [0.05, 0.15, 0.25]}``."""
-    return {p.name: list(p.values) for p in _expand_all(sliders, max_frames=10**6)}
+    return slider_grid(**sliders)
 
 
 # --------------------------------------------------------------------------------------------
@@ -621,7 +621,7 @@ def offset_counterexample() -> dict[str, float]:
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and each redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [
     ("convergence-invariants", draw_invariants, INVARIANTS_SLIDERS),
     ("convergence-survey", draw_survey, SURVEY_SLIDERS),

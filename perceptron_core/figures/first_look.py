@@ -10,6 +10,7 @@ from ..algorithms import PerceptronResult, perceptron
 from ..bounds import novikoff_bound
 from ..data import planted
 from ..geometry import max_margin, radius
+from .sliders import slider_values
 from .plotting import frame_data, new_figure, plot_points, plot_separator
 
 N_POINTS = 40
@@ -33,9 +34,7 @@ def trained(gamma: float, seed: int) -> tuple:
 
 def slider_gammas() -> list[float]:
     """The margins the slider offers, rounded as :func:`draw_trained` rounds them."""
-    lo, hi, step = GAMMAS
-    count = int(round((hi - lo) / step)) + 1
-    return [round(lo + i * step, 6) for i in range(count)]
+    return slider_values(GAMMAS)
 
 
 def slider_summary() -> dict[str, int | float]:
@@ -79,5 +78,5 @@ def draw_trained(gamma: float = 0.1, seed: int = 0) -> Figure:
 
 
 #: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [("first-look-trained", draw_trained, {"gamma": GAMMAS, "seed": SEEDS})]

@@ -44,6 +44,7 @@ from ..guarantees import (
     vc_sample_size,
     worst_consistent_error,
 )
+from . import sliders
 from .plotting import new_figure
 
 __all__ = [
@@ -233,14 +234,9 @@ def band_error_check(n: int = 200_000, seed: int = 0, angles: tuple[float, ...] 
     return rows
 
 
-def _grid() -> list[float]:
-    lo, hi, step = EPSILONS
-    return [round(lo + i * step, _DECIMALS) for i in range(int(round((hi - lo) / step)) + 1)]
-
-
 def slider_values() -> tuple[list[float], list[float]]:
     """The values of ε and δ the figure's sliders offer."""
-    return _grid(), list(DELTAS)
+    return sliders.slider_values(EPSILONS), sliders.slider_values(DELTAS)
 
 
 @lru_cache(maxsize=64)
@@ -388,5 +384,5 @@ def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
 
 
 #: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [("guarantees-conversion", draw, {"epsilon": EPSILONS, "delta": DELTAS})]

@@ -19,6 +19,7 @@ from scipy.spatial import ConvexHull
 from .. import geometry
 from ..geometry import MaxMargin, Peak, max_margin, min_norm_point
 from ..data import planted
+from .sliders import slider_values
 from .plotting import (BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points,
                         plot_separator)
 
@@ -144,8 +145,7 @@ def separator_arc(X: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[float
 
 def slider_angles(spec: tuple) -> list[int]:
     """The angles of a slider grid ``(start, stop, step[, initial])``, in degrees."""
-    start, stop, step = spec[:3]
-    return list(range(start, stop + 1, step))
+    return slider_values(spec)
 
 
 def hull_grid_cases(spec: tuple = HULL_ANGLE_GRID) -> dict[str, list[int]]:
@@ -275,7 +275,7 @@ def draw_hull_bounds(angle: float) -> Figure:
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and each redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [
     ("margin-turning-separator", draw_turning_separator, {"angle": ANGLE_GRID}),
     ("margin-hull-bounds", draw_hull_bounds, {"angle": HULL_ANGLE_GRID}),

@@ -20,6 +20,7 @@ from ..algorithms import margin_perceptron
 from ..bounds import margin_perceptron_bound
 from ..data import planted
 from ..geometry import MaxMargin, dataset_margin, max_margin, radius
+from . import sliders
 from .plotting import new_figure
 
 __all__ = [
@@ -127,14 +128,9 @@ def reach(fraction: float, target: float) -> Reached:
     return _reach(round(float(fraction), _DECIMALS), round(float(target), _DECIMALS))
 
 
-def _grid(spec: tuple[float, ...]) -> list[float]:
-    lo, hi, step = spec[:3]
-    return [round(lo + i * step, _DECIMALS) for i in range(int(round((hi - lo) / step)) + 1)]
-
-
 def slider_values() -> tuple[list[float], list[float]]:
     """The fractions and the targets the figure's sliders offer."""
-    return _grid(FRACTIONS), _grid(TARGETS)
+    return sliders.slider_values(FRACTIONS), sliders.slider_values(TARGETS)
 
 
 def slider_summary() -> dict[str, float | int | bool]:
@@ -262,5 +258,5 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
 
 
 #: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [("margin-perceptron", draw, {"fraction": FRACTIONS, "target": TARGETS})]

@@ -582,7 +582,7 @@ def dual_comparison(trials: int = 300, seed: int = 0, epochs: int = 10) -> dict[
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and each redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [
     ("nonseparable-never-settles", draw_never_settles, {"data": list(NEVER_SETTLES_DATA)}),
     ("nonseparable-noise", draw_noise, {"rate": (0.0, 0.2, 0.02), "seed": [0, 1, 2]}),

@@ -29,6 +29,7 @@ from ..algorithms import closest_call, perceptron
 from ..bounds import best_c, best_offset_bound, novikoff_bound, offset_bound
 from ..data import augment, planted
 from ..geometry import max_margin, radius
+from .sliders import slider_values
 from .plotting import new_figure, plot_points, plot_separator
 
 __all__ = [
@@ -253,8 +254,7 @@ def offset_state(shift: float, c: float) -> dict[str, float]:
 
 def shift_grid() -> list[float]:
     """The shift slider's values, as :func:`perceptron_core.explore` builds them from SHIFTS."""
-    start, stop, step = SHIFTS
-    return [round(start + k * step, 1) for k in range(int(round((stop - start) / step)) + 1)]
+    return slider_values(SHIFTS)
 
 
 def frame_summary() -> dict[str, Any]:
@@ -401,5 +401,5 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
 
 
 #: The chapter's explore() call, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [("offset-shift-c", draw, {"shift": SHIFTS, "c": CS})]

@@ -339,7 +339,7 @@ def margin_stream(gamma: float, *, angle: float = STREAM_ANGLE,
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and each redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 #: The update slider runs over the 15 mistakes of running_run() (a test checks the number).
 BENCH_CASES = [
     ("perceptron-update", draw_update, {"k": (0, 15, 1)}),

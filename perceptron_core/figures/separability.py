@@ -42,6 +42,7 @@ from ..certificates import (
 )
 from ..data import flip_labels, gaussian_clouds, iris_pair, logic_gate
 from ..geometry import Separability, dataset_margin, max_margin, radius, separability
+from .sliders import slider_values
 from .plotting import frame_data, new_figure, plot_points, plot_separator
 
 __all__ = [
@@ -110,8 +111,7 @@ _STAR = dict(marker="*", s=220, c="gold", alpha=0.85, edgecolors="black", linewi
 
 def cloud_grid() -> list[float]:
     """The distances on the slider, rounded as :func:`perceptron_core.explore` rounds them."""
-    start, stop, step, _ = CLOUD_DISTANCES
-    return [round(start + i * step, 1) for i in range(int(round((stop - start) / step)) + 1)]
+    return slider_values(CLOUD_DISTANCES)
 
 
 @lru_cache(maxsize=None)
@@ -380,7 +380,7 @@ def draw_iris(pair: str) -> Figure:
 
 
 #: The chapter's explore() calls, as ``(name, draw, params)``: timed by bench/bench_redraw.py,
-#: and each redrawn in place and compared with a fresh drawing by tests/test_interactive.py.
+#: and each redrawn in place and compared with a fresh drawing by tests/drawing/test_render.py.
 BENCH_CASES = [
     ("separability-gate", draw_gate, {"gate": GATES}),
     ("separability-iris", draw_iris, {"pair": IRIS_PAIRS}),
