@@ -114,8 +114,8 @@ test-notebooks-alt: $(STAMP)
 # checked against tests/notebook_numbers/ from that build's own runs, as test-notebooks-native
 # does for the pinned versions: the chapters run once, in the build, not again under nbval.
 # The tests marked `notebooks` run after the build, as in test-notebooks-native.
-# PERCEPTRON_EXPECT_FLOORS makes tests/test_packaging.py check that this environment, and the
-# Jupyter kernel the book build starts in it, hold exactly the floors.
+# PERCEPTRON_EXPECT_FLOORS makes tests/packaging/test_packaging.py check that this environment,
+# and the Jupyter kernel the book build starts in it, hold exactly the floors.
 test-lowest: test-lowest-unit test-lowest-notebooks
 
 test-lowest-unit: $(LOWEST_STAMP)

@@ -29,7 +29,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
 import check_wheel  # noqa: E402
 import lowest_versions as lv  # noqa: E402
