@@ -252,7 +252,8 @@ def reference_perceptron(X, y, *, tie: str = "mistake", offset: bool = False, ex
         for i, (x, label) in enumerate(zip(rows, labels)):
             s = sum(a * b for a, b in zip(w, x))
             if closest and any(w):
-                nearest = min(nearest, abs(float(s)) / (math.sqrt(float(sum(a * a for a in w))) * norms[i]))
+                size = math.sqrt(float(sum(a * a for a in w))) * norms[i]
+                nearest = min(nearest, abs(float(s)) / size)
             if s != 0:
                 mistake = label * s < 0
             else:

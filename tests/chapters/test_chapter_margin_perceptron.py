@@ -15,6 +15,11 @@ from perceptron_core.figures import margin_perceptron as mpf
 from conftest import markdown_text, notebook_cells, stored_number
 
 
+def _stored(key):
+    """A number the page shows, as stored from the chapter's last run."""
+    return stored_number("margin_perceptron", key)
+
+
 def _true_mistakes(X, y, gamma, target):
     """Updates of the run made at true mistakes, y w.x <= 0 for the w in use, recounted here."""
     run = pc.margin_perceptron(X, y, gamma, target=target, max_epochs=10**6, record=True)
@@ -123,8 +128,8 @@ def test_comparison_table_claims():
     assert growth_u < growth_b
     # "the margins reached were at most <excess_max> times τγ", as the page shows it
     excess = max(r["margin"] / (r["target"] * gamma) for r in rows)
-    assert stored_number("margin_perceptron", "mp-cmp-excess-max") == pytest.approx(excess, rel=1e-6)
-    assert [stored_number("margin_perceptron", f"mp-cmp-{k}-target") for k in ("half", "eight", "ninety5")] == list(
+    assert _stored("mp-cmp-excess-max") == pytest.approx(excess, rel=1e-6)
+    assert [_stored(f"mp-cmp-{k}-target") for k in ("half", "eight", "ninety5")] == list(
         mpf.TABLE_TARGETS)
 
 
@@ -199,8 +204,8 @@ def test_exercise_search_brackets_gamma_star(search):
     opt = mpf.optimum()
     assert lo <= opt.gamma_high and opt.gamma_low < hi
     assert hi > opt.gamma_high / 0.9  # "Here it stayed above γ*/τ"
-    assert stored_number("margin_perceptron", "mp-search-hi") == pytest.approx(hi) and stored_number("margin_perceptron", "mp-search-tau") == 0.9
-    assert stored_number("margin_perceptron", "mp-search-lo") == pytest.approx(lo)
+    assert _stored("mp-search-hi") == pytest.approx(hi) and _stored("mp-search-tau") == 0.9
+    assert _stored("mp-search-lo") == pytest.approx(lo)
 
 
 def test_exercise_search_what_the_short_try_did(search):
@@ -209,18 +214,18 @@ def test_exercise_search_what_the_short_try_did(search):
     to 37,161 epochs). What the page says now, recounted from the bisection."""
     _, _, trials = search
     opt, short = mpf.optimum(), 100
-    assert stored_number("margin_perceptron", "mp-search-short-cap") == short
+    assert _stored("mp-search-short-cap") == short
     high = [(g, e) for g, kind, e in trials if kind == "too high"]
     found = [(g, e) for g, kind, e in trials if kind == "found"]
     settled = [g for g, e in high if e <= short]
-    assert stored_number("margin_perceptron", "mp-search-n-high") == len(high) and stored_number("margin_perceptron", "mp-search-n-found") == len(found)
-    assert stored_number("margin_perceptron", "mp-search-n-high-short") == len(settled)
+    assert _stored("mp-search-n-high") == len(high) and _stored("mp-search-n-found") == len(found)
+    assert _stored("mp-search-n-high-short") == len(settled)
     assert 0 < len(settled) < len(high)  # the short try settles some, not all
     # "those with γ at least <min> times γ*; the others, nearer to γ*, ran to the full cap"
     g_min = min(settled)
     assert all(g >= g_min for g in settled)
     assert all(g < g_min for g, e in high if e > short)
-    assert stored_number("margin_perceptron", "mp-search-high-short-min") == pytest.approx(g_min / opt.gamma, rel=1e-9)
+    assert _stored("mp-search-high-short-min") == pytest.approx(g_min / opt.gamma, rel=1e-9)
     R = float(np.max(np.linalg.norm(mpf.chapter_data()[0], axis=1)))
     for g, e in high:
         if e > short:
@@ -228,13 +233,13 @@ def test_exercise_search_what_the_short_try_did(search):
     # "the closest to γ*, at <last> times γ*, took <epochs> epochs": bisection lowers hi at
     # every "too high", so the last one is the closest
     assert high[-1][0] == min(g for g, _ in high) > opt.gamma_high
-    assert stored_number("margin_perceptron", "mp-search-last-high") == pytest.approx(high[-1][0] / opt.gamma, rel=1e-9)
-    assert stored_number("margin_perceptron", "mp-search-last-high-epochs") == high[-1][1] > 10 * short
+    assert _stored("mp-search-last-high") == pytest.approx(high[-1][0] / opt.gamma, rel=1e-9)
+    assert _stored("mp-search-last-high-epochs") == high[-1][1] > 10 * short
     # "<k> finished within the short try and the others after at most <m> epochs"
-    assert stored_number("margin_perceptron", "mp-search-n-found-short") == sum(e <= short for _, e in found)
-    assert stored_number("margin_perceptron", "mp-search-found-max-epochs") == max(e for _, e in found)
+    assert _stored("mp-search-n-found-short") == sum(e <= short for _, e in found)
+    assert _stored("mp-search-found-max-epochs") == max(e for _, e in found)
     assert max(e for _, e in found) < high[-1][1] / 100  # "it is the verdicts too high that cost"
-    assert stored_number("margin_perceptron", "mp-search-found-top") == pytest.approx(
+    assert _stored("mp-search-found-top") == pytest.approx(
         max(g for g, _ in found) / opt.gamma, rel=1e-9)
 
 
@@ -244,7 +249,7 @@ def test_a_run_above_gamma_star_can_finish_within_a_factor_tau():
     too. So what holds is "guaranteed only for γ = γ*"."""
     X, y = mpf.chapter_data()
     opt, tau = mpf.optimum(), 0.9
-    g = stored_number("margin_perceptron", "mp-search-found-top") * opt.gamma
+    g = _stored("mp-search-found-top") * opt.gamma
     assert g > 1.05 * opt.gamma_high
     run = pc.margin_perceptron(X, y, g, target=tau, max_epochs=1000)
     assert run.converged

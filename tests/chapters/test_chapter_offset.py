@@ -24,6 +24,11 @@ from perceptron_core.figures import offset as of
 from conftest import markdown_text, reference_perceptron, stored_number
 
 
+def _stored(key):
+    """A number the page shows, as stored from the chapter's last run."""
+    return stored_number("offset", key)
+
+
 def _reference(Z, y, *, exact=False):
     """The reference perceptron (tests/conftest.py) through the origin on the rows of Z: the
     indices of its updates, its final weights, and its closest call (measured in floats only)."""
@@ -145,14 +150,14 @@ def test_the_mit_algorithm_and_the_trick_hold_on_the_irises():
     theta, theta0, steps = mit.w, mit.b, list(mit.history.indices)
     ref = reference_perceptron(augment(X, 1.0), y, exact=True)
     ref_steps, ref_w = ref.indices, ref.w
-    assert steps == ref_steps and len(steps) == 1230 == stored_number("offset", "off-trick-mistakes")
+    assert steps == ref_steps and len(steps) == 1230 == _stored("off-trick-mistakes")
     # "Epoch 308 of the T = 1000 was the first without a mistake": the reference's count of
     # epochs, the clean one included; the last mistake falls in the epoch before it.
     epochs = ref.epochs
     run = perceptron(augment(X, 1.0), y, max_epochs=1000, record=True)
-    assert run.epochs == mit.epochs == epochs == stored_number("offset", "off-trick-epochs") == 308
+    assert run.epochs == mit.epochs == epochs == _stored("off-trick-epochs") == 308
     assert run.history.epochs[-1] == epochs - 1
-    assert stored_number("offset", "off-trick-T") == 1000
+    assert _stored("off-trick-T") == 1000
     assert [Fraction(v) for v in theta] + [Fraction(theta0)] == ref_w
     assert theta0 == 618.0 and list(theta) == [23.0, -164.0]
     with warnings.catch_warnings():
@@ -182,10 +187,10 @@ def test_iris_bounds_and_runs_at_three_constants():
     # "the irises are not separable by a line through the origin at all": no w has
     # y_i w.x_i >= 1 for all i (scipy's LP), so there is no bound without an offset
     assert not _strictly_separable_through_origin(X, y)
-    assert stored_number("offset", "off-iris-through-origin") is False
+    assert _stored("off-iris-through-origin") is False
     # the closest call the prose quotes for the runs at c = R and the best c
     closest = min(_reference(augment(X, c), y)[2] for c in (R, c_best))
-    assert stored_number("offset", "off-iris-closest") == pytest.approx(closest, rel=1e-6) and closest > 1e-3
+    assert _stored("off-iris-closest") == pytest.approx(closest, rel=1e-6) and closest > 1e-3
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -319,7 +324,7 @@ def test_translation_table_claims():
     # over the runs, not over the rows' averages (a glued mean of radii once said 1.04 where the
     # largest radius is 1.09). Checked against the number the page shows.
     assert max(tab["R_centered_max"]) == pytest.approx(max(radii), rel=1e-12)
-    assert stored_number("offset", "off-move-R-centered") == pytest.approx(max(radii), rel=1e-9)
+    assert _stored("off-move-R-centered") == pytest.approx(max(radii), rel=1e-9)
     assert max(radii) > max(tab["R_centered"]) + 0.01  # the mean would have been wrong
 
 

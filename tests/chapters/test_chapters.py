@@ -5,7 +5,7 @@ chapter is checked here the moment it is added there. A chapter's own claims, th
 its prose checked by an independent computation, are in ``test_chapter_<name>.py`` beside this
 file. That the committed notebooks hold no outputs, and that every number they glue matches its
 reference, is tests/book/test_notebooks.py's; that every figure of ``BENCH_CASES`` draws, and
-redraws like a fresh drawing, is tests/test_render.py's.
+redraws like a fresh drawing, is tests/drawing/test_render.py's.
 """
 
 from __future__ import annotations
@@ -152,9 +152,9 @@ def test_the_chapter_imports_the_package_and_its_figure_module(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_figure_module_lists_its_figures_in_bench_cases(chapter):
-    """BENCH_CASES (name, draw, grid): what bench/bench_redraw.py times and tests/test_render.py
-    draws. Names carry the chapter's; each draw is the module's own; each grid fits explore's
-    budget of frames."""
+    """BENCH_CASES (name, draw, grid): what bench/bench_redraw.py times and
+    tests/drawing/test_render.py draws. Names carry the chapter's; each draw is the module's own;
+    each grid fits explore's budget of frames."""
     from perceptron_core.figures.sliders import slider_grid
 
     module = _figure_module(chapter)
