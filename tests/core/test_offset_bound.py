@@ -5,7 +5,7 @@
   arithmetic, and against scikit-learn's ``fit_intercept=True``.
 * off-thm-bound: mistakes on ``augment(X, c)`` never exceed ``offset_bound(R, γ, b, c)``, with
   ``(w*, b*, γ)`` from an independent source: the planted truth, or a linear SVC normalized here.
-  The runs are counted by a reference perceptron written in this file.
+  The runs are counted by the reference perceptron of tests/conftest.py.
 * off-prop-best-c: ``c² = R|b|`` minimizes the bound, against a grid and a scalar minimizer.
 * off-lem-b-le-R: ``|b*| ≤ R − γ`` for separators with points on both sides.
 * The chapter's counterexample: ``(R/γ*_b)²`` is not a bound, so ``offset_bound`` cannot be it.
@@ -46,22 +46,6 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 # ---------------------------------------------------------------------------------------------
 # References written here, independent of the package
 # ---------------------------------------------------------------------------------------------
-
-
-def _reference_mistakes(Z: np.ndarray, y: np.ndarray, max_epochs: int = 10**6) -> int:
-    """Mistakes of the cyclic perceptron through the origin on the rows of Z (plain loop)."""
-    w = np.zeros(Z.shape[1])
-    mistakes = 0
-    for _ in range(max_epochs):
-        clean = True
-        for z, label in zip(Z, y):
-            if label * float(w @ z) <= 0:
-                w = w + label * z
-                mistakes += 1
-                clean = False
-        if clean:
-            return mistakes
-    raise AssertionError("the reference run did not converge")
 
 
 def _mit_theta0(X, y, T):
@@ -127,7 +111,7 @@ def _svc_separator(X, y):
 def test_runs_never_exceed_offset_bound_with_the_planted_separator(data, c):
     X, y, _, b, g = data
     R = float(np.max(np.linalg.norm(X, axis=1)))
-    m = _reference_mistakes(augment(X, c), y)
+    m = reference_perceptron(augment(X, c), y).mistakes
     bound = offset_bound(R, g, b, c)
     assert m <= bound * (1 + 1e-9)
     assert bound == pytest.approx(_bound_formula(R, g, b, c), rel=1e-12)
@@ -167,18 +151,18 @@ def test_runs_never_exceed_offset_bound_with_an_svc_separator(data):
     assume(g > 1e-3)  # the SVC found a separator with a usable margin
     R = float(np.max(np.linalg.norm(X, axis=1)))
     for c in (1.0, 0.3, 3.0, math.sqrt(R * abs(b)) or 1.0):
-        assert _reference_mistakes(augment(X, c), y) <= offset_bound(R, g, b, c) * (1 + 1e-9)
+        assert reference_perceptron(augment(X, c), y).mistakes <= offset_bound(R, g, b, c) * (1 + 1e-9)
 
 
 def test_the_one_dimensional_example_breaks_the_naive_bound_but_not_offset_bound():
     # x = 11 (+1), x = 9 (-1): w* = 1, b* = -10, margin 1, R = 11. Integers: exact runs.
     X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
-    m = _reference_mistakes(augment(X, 1.0), y)
+    m = reference_perceptron(augment(X, 1.0), y).mistakes
     assert m == 202
     assert m > novikoff_bound(11.0, 1.0) == 121.0  # (R/γ*_b)² is not a bound
     assert offset_bound(11.0, 1.0, -10.0) == 12322.0
     assert offset_bound(11.0, 1.0, -10.0, c=math.sqrt(110.0)) == pytest.approx(441.0, rel=1e-12)
-    assert _reference_mistakes(augment(X, math.sqrt(110.0)), y) <= 441
+    assert reference_perceptron(augment(X, math.sqrt(110.0)), y).mistakes <= 441
 
 
 def test_offset_bound_does_not_drop_the_offset_or_the_constant():
