@@ -94,10 +94,12 @@ def test_glue_only_in_cells_the_reader_does_not_see(chapter):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_visible_code_fits_the_column(chapter):
+def test_code_fits_the_column(chapter):
+    """Every code cell fits the page's column, hidden ones too (a downloaded notebook shows
+    them), except the cells that glue numbers for the prose."""
     for cell in _code_cells(chapter):
-        if not is_hidden(cell):
-            src = cell_source(cell)
+        src = cell_source(cell)
+        if "glue(" not in src and "glue_numbers(" not in src:
             assert max(map(len, src.split("\n"))) <= COLUMN, src
 
 
