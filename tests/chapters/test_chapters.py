@@ -33,6 +33,12 @@ def _code_cells(chapter: str) -> list[dict]:
     return [c for c in notebook_cells(chapter) if c["cell_type"] == "code"]
 
 
+def _python(cell: dict) -> str:
+    """A code cell's source as Python: IPython's magics and shell escapes blanked out."""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in cell_source(cell).split("\n"))
+
+
 def _figure_module(chapter: str):
     return importlib.import_module(f"perceptron_core.figures.{chapter}")
 
@@ -127,7 +133,7 @@ def test_visible_code_uses_no_name_defined_only_in_hidden_cells(chapter):
     for i, cell in enumerate(notebook_cells(chapter)):
         if cell["cell_type"] != "code" or is_hidden(cell):
             continue
-        bound, read = _names(cell_source(cell))
+        bound, read = _names(_python(cell))
         missing = read - shown
         assert not missing, f"cell {i} uses {sorted(missing)}, defined only in hidden cells"
         shown |= bound
@@ -139,7 +145,7 @@ def test_the_chapter_imports_the_package_and_its_figure_module(chapter):
     perceptron_core.figures.<chapter>, and explore from perceptron_core.figures."""
     imported = set()
     for cell in _code_cells(chapter):
-        for node in ast.walk(ast.parse(cell_source(cell))):
+        for node in ast.walk(ast.parse(_python(cell))):
             if isinstance(node, ast.Import):
                 imported.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module:
@@ -180,12 +186,12 @@ def _explore_calls(chapter: str) -> list[tuple[object, dict]]:
     call in its cell (``M = figs.running_run().mistakes``)."""
     namespace: dict = {}
     for cell in _code_cells(chapter):
-        tree = ast.parse(cell_source(cell))
+        tree = ast.parse(_python(cell))
         imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
         exec(compile(ast.Module(imports, []), chapter, "exec"), namespace)
     calls = []
     for cell in _code_cells(chapter):
-        tree = ast.parse(cell_source(cell))
+        tree = ast.parse(_python(cell))
         for k, statement in enumerate(tree.body):
             for node in ast.walk(statement):
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
