@@ -95,11 +95,13 @@ def planted_data(draw, max_n: int = 40, max_d: int = 6):
 
 
 @st.composite
-def small_labelled_data(draw, max_n: int = 12, max_d: int = 3):
-    """Small integer-valued data with arbitrary labels: separable or not, with exact ties."""
+def small_labelled_data(draw, max_n: int = 12, max_d: int = 3, top: int = 3):
+    """Small integer-valued data (entries -top..top, as floats) with arbitrary labels: separable
+    or not, with exact ties."""
     n = draw(st.integers(1, max_n))
     d = draw(st.integers(1, max_d))
-    X = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n)), float)
+    entries = st.integers(-top, top)
+    X = np.array(draw(st.lists(st.lists(entries, min_size=d, max_size=d), min_size=n, max_size=n)), float)
     y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
     return X, y
 

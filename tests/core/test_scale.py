@@ -27,6 +27,8 @@ import perceptron_core as pc
 from perceptron_core import guarantees as g
 from perceptron_core.estimator import Perceptron as SkPerceptron
 
+from conftest import small_labelled_data
+
 EPS = 2.0**-52
 SUB = 2.0**-1074  # the smallest positive float
 
@@ -36,14 +38,9 @@ SHIFTS = st.integers(-1074, 500)
 SHIFTS_NORMAL_RESULT = st.integers(-1000, 500)  # results (margins, radii) stay normal floats
 
 
-@st.composite
-def int_data(draw, max_n: int = 7, max_d: int = 3, top: int = 4):
-    """Small integer data with both labels possible, as float arrays."""
-    n = draw(st.integers(1, max_n))
-    d = draw(st.integers(1, max_d))
-    X = np.array(draw(st.lists(st.lists(st.integers(-top, top), min_size=d, max_size=d), min_size=n, max_size=n)), float)
-    y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
-    return X, y
+def int_data(max_n: int = 7):
+    """Small integer data (entries -4..4) with both labels possible, as float arrays."""
+    return small_labelled_data(max_n=max_n, top=4)
 
 
 def F(v) -> Fraction:

@@ -25,6 +25,8 @@ from perceptron_core.variants import (
     voted_perceptron,
 )
 
+from conftest import small_labelled_data
+
 TIES = ["mistake", "positive", "negative"]
 
 
@@ -37,14 +39,12 @@ def _no_convergence_warnings():
 
 
 @st.composite
-def integer_data(draw, max_n: int = 10, max_d: int = 3, low: int = -4, high: int = 4):
-    """Small integer data with arbitrary labels (separable or not), and integer test points."""
-    n = draw(st.integers(1, max_n))
-    d = draw(st.integers(1, max_d))
-    entries = st.integers(low, high)
-    X = np.array(draw(st.lists(st.lists(entries, min_size=d, max_size=d), min_size=n, max_size=n)), float)
-    y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
-    T = draw(st.lists(st.lists(entries, min_size=d, max_size=d), min_size=1, max_size=8))
+def integer_data(draw, max_n: int = 10, max_d: int = 3):
+    """Small integer data (entries -4..4) with arbitrary labels (separable or not), and integer
+    test points."""
+    X, y = draw(small_labelled_data(max_n=max_n, max_d=max_d, top=4))
+    entries = st.integers(-4, 4)
+    T = draw(st.lists(st.lists(entries, min_size=X.shape[1], max_size=X.shape[1]), min_size=1, max_size=8))
     return X, y, np.array(T, float)
 
 
