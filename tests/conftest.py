@@ -16,6 +16,7 @@ import math
 import os
 import pickle
 import shutil
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -104,6 +105,15 @@ def small_labelled_data(draw, max_n: int = 12, max_d: int = 3, top: int = 3):
     X = np.array(draw(st.lists(st.lists(entries, min_size=d, max_size=d), min_size=n, max_size=n)), float)
     y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
     return X, y
+
+
+@pytest.fixture
+def no_convergence_warnings():
+    """Runs that stop at their epoch cap without a warning: for modules whose subject they are
+    (``pytestmark = pytest.mark.usefixtures("no_convergence_warnings")``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        yield
 
 
 @pytest.fixture(scope="session")

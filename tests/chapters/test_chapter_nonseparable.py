@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -22,11 +21,8 @@ from perceptron_core.figures import nonseparable as nf
 from conftest import notebook_cells, reference_perceptron
 
 
-@pytest.fixture(autouse=True)
-def _no_convergence_warnings():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pc.ConvergenceWarning)
-        yield
+# Runs that stop at their cap are what these tests read; the warning is tested in core/.
+pytestmark = pytest.mark.usefixtures("no_convergence_warnings")
 
 
 def _per_epoch(res):

@@ -13,7 +13,6 @@ searches that know nothing of SVMs and against scikit-learn's solver.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -26,11 +25,8 @@ import perceptron_core as pc
 from perceptron_core import bounds as hb
 
 
-@pytest.fixture(autouse=True)
-def _no_convergence_warnings():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pc.ConvergenceWarning)
-        yield
+# Runs that stop at their cap are what these tests read; the warning is tested in core/.
+pytestmark = pytest.mark.usefixtures("no_convergence_warnings")
 
 
 def _check_bound(X, y, u, gamma, res, passes):

@@ -9,7 +9,6 @@ difference. No test takes its expected values from the package itself.
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -30,12 +29,8 @@ from conftest import small_labelled_data
 TIES = ["mistake", "positive", "negative"]
 
 
-@pytest.fixture(autouse=True)
-def _no_convergence_warnings():
-    # Runs that stop at the cap are the subject here; their warning is tested separately.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pc.ConvergenceWarning)
-        yield
+# Runs that stop at the cap are the subject here; their warning is tested separately.
+pytestmark = pytest.mark.usefixtures("no_convergence_warnings")
 
 
 @st.composite
