@@ -116,7 +116,7 @@ def test_the_pattern_finds_fixed_waits():
 def test_no_test_waits_a_fixed_time():
     """A test waits for the event it needs (a lock, a line of output, a condition in the page),
     so it is as fast as the machine and not flaky on a slow one. (``asyncio.sleep`` in
-    tests/test_interactive.py advances a fake event loop's clock and waits for nothing.)"""
+    tests/drawing/test_sliders.py advances a fake event loop's clock and waits for nothing.)"""
     found = [
         f"{path.relative_to(TESTS.parent)}:{number}: {line.strip()}"
         for path in sorted(TESTS.rglob("*.py"))
