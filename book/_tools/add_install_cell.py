@@ -43,7 +43,7 @@ import importlib.util
 import subprocess
 import sys
 
-# The library and its `book` extra: matplotlib, ipywidgets and scikit-learn.
+# The library and the parts of its `book` extra that the chapters import.
 if any(importlib.util.find_spec(name) is None
        for name in ("perceptron_core", "matplotlib", "ipywidgets", "sklearn")):
 '''
@@ -55,7 +55,7 @@ _STOP_HEAD = '''\
 # stops and says how to install it.
 import importlib.util
 
-# The library and its `book` extra: matplotlib, ipywidgets and scikit-learn.
+# The library and the parts of its `book` extra that the chapters import.
 if any(importlib.util.find_spec(name) is None
        for name in ("perceptron_core", "matplotlib", "ipywidgets", "sklearn")):
 '''
