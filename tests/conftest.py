@@ -280,3 +280,17 @@ def reference_perceptron(X, y, *, tie: str = "mistake", offset: bool = False, ex
     if must_converge:
         raise AssertionError("the reference run did not converge")
     return ReferenceRun(indices, weights, w, max_epochs, False, nearest)
+
+
+def integer_run_states(X, y, epochs, offset=True):
+    """Cyclic perceptron in Python integers (ties are mistakes): the states after each mistake,
+    as (weights, next position)."""
+    rows = [[int(v) for v in row] + ([1] if offset else []) for row in X]
+    w = [0] * len(rows[0])
+    states = [(tuple(w), 0)]
+    for _ in range(epochs):
+        for i, (x, label) in enumerate(zip(rows, y)):
+            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + int(label) * b for a, b in zip(w, x)]
+                states.append((tuple(w), (i + 1) % len(rows)))
+    return states

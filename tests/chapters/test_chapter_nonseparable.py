@@ -19,6 +19,7 @@ import perceptron_core as pc
 from perceptron_core.figures import nonseparable as nf
 
 from conftest import notebook_cells, reference_perceptron
+from conftest import integer_run_states
 
 
 # Runs that stop at their cap are what these tests read; the warning is tested in core/.
@@ -76,23 +77,9 @@ def test_a_tie_ends_a_run_on_data_no_hyperplane_through_the_origin_separates():
     assert pc.separability(X, y, offset=True).separable
 
 
-def _integer_run(X, y, epochs, offset=True):
-    """Cyclic perceptron in Python integers (ties are mistakes): the states after each mistake,
-    as (weights, next position)."""
-    rows = [[int(v) for v in row] + ([1] if offset else []) for row in X]
-    w = [0] * len(rows[0])
-    states = [(tuple(w), 0)]
-    for _ in range(epochs):
-        for i, (x, label) in enumerate(zip(rows, y)):
-            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
-                w = [a + int(label) * b for a, b in zip(w, x)]
-                states.append((tuple(w), (i + 1) % len(rows)))
-    return states
-
-
 def test_xor_weights_return_to_zero_every_sweep():
     cyc = nf.xor_cycle()
-    states = _integer_run(*pc.xor(), epochs=6)
+    states = integer_run_states(*pc.xor(), epochs=6)
     assert len(states) - 1 == cyc["mistakes"] == 24
     # The first repeat, found independently: the smallest l with states[l] equal to an earlier one.
     first = next((k, l - k) for l in range(len(states)) for k in range(l) if states[k] == states[l])
@@ -117,7 +104,7 @@ def test_the_iris_run_is_exact_in_millimetres_and_finds_no_repeat():
     assert np.all(np.abs(X_mm - 10 * X) < 1e-9)  # one decimal in centimetres: whole millimetres
     np.testing.assert_array_equal(nf.iris_mm()[0], X_mm)
     res, _, n = nf.never_settles_run("Iris versicolor/virginica")
-    states = _integer_run(X_mm, y, nf.IRIS_EPOCHS)
+    states = integer_run_states(X_mm, y, nf.IRIS_EPOCHS)
     assert len(states) - 1 == res.mistakes
     h = res.history
     theta = np.column_stack([h.weights, h.offsets])

@@ -19,6 +19,7 @@ from perceptron_core import ConvergenceWarning, perceptron
 
 from conftest import reference_perceptron
 from conftest import small_labelled_data
+from conftest import integer_run_states
 
 
 def _sklearn_perceptron(X, y, T, fit_intercept=True):
@@ -323,20 +324,6 @@ def _ours_recorded(X, y, T):
         return pc.perceptron(X, y, offset=True, max_epochs=T, record=True)
 
 
-def _integer_run(X, y, epochs, offset=True):
-    """Cyclic perceptron in Python integers (ties are mistakes): the states after each mistake,
-    as (weights, next position)."""
-    rows = [[int(v) for v in row] + ([1] if offset else []) for row in X]
-    w = [0] * len(rows[0])
-    states = [(tuple(w), 0)]
-    for _ in range(epochs):
-        for i, (x, label) in enumerate(zip(rows, y)):
-            if int(label) * sum(a * b for a, b in zip(w, x)) <= 0:
-                w = [a + int(label) * b for a, b in zip(w, x)]
-                states.append((tuple(w), (i + 1) % len(rows)))
-    return states
-
-
 @settings(max_examples=100)
 @given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 10**6), st.integers(2, 12))
 def test_find_cycle_agrees_with_an_integer_reference(n, d, seed, epochs):
@@ -344,7 +331,7 @@ def test_find_cycle_agrees_with_an_integer_reference(n, d, seed, epochs):
     X = rng.integers(-2, 3, size=(n, d)).astype(float)
     y = rng.choice([-1.0, 1.0], size=n)
     res = _ours_recorded(X, y, epochs)
-    states = _integer_run(X, y, epochs)
+    states = integer_run_states(X, y, epochs)
     if res.converged:
         states = states[: res.mistakes + 1]
     expected = next(((k, l - k) for l in range(len(states)) for k in range(l) if states[k] == states[l]), None)
