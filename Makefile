@@ -75,11 +75,16 @@ pdf: chromium book
 # pytest-xdist: one process per core.
 XDIST := -n auto
 
+# The unit tests: neither a browser nor a kernel. nbval's and anyio's pytest plugins are for the
+# notebook runs; loaded, they import jupyter_client, nbformat and jsonschema in every process
+# (2.5 s each, most of it rfc3987_syntax building a grammar), and pytest rewrites anyio's asserts.
+UNIT := -m "not browser and not notebooks" -p no:nbval -p no:anyio --dist worksteal
+
 # The property tests run hypothesis's "ci" profile: derandomized, so every run tries the same
 # examples and a failure is a failure of the change at hand (see tests/conftest.py). The tests
 # marked `notebooks` (a kernel, nbval, a build's cache) run in test-notebooks-native instead.
 test-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not browser and not notebooks" $(XDIST) --hypothesis-profile ci
+	$(BIN)/python -m pytest tests $(UNIT) $(XDIST) --hypothesis-profile ci
 
 # The property tests only, with random examples and DEEP_FACTOR times as many of them: a search
 # for bugs, not a gate. A failure prints the falsifying example; fix it and keep it as an @example.
@@ -120,7 +125,7 @@ test-lowest: test-lowest-unit test-lowest-notebooks
 
 test-lowest-unit: $(LOWEST_STAMP)
 	@echo "== Non-browser tests on the lowest versions: $$($(PYTHON) tests/tools/lowest_versions.py | tr '\n' ' ')"
-	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests -m "not browser and not notebooks" $(XDIST) --hypothesis-profile ci
+	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests $(UNIT) $(XDIST) --hypothesis-profile ci
 
 # jupyter-cache knows a chapter's run by the notebook's code alone (and Sphinx a page by its
 # source): a run made before the package changed would be taken for a run of the package as it

@@ -1,6 +1,7 @@
-"""The perceptron's inner loop, compiled by numba where numba is installed.
+"""The inner loops of the perceptron and the Margin Perceptron, compiled by numba where numba
+is installed.
 
-The loop is written once, as plain Python over scalars, in the order of the pseudocode. On its
+Each loop is written once, as plain Python over scalars, in the order of the pseudocode. On its
 first call numba compiles it (or loads the machine code it cached on disk, in ``__pycache__``
 beside this file, or in a user-wide cache when that folder is read-only); without numba the
 very same function runs as Python, slowly on big data but with the same result. numba is
@@ -15,6 +16,7 @@ saved, the caller decides that row in rational arithmetic, and calls the loop ag
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,7 @@ from . import _signs
 __all__ = [
     "compiled",
     "perceptron_epochs",
+    "margin_epochs",
     "FINISHED",
     "SIGN_NEEDED",
     "RECORD_FULL",
@@ -172,6 +175,76 @@ def perceptron_epochs(X, y, theta, offset, at_tie, rel, tiny, row_max, integral,
             for j in range(d):
                 theta[j] += y[i] * X[i, j]
                 l1 += abs(theta[j])
+            if record:
+                indices[updates] = i
+                epochs[updates] = epoch
+            updates += 1
+            clean = False
+        i += 1
+    state[EPOCH], state[ROW], state[UPDATES] = epoch, i, updates
+    state[CLEAN], state[SIGN] = 1 if clean else 0, sign
+    return status
+
+
+# w·w is trusted between these powers of two: there neither it nor the score can underflow or
+# overflow. Outside (w = 0 too) the caller tests the row on a rescaled w.
+NORM_SQ_LOW, NORM_SQ_HIGH = 2.0**-580, 2.0**580
+
+
+@compiled(
+    "int64(Array(float64, 2, 'C', readonly=True), float64[::1], float64, float64, float64, int64, "
+    "boolean, int64[::1], int64[::1], int64[::1])",
+    fastmath={"reassoc"},
+)
+def margin_epochs(Z, w, aim, per_norm, tiny, max_epochs, record, indices, epochs, state):
+    """The Margin Perceptron's sweeps: add row ``zᵢ = yᵢxᵢ`` of ``Z`` to ``w`` (in place) whenever
+    ``zᵢ·w < aim·‖w‖``, in order, until a sweep adds nothing.
+
+    The float test is trusted where the score is farther from the threshold ``aim·‖w‖`` than
+    ``per_norm·‖w‖ + tiny``, the bound on their rounding that
+    :class:`perceptron_core.algorithms._ShortOfAim` derives. A nearer row, a NaN, or a ``w`` with
+    ``w·w`` outside [2⁻⁵⁸⁰, 2⁵⁸⁰] is handed back: :data:`SIGN_NEEDED`, and the caller puts -1
+    (short of the aim: update) or 1 (not short) in ``state[SIGN]`` and calls again. State,
+    statuses and buffers are those of :func:`perceptron_epochs`.
+    """
+    n, d = Z.shape
+    epoch, i, updates = state[EPOCH], state[ROW], state[UPDATES]
+    clean, sign = state[CLEAN] == 1, state[SIGN]
+    norm_sq = 0.0  # w·w, recomputed at each update
+    for j in range(d):
+        norm_sq += w[j] * w[j]
+    status = FINISHED
+    while True:
+        if i == n:  # a sweep ends
+            if clean or epoch == max_epochs:
+                break
+            epoch, i, clean = epoch + 1, 0, True
+        if record and updates == indices.shape[0]:
+            status = RECORD_FULL
+            break
+        if sign == UNKNOWN:
+            if not (NORM_SQ_LOW <= norm_sq <= NORM_SQ_HIGH):  # also w = 0, inf, NaN
+                status = SIGN_NEEDED
+                break
+            norm = math.sqrt(norm_sq)  # correctly rounded, as the bound assumes
+            score = 0.0
+            for j in range(d):
+                score += Z[i, j] * w[j]
+            threshold, room = aim * norm, per_norm * norm + tiny
+            if score > threshold + room:
+                sign = 1
+            elif score < threshold - room:
+                sign = -1
+            else:  # too near the threshold to tell (or NaN): the caller decides it exactly
+                status = SIGN_NEEDED
+                break
+        short = sign < 0
+        sign = UNKNOWN
+        if short:  # w += zᵢ
+            norm_sq = 0.0
+            for j in range(d):
+                w[j] += Z[i, j]
+                norm_sq += w[j] * w[j]
             if record:
                 indices[updates] = i
                 epochs[updates] = epoch

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -72,13 +72,6 @@ _TIES = ("mistake", "positive", "negative")
 # The label each rule predicts where w·x + b = 0 (0: no answer, which is always a mistake).
 _AT_TIE = {"mistake": 0, "positive": 1, "negative": -1}
 
-# The Margin Perceptron's loop (_sweep) scans points in blocks: one matrix-vector product finds
-# the next margin mistake in a block, which is much faster than a Python loop over points, and
-# visits them in exactly the same order. After a block without a mistake the next block is twice
-# as long (up to _MAX_BLOCK), so a long clean epoch costs few calls; after a mistake it starts
-# small again.
-_BLOCK = 128
-_MAX_BLOCK = 16384
 
 class ConvergenceWarning(UserWarning):
     """The run stopped at ``max_epochs`` while an epoch still made a mistake."""
@@ -112,53 +105,44 @@ def _overflow_error(what: str) -> ValueError:
     )
 
 
-def _sweep(
-    Z: NDArray,
-    theta: NDArray,
-    max_epochs: int,
-    short: Callable[[int, int, NDArray], NDArray],
-    *,
-    record: bool = True,
-) -> tuple[int, bool, int, list[int], list[int]]:
-    """Cycle through the rows z_i of ``Z`` in order, adding z_i to ``theta`` (in place) whenever
-    ``short(start, stop, theta)`` flags it, until a sweep flags nothing or ``max_epochs`` pass.
+def _margin_run(
+    Z: NDArray, w: NDArray, max_epochs: int, short: _ShortOfAim, record: bool
+) -> tuple[int, bool, int, NDArray[np.int64]]:
+    """Run the Margin Perceptron's loop (:func:`perceptron_core._compiled.margin_epochs`) on the
+    rows of ``Z``, updating ``w`` in place, to its end; ``short`` decides exactly every row the
+    loop cannot trust a float test for.
 
-    ``short`` answers for the block of rows ``start:stop`` at once; only its first flagged row
-    is used, so it need be right only up to that row. Returns the number of
-    sweeps, whether the last was clean, the number of updates, and, when ``record`` is true,
-    the index and sweep of every update (otherwise two empty lists, so that memory does not
-    grow with the length of the run). The run stops at the first clean sweep, so a huge
-    ``max_epochs`` costs nothing on separable data.
+    Returns the number of sweeps, whether the last was clean, the number of updates, and the row
+    of every update (empty unless ``record``: then memory does not grow with the run).
     """
     n = Z.shape[0]
-    indices: list[int] = []
-    epochs: list[int] = []
-    updates = 0
-    epoch, converged = 0, False
-    while epoch < max_epochs and not converged:
-        epoch += 1
-        converged = True
-        start, block = 0, _BLOCK
-        while start < n:
-            stop = min(start + block, n)
-            flagged = np.flatnonzero(short(start, stop, theta))
-            if flagged.size == 0:
-                start = stop
-                block = min(2 * block, _MAX_BLOCK)
-                continue
-            i = start + int(flagged[0])
-            theta += Z[i]
-            updates += 1
-            if record:
-                indices.append(i)
-                epochs.append(epoch)
-            converged = False
-            start, block = i + 1, _BLOCK
-    # Entries below the safe limit of check_X keep θ finite for any feasible number of updates
-    # (|θⱼ| <= updates · 1.3e154); this guards the promise.
-    if not np.all(np.isfinite(theta)):
+    Z = np.ascontiguousarray(Z)
+    state = np.array([0, n, 0, 0, _compiled.UNKNOWN], dtype=np.int64)  # the end of sweep 0
+    capacity = 1024 if record else 0
+    indices, epochs = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
+    cap = min(max_epochs, int(np.iinfo(np.int64).max))  # the loop counts in int64
+    while True:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            status = _compiled.margin_epochs(
+                Z, w, short.aim, short.per_norm, short.tiny, cap, record, indices, epochs, state
+            )
+        if status == _compiled.SIGN_NEEDED:
+            if not np.all(np.isfinite(w)):
+                break  # overflow: reported below
+            i = int(state[_compiled.ROW])
+            with np.errstate(over="ignore"):  # a w·w that overflows is rescaled by _ShortOfAim
+                state[_compiled.SIGN] = -1 if short(i, i + 1, w)[0] else 1
+        elif status == _compiled.RECORD_FULL:
+            indices = np.concatenate([indices, np.empty_like(indices)])
+            epochs = np.concatenate([epochs, np.empty_like(epochs)])
+        else:
+            break
+    updates = int(state[_compiled.UPDATES])
+    # Entries below the safe limit of check_X keep w finite for any feasible number of updates
+    # (|wⱼ| <= updates · 1.3e154); this guards the promise.
+    if not np.all(np.isfinite(w)):
         raise _overflow_error(f"the weights after {updates} updates")
-    return epoch, converged, updates, indices, epochs
+    return int(state[_compiled.EPOCH]), bool(state[_compiled.CLEAN]), updates, indices[:updates].copy()
 
 
 def _perceptron_run(
@@ -588,7 +572,9 @@ class _ShortOfAim:
     neither underflows nor overflows, a ``w`` with ``w·w`` outside [2⁻⁵⁸⁰, 2⁵⁸⁰] is tested as
     ``2ᵏw`` with its largest entry in [½, 1): a positive factor does not change the test, and
     scaling by 2ᵏ is exact but for bits that fall below 2⁻¹⁰⁷⁴ when scaling down, which the
-    bound also covers. The float test costs one product ``Z·w`` per block of rows, as before.
+    bound also covers. The compiled loop (:func:`perceptron_core._compiled.margin_epochs`) makes
+    the same float test row by row and hands the rows it cannot trust, and every rescaled ``w``, to
+    this class.
 
     The rows nearer their threshold are decided in rational arithmetic: as ``aim > 0`` and
     ``‖w‖ = √(w·w) > 0``, ``z·w < aim·‖w‖`` exactly when ``z·w ≤ 0`` or ``(z·w)² < aim²(w·w)``.
@@ -692,8 +678,7 @@ def margin_perceptron(
     # y w·x < τγ‖w‖ decided exactly (floats where they surely decide, fractions otherwise).
     short = _ShortOfAim(Z, target, gamma)
 
-    with np.errstate(over="ignore"):  # a w·w that overflows is rescaled by _ShortOfAim
-        epochs, converged, updates, indices, _ = _sweep(Z, w, max_epochs, short, record=record)
+    epochs, converged, updates, indices = _margin_run(Z, w, max_epochs, short, record)
     if not converged:
         warnings.warn(
             f"margin_perceptron stopped at max_epochs={max_epochs} with margin mistakes in the last epoch; "

@@ -36,42 +36,36 @@ import sys  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "book" / "_tools"))
 
-# Hundreds of random data sets per theorem, without a wall-clock deadline: the machine is shared
-# and slow runs are not failures. Three profiles:
+# Random data sets by the hundred per theorem, without a wall-clock deadline: the machine is
+# shared and slow runs are not failures. Three profiles:
 # - "ci", which `make test` (and CI) runs: derandomized, so the examples of a test depend only on
 #   the test, and a run gives the same verdict on every machine and every day. A failure there is
-#   a failure of the change being tested, never a random find on someone else's change.
+#   a failure of the change being tested, never a random find on someone else's change. It tries
+#   half the examples a test names: the same ones on every run, so more of them would find
+#   nothing new from one run to the next, and the suite stays under a minute on two cores.
 # - "deep", which `make test-deep` runs: random examples, and PERCEPTRON_DEEP_FACTOR (default 10)
-#   times as many for every property test. What it finds is a bug report: hypothesis prints the
+#   times as many as a test names. What it finds is a bug report: hypothesis prints the
 #   falsifying example, to be fixed and kept as an @example of the test.
-# - "default" for a plain `pytest` run: random, the usual number of examples.
+# - "default" for a plain `pytest` run: random, as many examples as a test names.
+# A test names its number as ``@settings(max_examples=examples(N))``; one that names none gets
+# examples(200). The profile is chosen (``--hypothesis-profile``) before the test modules are
+# imported, so examples() reads the one in force.
+DEEP_FACTOR = int(os.environ.get("PERCEPTRON_DEEP_FACTOR", "10"))
+EXAMPLE_FACTORS = {"ci": 0.5, "deep": DEEP_FACTOR, "default": 1}
+UNNAMED = 200
+_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("default", max_examples=UNNAMED, **_common)
+settings.register_profile("ci", max_examples=round(UNNAMED * EXAMPLE_FACTORS["ci"]), derandomize=True, **_common)
 settings.register_profile(
-    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "ci", max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "deep", max_examples=200, deadline=None, print_blob=True,
+    "deep", max_examples=UNNAMED * DEEP_FACTOR, deadline=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
-DEEP_FACTOR = int(os.environ.get("PERCEPTRON_DEEP_FACTOR", "10"))
 
 
-def pytest_collection_modifyitems(config, items):
-    """Under the "deep" profile, multiply every property test's number of examples by
-    DEEP_FACTOR, including the tests that set their own ``@settings(max_examples=...)``."""
-    if settings.get_current_profile_name() != "deep":
-        return
-    done: set[int] = set()
-    for item in items:
-        test = getattr(item, "obj", None)
-        own = getattr(test, "_hypothesis_internal_use_settings", None)
-        if own is None or id(test) in done:  # not a property test, or already scaled
-            continue
-        done.add(id(test))
-        test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * DEEP_FACTOR)
+def examples(n: int) -> int:
+    """The number of examples a property test that names ``n`` tries under the profile in force."""
+    return max(1, round(n * EXAMPLE_FACTORS[settings.get_current_profile_name()]))
 
 
 def pytest_configure(config):

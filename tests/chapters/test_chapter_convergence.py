@@ -31,6 +31,7 @@ from perceptron_core.data import hypercube_small_margin
 from perceptron_core.figures import convergence as cf
 
 from conftest import clear_of_rounding_edge, reference_perceptron
+from conftest import examples
 
 
 def _ends(sliders: dict) -> dict:
@@ -500,7 +501,7 @@ def test_demo_run_touches_both_bounds_at_the_first_mistake():
     assert -0.05 < top < 0 and clear_of_rounding_edge(top, 3)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(st.integers(1, 25), st.integers(0, 10**6))
 def test_tie_rules_on_orthonormal_points(n, seed):
     X, y = orthonormal_worst_case(n, seed=seed)

@@ -25,6 +25,8 @@ from perceptron_core import (
 )
 from perceptron_core.figures import margin as fig
 
+from conftest import examples
+
 
 def _grid(spec: tuple) -> list[int]:
     start, stop, step = spec[:3]
@@ -288,7 +290,7 @@ def test_offset_counterexample_beats_the_naive_bound():
     assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(n=st.integers(2, 20), ratio=st.floats(0.1, 0.9), seed=st.integers(0, 2**31 - 1),
        point=st.lists(st.floats(-1, 1), min_size=2, max_size=2))
 def test_adding_a_point_keeps_or_lowers_gamma_star(n, ratio, seed, point):

@@ -19,6 +19,7 @@ import perceptron_core as pc
 from perceptron_core.figures import nonseparable as nf
 
 from conftest import notebook_cells, reference_perceptron
+from conftest import examples
 from conftest import integer_run_states
 
 
@@ -30,7 +31,7 @@ def _per_epoch(res):
     return np.bincount(res.history.epochs, minlength=res.epochs + 1)[1:]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(1, 7), st.integers(1, 3), st.integers(0, 10**6), st.integers(1, 12),
        st.sampled_from([("mistake", False), ("mistake", True), ("positive", True),
                         ("negative", True)]))

@@ -18,6 +18,7 @@ import perceptron_core as pc
 from perceptron_core import ConvergenceWarning, perceptron
 
 from conftest import reference_perceptron
+from conftest import examples
 from conftest import small_labelled_data
 from conftest import integer_run_states
 
@@ -324,7 +325,7 @@ def _ours_recorded(X, y, T):
         return pc.perceptron(X, y, offset=True, max_epochs=T, record=True)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 10**6), st.integers(2, 12))
 def test_find_cycle_agrees_with_an_integer_reference(n, d, seed, epochs):
     rng = np.random.default_rng(seed)
@@ -368,7 +369,7 @@ def _closest_by_loop(Z, y, max_epochs):
     return closest
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 30), st.integers(1, 4), st.floats(0.05, 0.5), st.integers(0, 10**6), st.booleans(),
        st.floats(1e-3, 1e3))
 def test_closest_call_is_the_smallest_cosine_of_a_plain_loop(n, d, ratio, seed, offset, c):

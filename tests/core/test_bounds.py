@@ -24,6 +24,8 @@ from sklearn.svm import LinearSVC
 import perceptron_core as pc
 from perceptron_core import bounds as hb
 
+from conftest import examples
+
 
 # Runs that stop at their cap are what these tests read; the warning is tested in core/.
 pytestmark = pytest.mark.usefixtures("no_convergence_warnings")
@@ -70,7 +72,7 @@ def noisy_planted(draw):
     return X, pc.flip_labels(y, rate, seed=seed), u, margin
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(noisy_planted(), st.integers(1, 4), st.floats(0.05, 2.0), st.booleans())
 def test_hinge_bound_holds_for_the_planted_u_over_several_passes(data, passes, scale, perturb):
     X, y, u, margin = data
@@ -82,7 +84,7 @@ def test_hinge_bound_holds_for_the_planted_u_over_several_passes(data, passes, s
     _check_bound(X, y, u, gamma, res, passes)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(noisy_planted(), st.integers(1, 4), st.sampled_from([0.01, 0.1, 1.0, 10.0]))
 def test_hinge_bound_holds_for_an_svm_u_at_its_best_gamma(data, passes, C):
     X, y, _, _ = data
@@ -97,7 +99,7 @@ def test_hinge_bound_holds_for_an_svm_u_at_its_best_gamma(data, passes, C):
     assert math.isclose(balcan, best.bound, rel_tol=1e-9)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(noisy_planted(), st.integers(1, 4), st.floats(0.05, 2.0))
 def test_freund_schapire_bound_holds_over_several_passes(data, passes, scale):
     # ((R + D)/γ)² with D the Euclidean norm of the deviations of the whole sequence: √T times
@@ -114,7 +116,7 @@ def test_freund_schapire_bound_holds_over_several_passes(data, passes, scale):
     assert math.isclose(hb.freund_schapire_bound(R, gamma, D_seq), ((R + D_seq) / gamma) ** 2)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 5), st.floats(0.01, 10.0), st.lists(st.floats(-3, 3), min_size=3, max_size=3))
 def test_on_xor_no_u_and_gamma_beat_twice_the_trivial_bound(passes, gamma, u):
     # Σ yᵢ zᵢ = 0 on XOR with the constant feature, so Σ yᵢ u·zᵢ = 0 for every u.
@@ -126,7 +128,7 @@ def test_on_xor_no_u_and_gamma_beat_twice_the_trivial_bound(passes, gamma, u):
     assert hb.best_gamma(Z, y, u, passes=passes).bound == 2 * passes * len(y)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 5))
 def test_best_gamma_is_the_minimum_over_gamma(n, d, seed, passes):
     rng = np.random.default_rng(seed)
@@ -154,7 +156,7 @@ def test_best_gamma_is_the_minimum_over_gamma(n, d, seed, passes):
         assert best.bound <= sol.fun * (1 + 1e-9)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.floats(0.0, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
 def test_solved_quadratic_is_tighter_and_is_the_largest_feasible_count(R, gamma, td):
     solved = hb.solved_hinge_bound(R, gamma, td)
@@ -166,7 +168,7 @@ def test_solved_quadratic_is_tighter_and_is_the_largest_feasible_count(R, gamma,
     assert R * math.sqrt(bigger) < gamma * bigger - td
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.floats(0.01, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
 def test_solved_form_is_the_square_of_the_positive_root(R, gamma, td):
     # The quadratic γs² − Rs − TD in s = √M, solved by numpy and by a bracketing root finder on
@@ -205,7 +207,7 @@ def test_the_wrong_sign_of_the_root_is_not_a_bound():
     assert broken > 0
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.floats(0.01, 10.0), st.floats(1e-3, 5.0),
        st.lists(st.floats(0.0, 3.0), min_size=1, max_size=40))
 def test_freund_schapire_is_the_smaller_exactly_under_the_chapters_condition(R, gamma, dev):
@@ -220,7 +222,7 @@ def test_freund_schapire_is_the_smaller_exactly_under_the_chapters_condition(R, 
     assert (fs < balcan) == (lhs < rhs)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.floats(0.1, 10.0), st.floats(0.01, 2.0), st.integers(1, 5000), st.floats(1e-4, 5.0))
 def test_equal_deviations_favour_freund_schapire_only_beyond_r_over_gamma_squared_points(
         R, gamma, N, delta):
@@ -235,7 +237,7 @@ def test_equal_deviations_favour_freund_schapire_only_beyond_r_over_gamma_square
         assert N > (R / gamma) ** 2
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.floats(0.01, 100.0), st.floats(1e-3, 10.0), st.floats(0.0, 1000.0))
 def test_umls_solution_of_the_quadratic_is_never_below_the_chapters(R, gamma, paid):
     # UML's Theorem 21.16 in the book's letters, with w* = u/γ and the hinge losses of the
@@ -246,7 +248,7 @@ def test_umls_solution_of_the_quadratic_is_never_below_the_chapters(R, gamma, pa
     assert hb.solved_hinge_bound(R, gamma, paid) <= uml * (1 + 1e-12) + 1e-12
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 10**6), st.integers(1, 5),
        st.floats(0.01, 0.99))
 def test_between_two_margins_the_bound_is_a_quadratic_in_one_over_gamma(n, d, seed, passes, at):
@@ -279,7 +281,7 @@ def test_best_gamma_with_no_positive_margin_is_the_limit():
     assert math.isinf(best.gamma) and best.bound == 12.0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(2, 25), st.integers(1, 3), st.integers(0, 10**6), st.integers(1, 4),
        st.floats(0.0, 1.0))
 def test_best_bound_is_the_minimum_over_u_and_gamma(n, d, seed, passes, noise):
@@ -340,7 +342,7 @@ def test_best_bound_on_xor_is_the_limit():
     assert best.lower == pytest.approx(24.0, rel=1e-5)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.integers(1, 20), st.integers(1, 4), st.integers(0, 10**6), st.floats(0.01, 3.0),
        st.floats(1e-200, 1e150))
 def test_deviations_are_the_hinge_terms_of_the_unit_vector_at_any_scale_of_u(n, d, seed, gamma, scale):

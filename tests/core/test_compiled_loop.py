@@ -1,10 +1,11 @@
-"""The perceptron's compiled loop: the same run compiled and as plain Python, without numba at all,
-and bit for bit scikit-learn's.
+"""The compiled loops of the perceptron and the Margin Perceptron: the same run compiled and as
+plain Python, without numba at all, and (the perceptron's) bit for bit scikit-learn's.
 
-``perceptron_core._compiled.perceptron_epochs`` is one Python function that numba compiles where
-it is installed. These tests run it both ways on data chosen to reach every branch of the loop:
-exact ties on integer data, float margins too near 0 for a float to decide (handed back to
-Python and decided in rational arithmetic), and runs long enough to outgrow the history buffers.
+``perceptron_core._compiled.perceptron_epochs`` and ``margin_epochs`` are Python functions that
+numba compiles where it is installed. These tests run them both ways on data chosen to reach
+every branch of the loops: exact ties on integer data, float margins too near 0 (or too near the
+aim) for a float to decide, handed back to Python and decided in rational arithmetic, weights
+whose w·w is no normal float, and runs long enough to outgrow the history buffers.
 """
 
 from __future__ import annotations
@@ -29,17 +30,20 @@ import perceptron_core as pc
 from perceptron_core import _compiled
 
 from conftest import small_labelled_data
+from conftest import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 TIES = ("mistake", "positive", "negative")
 LOOP = _compiled.perceptron_epochs
+MARGIN_LOOP = _compiled.margin_epochs
 
 
 @contextlib.contextmanager
-def loop_replaced_by(fn):
-    """Run :func:`perceptron_core.perceptron` with ``fn`` as its loop."""
+def loop_replaced_by(fn, name="perceptron_epochs"):
+    """Run :func:`perceptron_core.perceptron` (or, with ``name="margin_epochs"``,
+    :func:`perceptron_core.margin_perceptron`) with ``fn`` as its loop."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_compiled, "perceptron_epochs", fn)
+        mp.setattr(_compiled, name, fn)
         yield
 
 
@@ -133,7 +137,7 @@ def test_numba_compiles_the_loop():
     assert LOOP.uses_numba
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hard_cases(), st.booleans())
 def test_compiled_and_python_loops_make_the_same_run(case, record):
     _, X, y, options = case
@@ -205,6 +209,101 @@ def test_an_epoch_cap_beyond_int64_is_no_error():
     assert res.converged and res.max_epochs == 10**30
 
 
+# ------------------------------------------------------------------ the Margin Perceptron's loop
+
+
+def margin_run(X, y, gamma, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        return pc.margin_perceptron(X, y, gamma, **kwargs)
+
+
+def assert_same_margin_run(a, b) -> None:
+    assert bits(a.w) == bits(b.w)
+    assert (a.updates, a.epochs, a.converged) == (b.updates, b.epochs, b.converged)
+    if a.update_indices is not None or b.update_indices is not None:
+        assert np.array_equal(a.update_indices, b.update_indices)
+        assert bits(a.weights) == bits(b.weights)
+
+
+@st.composite
+def margin_cases(draw):
+    """Data, γ and τ for the Margin Perceptron: planted data (γ at, below or above their margin,
+    so that runs converge or run to their cap), noisy labels, and points placed within a few ulps
+    of the aim; each scaled by 2ᵏ, so that w·w is also subnormal or beyond the float range."""
+    family = draw(st.sampled_from(["planted", "noisy", "near-aim"]))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    target = draw(st.floats(0.05, 0.95))
+    if family == "near-aim":
+        w = rng.uniform(0.5, 2.0, 3)
+        gamma = float(rng.uniform(0.2, 0.5))
+        rows = [w]
+        for _ in range(draw(st.integers(1, 8))):
+            z = rng.uniform(-1.0, 1.0, 3)
+            z[0] = (target * gamma * float(np.sqrt(w @ w)) - float(z[1:] @ w[1:])) / w[0]
+            rows.append(z + np.r_[int(rng.integers(-3, 4)) * np.spacing(z[0]), 0.0, 0.0])
+        y = rng.choice([-1.0, 1.0], size=len(rows))
+        y[0] = 1.0
+        X = np.array(rows) * y[:, None]
+    else:
+        n, d = draw(st.integers(2, 40)), draw(st.integers(1, 5))
+        margin = draw(st.floats(0.01, 0.5))
+        X, y, _ = pc.planted(n, d, margin, 1.0, seed=seed)
+        if family == "noisy":
+            y = pc.flip_labels(y, 0.2, seed=seed)
+        gamma = margin * draw(st.sampled_from([0.5, 1.0, 2.0]))
+    power = draw(st.sampled_from([0, 0, -700, -300, 300]))
+    return np.ldexp(X, power), y, float(np.ldexp(gamma, power)), target, draw(st.integers(1, 40))
+
+
+def test_numba_compiles_the_margin_loop():
+    pytest.importorskip("numba")
+    assert MARGIN_LOOP.uses_numba
+
+
+@settings(max_examples=examples(300))
+@given(margin_cases(), st.booleans())
+def test_compiled_and_python_margin_loops_make_the_same_run(case, record):
+    X, y, gamma, target, cap = case
+    compiled = margin_run(X, y, gamma, target=target, max_epochs=cap, record=record)
+    with loop_replaced_by(MARGIN_LOOP.py_func, "margin_epochs"):
+        python = margin_run(X, y, gamma, target=target, max_epochs=cap, record=record)
+    assert_same_margin_run(compiled, python)
+    plain = margin_run(X, y, gamma, target=target, max_epochs=cap)
+    assert bits(plain.w) == bits(compiled.w) and plain.updates == compiled.updates
+
+
+@pytest.mark.parametrize("as_python", [False, True], ids=["compiled", "python"])
+def test_the_margin_loop_hands_back_rows_near_the_aim_and_rescaled_weights(as_python):
+    # z₃·w₁ is τγ‖w₁‖ within an ulp: no float test can tell; and at 2⁻⁷⁰⁰ every w·w underflows.
+    w = np.array([1.0, 2.0, 2.0])  # ‖w‖ = 3 exactly
+    target, gamma = 0.5, 0.25
+    z = np.array([0.0, 0.125, 0.25])  # z·w = 0.75, τγ‖w‖ = 0.375: clear; then one near the aim
+    near = np.array([-3.625 + np.spacing(3.625), 1.0, 1.0])  # z·w = 0.375 + 2⁻⁵¹, exactly
+    X, y = np.array([w, z, near]), np.array([1.0, 1.0, 1.0])
+    for power in (0, -700):
+        loop = Counting(MARGIN_LOOP.py_func if as_python else MARGIN_LOOP)
+        with loop_replaced_by(loop, "margin_epochs"):
+            res = margin_run(np.ldexp(X, power), y, float(np.ldexp(gamma, power)), target=target)
+        assert loop.count(_compiled.SIGN_NEEDED) >= 1
+        assert res.converged and res.updates == 0  # the near row is, exactly, not short
+
+
+@pytest.mark.parametrize("as_python", [False, True], ids=["compiled", "python"])
+def test_a_long_margin_history_outgrows_its_buffers(as_python):
+    # Noisy labels: no w has every margin at τγ, so every sweep updates, up to the cap.
+    X, y, _ = pc.planted(20, 2, 0.1, 1.0, seed=2)
+    y = pc.flip_labels(y, 0.3, seed=2)
+    loop = Counting(MARGIN_LOOP.py_func if as_python else MARGIN_LOOP)
+    with loop_replaced_by(loop, "margin_epochs"):
+        res = margin_run(X, y, 0.1, max_epochs=600, record=True)
+    assert res.updates >= 600 * 2 and loop.count(_compiled.RECORD_FULL) >= 1 and not res.converged
+    Z = y[:, None] * X
+    assert np.array_equal(res.weights, np.cumsum(np.vstack([Z[0], Z[res.update_indices]]), axis=0))
+    assert np.array_equal(res.weights[-1], res.w)
+
+
 # --------------------------------------------------------------------------- without numba
 
 _CASES_SCRIPT = """
@@ -227,7 +326,16 @@ for X, y in cases:
             r = pc.perceptron(X, y, tie=tie, offset=offset, max_epochs=30, record=True)
             out.append([r.w.tolist(), r.b, r.mistakes, r.epochs, r.converged,
                         r.history.indices.tolist(), r.history.epochs.tolist()])
+    Z = y[:, None] * X
+    if np.all(Z[0] == 0):
+        continue
+    for target in (0.5, 0.9):
+        for scale in (0, -300):
+            m = pc.margin_perceptron(np.ldexp(X, scale), y, float(np.ldexp(0.05, scale)),
+                                     target=target, max_epochs=30, record=True)
+            out.append([m.w.tolist(), m.updates, m.epochs, m.converged, m.update_indices.tolist()])
 print(json.dumps({"numba_used": _compiled.perceptron_epochs.uses_numba,
+                  "margin_numba_used": _compiled.margin_epochs.uses_numba,
                   "numba_imported": sys.modules.get("numba") is not None, "runs": out}))
 """
 
@@ -242,10 +350,10 @@ def _runs_in_subprocess(prelude: str) -> dict:
 
 def test_without_numba_the_package_imports_and_makes_the_same_runs():
     blocked = _runs_in_subprocess("import sys; sys.modules['numba'] = None\n")
-    assert not blocked["numba_used"] and not blocked["numba_imported"]
+    assert not blocked["numba_used"] and not blocked["margin_numba_used"] and not blocked["numba_imported"]
     here = _runs_in_subprocess("")
     assert here["runs"] == blocked["runs"]  # JSON floats round-trip exactly
-    assert here["numba_used"] == (importlib.util.find_spec("numba") is not None)
+    assert here["numba_used"] == here["margin_numba_used"] == (importlib.util.find_spec("numba") is not None)
 
 
 def test_importing_the_package_does_not_import_numba():
@@ -260,7 +368,7 @@ def test_importing_the_package_does_not_import_numba():
 # ------------------------------------------------------------------------ against scikit-learn
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(
     st.integers(2, 300), st.integers(1, 12), st.floats(1e-4, 0.5), st.sampled_from([0.0, 0.05, 0.3]),
     st.integers(1, 25), st.booleans(), st.integers(0, 2**31 - 1),

@@ -19,6 +19,7 @@ from perceptron_core import max_margin, planted
 from perceptron_core.geometry import Separability, peak, separator_arc
 
 from conftest import small_labelled_data
+from conftest import examples
 
 
 def exact_rows(X, y, offset=False):
@@ -120,7 +121,7 @@ def pinned(n, d, gamma, seed):
     return np.vstack([X, X[0] - 2 * gamma * u]), np.r_[y, -1.0], u
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(3, 30), st.integers(2, 5), st.sampled_from([1e-6, 1e-9]), st.integers(0, 10**6))
 def test_tiny_planted_margin_is_certified(n, d, gamma, seed):
     X, y, u = pinned(n, d, gamma, seed)
@@ -172,7 +173,7 @@ def test_crossing_segments_certificate_with_offset_is_exact(e):
     assert verdict.certificate_exact == (Fraction(1, 3), Fraction(1, 6), Fraction(1, 3), Fraction(1, 6))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.integers(2, 8), st.integers(1, 3), st.integers(0, 10**6), st.booleans(), st.integers(10, 45))
 def test_random_near_degenerate_verdicts_are_exact(n, d, seed, offset, e):
     # Random points squeezed to a slab of width 2⁻ᵉ around a hyperplane, random labels: the
@@ -257,7 +258,7 @@ def test_every_verdict_on_small_data_times_2_to_the_k_checks_out_exactly(data, o
         assert exact_certificate_holds(Xk, y, verdict)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 2**60), st.integers(1, 2**60), st.integers(-2300, 2000))
 def test_sqrt_up_is_the_least_float_upper_bound_at_every_scale(a, b, e):
     # _sqrt_up(q) once took a step per float from √fl(q) = 0 up to √q for q below 1e-308.
@@ -275,7 +276,7 @@ def test_sqrt_up_is_the_least_float_upper_bound_at_every_scale(a, b, e):
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 25), st.integers(0, 2**31 - 1), st.floats(-4.0, 4.0), st.floats(0.0, 4.0))
 def test_separator_arc_is_where_every_margin_is_positive(n, seed, rotation, spread):
     # The y_i x_i at angles in [rotation, rotation + spread] (any place on the circle, across ±π
@@ -349,7 +350,7 @@ def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
     return np.min(Z @ np.stack([np.cos(a), np.sin(a)]), axis=0)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(n=st.integers(1, 25), ratio=st.floats(0.05, 0.9), seed=st.integers(0, 2**31 - 1))
 def test_peak_shape_matches_finite_differences(n, ratio, seed):
     # Theorem of the section "Turning a separator": at theta* the curve is a smooth maximum when
@@ -375,7 +376,7 @@ def test_peak_shape_matches_finite_differences(n, ratio, seed):
         assert side.max() > 0 > side.min()
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.05, 0.9),
        shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
 def test_support_points_with_an_offset_come_from_both_classes(n, d, ratio, shift, seed):

@@ -27,6 +27,8 @@ import perceptron_core as pc
 from perceptron_core import guarantees as g
 from perceptron_core.geometry import separator_arc
 
+from conftest import examples
+
 TIES = ("mistake", "positive", "negative")
 
 
@@ -108,7 +110,7 @@ def test_adversary_forces_k_mistakes_on_nearest_neighbour(k, extra, R):
     assert _ref_nn_predictions(game.X, game.y) == game.predictions.tolist()
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(k=st.integers(1, 9), extra=st.integers(0, 2), R=st.floats(0.01, 100.0))
 def test_adversary_forces_k_mistakes_on_halving(k, extra, R):
     d = k + extra
@@ -167,7 +169,7 @@ def _meets_radius_and_margin(R: float, gamma: float, k: int) -> None:
     assert pc.radius(game.X) == pytest.approx(R, rel=1e-12)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(d=st.integers(1, 8), seed=st.integers(0, 2**31 - 1), n=st.integers(1, 60))
 def test_halving_makes_at_most_log2_H_mistakes_when_the_target_is_in_the_class(d, seed, n):
     rng = np.random.default_rng(seed)
@@ -233,7 +235,7 @@ def _independent_sample(n: int, gamma: float, R: float, rng: np.random.Generator
     return X, np.where(X[:, 0] > 0, 1.0, -1.0)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(ratio=st.floats(0.0, 0.9), R=st.floats(0.5, 5.0), phi=st.floats(-np.pi, np.pi),
        scale=st.floats(0.1, 10.0), seed=st.integers(0, 2**31 - 1))
 def test_exact_error_matches_monte_carlo(ratio, R, phi, scale, seed):
@@ -272,7 +274,7 @@ def test_error_at_gamma_zero_is_angle_over_pi_and_sampler_has_the_margin():
 # --- Balcan's conversion ------------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(gamma=st.floats(0.1, 0.6), eps=st.floats(0.05, 0.4), delta=st.floats(0.02, 0.3),
        tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
 def test_conversion_failure_rate_is_at_most_delta(gamma, eps, delta, tie, seed):
@@ -327,7 +329,7 @@ def _check_against_reference(X, y, window, tie, sim, gamma):
             assert sim.errors[r] == pytest.approx(_band_error(w, gamma, 1.0, tie), abs=1e-12)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(gamma=st.floats(0.15, 0.6), eps=st.floats(0.05, 0.4), delta=st.floats(0.02, 0.3),
        tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
 def test_simulation_and_conversion_equal_a_reference_run_by_run(gamma, eps, delta, tie, seed):
@@ -341,7 +343,7 @@ def test_simulation_and_conversion_equal_a_reference_run_by_run(gamma, eps, delt
     _check_against_reference(X, y, plan.window, tie, sim, gamma)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(window=st.integers(1, 4), tie=st.sampled_from(TIES), seed=st.integers(0, 2**31 - 1))
 def test_the_simulation_decides_every_sign_exactly(window, tie, seed):
     """Streams whose scores w·x are often exactly 0, or cancel in floating point (entries such
@@ -377,7 +379,7 @@ def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
     assert g.convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size).output
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(M=st.integers(1, 7), k=st.integers(1, 12), seed=st.integers(0, 2**31 - 1))
 def test_M_windows_run_out_only_while_h_M_plus_1_is_tested(M, k, seed):
     # The chapter's claim: with a sample of M windows the run can end without output only after
@@ -420,7 +422,7 @@ def _exactly_consistent(X, y, w) -> bool:
     )
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(n=st.integers(2, 60), d=st.integers(1, 5), ratio=st.floats(0.01, 0.9), seed=st.integers(0, 2**31 - 1))
 def test_lp_route_returns_a_consistent_halfspace(n, d, ratio, seed):
     X, y, _ = pc.planted(n, d, ratio, 1.0, seed=seed)
@@ -455,7 +457,7 @@ def test_vc_sample_size_values_and_bad_input():
         g.vc_sample_size(2, 0.0, 0.1)
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(gamma=st.floats(0.01, 0.5), seed=st.integers(0, 2**31 - 1))
 def test_lp_route_failure_rate_is_at_most_delta(gamma, seed):
     """UML's sample size (gua-thm-vc) on the band distribution: failures stay below δ."""

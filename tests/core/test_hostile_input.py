@@ -30,6 +30,8 @@ from hypothesis.extra import numpy as hnp
 
 import perceptron_core as pc
 
+from conftest import examples
+
 X_OK = np.array([[1.0, 2.0], [-1.0, 0.5], [0.3, -2.0]])
 Y_OK = np.array([1.0, -1.0, 1.0])
 HUGE = np.array([[1e200, 0.0], [-1e200, 1.0], [0.5, 1e200]])
@@ -544,7 +546,7 @@ def _clean(call):
     return result
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hostile_arrays())
 def test_fuzz_X_validators(X):
     from perceptron_core._validation import check_X
@@ -556,7 +558,7 @@ def test_fuzz_X_validators(X):
     assert R is None or R >= 0
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(hostile_arrays())
 def test_fuzz_labels(y):
     from perceptron_core._validation import check_y
@@ -566,7 +568,7 @@ def test_fuzz_labels(y):
         assert set(out.tolist()) <= {-1.0, 1.0}
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hostile_arrays(), hostile_arrays(), st.sampled_from(["mistake", "positive", "negative"]), st.booleans())
 def test_fuzz_perceptron(X, y, tie, offset):
     res = _clean(lambda: pc.perceptron(X, y, tie=tie, offset=offset, max_epochs=20))
@@ -574,7 +576,7 @@ def test_fuzz_perceptron(X, y, tie, offset):
         assert np.array_equal(res.predict(X), np.asarray(y, dtype=float))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.one_of(st.floats(), st.integers(-10**400, 10**400), st.complex_numbers(), st.booleans(),
                  st.text(max_size=2), st.none(), st.fractions()),
        st.one_of(st.floats(), st.integers(-5, 5), st.none(), st.text(max_size=2)))
@@ -586,7 +588,7 @@ def test_fuzz_scalar_arguments(a, b):
         _clean(call)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.one_of(
     st.tuples(hostile_arrays(), st.one_of(st.sampled_from([1, -1, 0, 1.0, True, "a", None]), hostile_arrays())),
     hostile_arrays(), st.none(), st.text(max_size=3), st.tuples(st.floats(), st.integers(-2, 2), st.integers())),
@@ -609,7 +611,7 @@ def _exact_margins_ok(got, w) -> bool:
     return True
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(hostile_arrays(), st.one_of(st.floats(), st.none(), st.text(max_size=2), st.complex_numbers()))
 @example(w=np.array([8.1e-306, 8.1e-306]), gamma=None)  # margins were [inf, inf, -inf]: ‖w‖² underflowed
 def test_fuzz_geometry_vectors(w, gamma):

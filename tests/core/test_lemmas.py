@@ -14,6 +14,7 @@ import perceptron_core as pc
 from perceptron_core import planted
 
 from conftest import planted_data, small_labelled_data
+from conftest import examples
 
 finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
 
@@ -146,7 +147,7 @@ def test_update_lemma_random():
         assert np.isclose(yv * ((w + yv * x) @ x + b + yv), yv * (w @ x + b) + x @ x + 1)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(n=st.integers(2, 20), d=st.integers(2, 4), ratio=st.floats(0.05, 0.9),
        seed=st.integers(0, 2**31 - 1), wb=st.lists(st.floats(-3, 3), min_size=5, max_size=5))
 def test_mirroring_costs_exactly_the_offset(n, d, ratio, seed, wb):

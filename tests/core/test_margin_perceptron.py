@@ -20,6 +20,8 @@ from sklearn.svm import SVC
 
 import perceptron_core as pc
 
+from conftest import examples
+
 REL = 1e-9  # slack for rounding in the bound's own arithmetic and in float margins
 
 
@@ -144,7 +146,7 @@ def test_a_converged_run_truly_meets_the_aim_on_near_ties():
     assert differ == []
 
 
-@pytest.mark.parametrize("power", [-300, 300])
+@pytest.mark.parametrize("power", [-700, -300, 300])
 def test_the_run_is_the_same_at_any_power_of_two_scale(power):
     """Scaling X by 2ᵏ scales every score and ‖w‖ by 2ᵏ exactly, so the run must be the same,
     update for update, with w scaled by 2ᵏ; also where w·w would underflow or overflow."""
@@ -212,7 +214,7 @@ def test_a_finished_run_has_every_normalized_margin_at_least_target_gamma(case):
     assert res.epochs <= math.floor(_formula(R, gamma, target) * (1 + REL)) + 1
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(runs(max_n=25, max_d=4))
 def test_the_run_is_the_algorithm_of_the_chapter(case):
     """The package's run equals a plain-Python Margin Perceptron(γ, τ): same updates, same w."""
@@ -324,7 +326,7 @@ def _svc_margin(X, y):
     return float(np.min(y * (X @ w)) / np.linalg.norm(w))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(runs(max_n=30, max_d=4))
 def test_margin_reached_against_gamma_star_and_svc(case):
     """τγ ≤ margin reached ≤ γ* ≤ SVC margin + tol, with γ* from max_margin."""

@@ -39,8 +39,9 @@ from perceptron_core import (
 from perceptron_core.bounds import best_c, best_offset_bound
 
 from conftest import reference_perceptron
+from conftest import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ def test_the_augmented_points_have_the_lemmas_radius_and_margin(data, c, negativ
     assert dataset_margin(Xa, y, np.r_[u, b / c]) == pytest.approx(g / shrink, rel=1e-9)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(translated())
 def test_runs_never_exceed_offset_bound_with_an_svc_separator(data):
     X, y, *_ = data
@@ -202,7 +203,7 @@ def test_offset_bound_survives_large_but_representable_values():
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.floats(1e-3, 1e3),
     st.floats(1e-3, 1e3),
@@ -223,7 +224,7 @@ def test_best_c_minimizes_the_bound(R, gamma, b):
     assert math.exp(res.x) == pytest.approx(c_star, rel=1e-4)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3), st.floats(0.0, 1.0))
 def test_with_both_sides_the_best_bound_is_at_most_four_times_novikoff(R, gamma, frac):
     b = frac * R  # |b| <= R, as off-lem-b-le-R guarantees for a two-sided separator
@@ -237,7 +238,7 @@ def test_with_both_sides_the_best_bound_is_at_most_four_times_novikoff(R, gamma,
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(1, 5),
     st.integers(2, 40),
@@ -256,7 +257,7 @@ def test_a_separator_with_points_on_both_sides_has_offset_at_most_R_minus_gamma(
     assert abs(b) <= R - gamma + 1e-12 * max(1.0, R)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(translated())
 def test_the_svc_and_the_planted_separators_have_offset_at_most_R(data):
     X, y, _, b, g = data
@@ -332,7 +333,7 @@ def test_the_trick_gives_a_non_zero_offset_on_the_chapter_example():
     assert list(run.history.indices) == steps and list(run.w) == [2.0, -20.0]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(integer_data(), st.integers(1, 30))
 def test_the_offset_run_is_scikit_learns_fit_intercept_run(data, T):
     """The package's perceptron with offset=True against scikit-learn's Perceptron with
@@ -365,7 +366,7 @@ def test_without_an_offset_no_c_is_best_and_the_infimum_is_novikoff():
         best_c(1.0, "1")
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(n=st.integers(2, 30), d=st.integers(1, 4), ratio=st.floats(0.1, 0.9),
        shift=st.floats(-2.0, 2.0), seed=st.integers(0, 2**31 - 1))
 def test_offset_perceptron_obeys_the_lifted_bound(n, d, ratio, shift, seed):
@@ -400,7 +401,7 @@ def separable_with_offset(draw):
     return X, y, w, b, gamma
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(separable_with_offset())
 def test_offset_bound_on_the_augmented_points(case):
     # The chapter's bound with an offset: M <= (R^2 + 1)(1 + b^2) / gamma^2.

@@ -28,6 +28,7 @@ from perceptron_core import guarantees as g
 from perceptron_core.estimator import Perceptron as SkPerceptron
 
 from conftest import small_labelled_data
+from conftest import examples
 
 EPS = 2.0**-52
 SUB = 2.0**-1074  # the smallest positive float
@@ -96,7 +97,7 @@ def quiet(call):
 # ------------------------------------------------------------------------ geometry
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(int_data(), st.lists(st.integers(-4, 4), min_size=3, max_size=3), st.integers(-4, 4), SHIFTS, SHIFTS)
 @example(  # hypothesis's find: w = [8.1e-306, 8.1e-306] gave [inf, inf, -inf]
     (np.array([[1.0, 2.0], [-1.0, 0.5], [0.3, -2.0]]), np.array([1.0, -1.0, 1.0])), [8, 8, 0], 0, 0, -1015
@@ -114,7 +115,7 @@ def test_margins_at_every_scale(data, w_int, b_int, kx, kw):
     assert pc.dataset_margin(Xk, y, w, b) == float(np.min(got))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(), SHIFTS)
 def test_margins_do_not_change_when_w_and_b_are_scaled(data, k):
     X, y = data
@@ -130,7 +131,7 @@ def test_margins_beyond_the_float_range_are_refused():
     assert pc.margins([[1.0, 0.0]], [1.0], [1e-300, 0.0], 1.0)[0] == pytest.approx(1e300, rel=1e-15)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(int_data(), SHIFTS)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), -600)  # radius was 0.0
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), -1030)
@@ -144,7 +145,7 @@ def test_radius_at_every_scale(data, k):
         assert R == math.ldexp(pc.radius(X), k)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(max_n=6), SHIFTS_NORMAL_RESULT)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), -600)  # the point was off by 20%
 def test_min_norm_point_at_every_scale(data, k):
@@ -164,7 +165,7 @@ def _certified_below(m: pc.geometry.MaxMargin, X, y) -> bool:
     return low > 0 and low * low >= F(m.gamma_low) ** 2 * norm_sq
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(), st.booleans(), SHIFTS)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), False, -600)  # raised a bare OverflowError
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), True, -1030)
@@ -193,7 +194,7 @@ def test_max_margin_at_every_scale(data, offset, k):
     assert _certified_below(m, Xk, y)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(), st.booleans(), SHIFTS)
 def test_separability_at_every_scale(data, offset, k):
     X, y = data
@@ -206,7 +207,7 @@ def test_separability_at_every_scale(data, offset, k):
         assert all(F(yi) * (sum(F(a) * t for a, t in zip(x, theta)) + theta[-1]) > 0 for x, yi in zip(Xk, y))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(1, 4), st.integers(-1074, -200))
 def test_max_margin_and_separability_when_the_margin_is_far_below_the_data(j, e):
     # Points (1, ±t) labelled ±1: γ* = t, however small next to the entries 1.
@@ -228,7 +229,7 @@ def test_a_max_margin_below_the_smallest_float_is_refused_with_the_reason():
 # ------------------------------------------------------------------------ the algorithms
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(), st.sampled_from(["mistake", "positive", "negative"]), st.booleans(), SHIFTS)
 def test_perceptron_at_every_scale_is_the_exact_run(data, tie, offset, k):
     X, y = data
@@ -248,7 +249,7 @@ def test_perceptron_at_every_scale_is_the_exact_run(data, tie, offset, k):
             assert np.array_equal(est.predict(Xk), y)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(int_data(), st.integers(1, 8), SHIFTS)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), 8, -600)  # ran to max_epochs: ‖w‖ underflowed to 0
 def test_margin_perceptron_at_every_scale(data, g8, k):
@@ -261,7 +262,7 @@ def test_margin_perceptron_at_every_scale(data, g8, k):
     assert np.array_equal(res.w, np.ldexp(base.w, k))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(int_data(), st.sampled_from(["averaged", "voted", "linear", "poly"]), SHIFTS)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), "linear", -600)  # the Gram matrix underflowed to 0: no convergence
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), "poly", -600)
@@ -283,7 +284,7 @@ def test_perceptron_variants_at_every_scale(data, which, k):
 # ------------------------------------------------------------------------ bounds and data
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(int_data(), st.integers(1, 8), SHIFTS_NORMAL_RESULT, SHIFTS)
 @example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), 8, 0, -1000)  # "w_star is the zero vector"
 def test_total_hinge_deviation_at_every_scale(data, g8, k, kw):
@@ -299,7 +300,7 @@ def test_total_hinge_deviation_at_every_scale(data, g8, k, kw):
             pc.total_hinge_deviation(X, y, w, 1e308)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(1, 6), st.integers(1, 4), SHIFTS_NORMAL_RESULT, st.integers(0, 2**16))
 @example(5, 3, -600, 1)  # R² underflowed: no point had norm R
 def test_planted_at_every_scale(n, d, k, seed):
@@ -310,7 +311,7 @@ def test_planted_at_every_scale(n, d, k, seed):
     np.testing.assert_allclose(np.ldexp(Xk, -k), X, rtol=1e-14, atol=math.ldexp(1.0, -1073 - k))
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.integers(-1000, 1000), st.integers(0, 2**16))
 @example(-600, 3)  # scores underflowed to 0: every round a mistake
 def test_online_to_pac_simulation_and_errors_at_every_scale(k, seed):
@@ -326,7 +327,7 @@ def test_online_to_pac_simulation_and_errors_at_every_scale(k, seed):
     assert g.angle(wk, [1.0, 0.0]) == g.angle(w, [1.0, 0.0])
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=6),
        st.tuples(st.integers(-4, 4), st.integers(-4, 4)), SHIFTS)
 @example([(1, 0), (0, 1)], (1, 3), -600)  # squared distances underflowed: a tie, the first won

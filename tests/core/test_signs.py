@@ -24,6 +24,8 @@ import perceptron_core as pc
 from perceptron_core import _signs
 from perceptron_core.guarantees import BandDistribution, HalvingLearner
 
+from conftest import examples
+
 
 def _truth(a, b) -> int:
     total = sum((Fraction(float(p)) * Fraction(float(q)) for p, q in zip(a, b)), Fraction(0))
@@ -53,7 +55,7 @@ def cancelling(draw):
     return np.array(a), np.array(theta)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(cancelling())
 def test_signs_are_the_signs_of_exact_rational_arithmetic(case):
     a, theta = case
@@ -61,7 +63,7 @@ def test_signs_are_the_signs_of_exact_rational_arithmetic(case):
     assert _signs.exact_sign(a, theta) == _truth(a, theta)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 6), st.integers(1, 4), st.integers(1, 5), st.integers(0, 2**31 - 1))
 def test_signs_of_many_rows_and_vectors_at_once(n, d, k, seed):
     rng = np.random.default_rng(seed)

@@ -15,6 +15,7 @@ import perceptron_core as pc
 from perceptron_core import online_perceptron, perceptron
 
 from conftest import planted_data, reference_perceptron, small_labelled_data
+from conftest import examples
 
 REL = 1e-9  # slack for rounding in the bound's own arithmetic
 
@@ -53,7 +54,7 @@ def test_invariants_with_offset_on_augmented_vectors(data):
     assert res.mistakes <= pc.novikoff_bound(np.sqrt(R**2 + 1), gamma) * (1 + REL)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(planted_data(max_n=30, max_d=4))
 def test_three_forms_of_the_bound_agree(data):
     X, y, u, gamma, R = data

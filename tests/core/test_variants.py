@@ -25,6 +25,7 @@ from perceptron_core.variants import (
 )
 
 from conftest import small_labelled_data
+from conftest import examples
 
 TIES = ["mistake", "positive", "negative"]
 
@@ -139,7 +140,7 @@ def awkward_data(draw, max_n: int = 12, max_d: int = 4):
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(integer_data(), st.integers(1, 5), st.booleans(), st.sampled_from(TIES))
 def test_averaged_is_the_mean_of_the_iterates_computed_naively(data, epochs, offset, tie):
     X, y, _ = data
@@ -158,7 +159,7 @@ def test_averaged_is_the_mean_of_the_iterates_computed_naively(data, epochs, off
     assert avg.epochs == epochs
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(integer_data(), st.integers(1, 4), st.booleans())
 def test_averaged_predict_is_the_sign_of_the_averaged_score(data, epochs, offset):
     X, y, T = data
@@ -195,7 +196,7 @@ def test_averaged_on_separable_data_keeps_averaging_after_convergence():
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(integer_data(), st.integers(1, 5), st.booleans(), st.sampled_from(TIES))
 def test_voted_predictions_equal_a_naive_weighted_vote(data, epochs, offset, tie):
     X, y, T = data
@@ -222,7 +223,7 @@ def test_voted_predictions_equal_a_naive_weighted_vote(data, epochs, offset, tie
 # ---------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(awkward_data(), st.integers(1, 30), st.sampled_from(TIES))
 def test_kernel_perceptron_with_linear_kernel_makes_the_exact_primal_run(data, max_epochs, tie):
     """The dual form with the linear kernel makes the mistakes of the perceptron whose every
@@ -245,7 +246,7 @@ def _poly(a, b, degree, coef0):
     return (_exact_dot(a, b) + Fraction(coef0)) ** degree
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(integer_data(max_n=10, max_d=3), st.integers(1, 10), st.sampled_from(TIES),
        st.sampled_from([(2, 1.0), (3, 1.0), (2, 0.5), (1, 0.0)]))
 def test_polynomial_kernels_make_the_exact_dual_run(data, max_epochs, tie, kernel):
@@ -268,7 +269,7 @@ def test_polynomial_kernels_make_the_exact_dual_run(data, max_epochs, tie, kerne
         assert run.predict(T).tolist() == expected
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(awkward_data(max_d=3), st.integers(1, 20), st.sampled_from(TIES))
 def test_a_callable_kernel_run_is_exact_for_the_values_it_returns(data, max_epochs, tie):
     """A kernel given by its (float) values: every decision is the exact sign of

@@ -68,7 +68,8 @@ def test_the_core_depends_on_numpy_and_scipy_only() -> None:
 
 def test_the_book_extra_holds_the_drawing_layer_and_the_chapters_libraries() -> None:
     book = {lv.normalize(Requirement(r).name): Requirement(r) for r in _project()["optional-dependencies"]["book"]}
-    assert {"matplotlib", "ipywidgets", "pillow", "scikit-learn"} <= set(book)
+    # numba too: without it the chapters' loops run as Python, the Margin Perceptron's for minutes.
+    assert {"matplotlib", "ipywidgets", "pillow", "scikit-learn", "numba"} <= set(book)
     # Colab ships matplotlib 3.10: the floor must admit it.
     assert Version("3.10.0") in book["matplotlib"].specifier
     assert Version("3.9.4") not in book["matplotlib"].specifier, "3.7-3.9 are not tested: floor 3.10"
