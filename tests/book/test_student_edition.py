@@ -21,7 +21,6 @@ import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 
-import nbformat
 import pytest
 
 import sphinx_extension as sphinxext
@@ -103,6 +102,10 @@ def solution_parts(nb: dict) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("name", chapter_names())
 def test_strip_solutions_keeps_exercises_and_drops_solutions(name):
+    # Imported in the tests that use it: its import takes a second, which the other tests
+    # of the unit suite need not pay.
+    import nbformat
+
     nb = _nb(name)
     student = strip_solutions(nb)
     text = json.dumps(student)
@@ -123,6 +126,8 @@ def test_strip_solutions_keeps_exercises_and_drops_solutions(name):
 
 
 def test_strip_solutions_spans_cells_and_nested_fences():
+    import nbformat
+
     md = nbformat.v4.new_markdown_cell
     code = nbformat.v4.new_code_cell
     nb = nbformat.v4.new_notebook(cells=[
@@ -212,6 +217,8 @@ def install_tool():
 
 
 def test_install_cell_is_inserted_once_before_the_first_code(tmp_path, install_tool):
+    import nbformat
+
     for name in chapter_names():
         shutil.copy(BOOK / f"{name}.ipynb", tmp_path)
     paths = sorted(tmp_path.glob("*.ipynb"))
@@ -421,6 +428,7 @@ def test_regular_downloads_keep_the_solutions(regular_build):
 @pytest.mark.browser
 def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
     """Every student notebook runs; the only error a cell may raise is the stubs' NotImplementedError."""
+    import nbformat
     from concurrent.futures import ThreadPoolExecutor
 
     from nbclient import NotebookClient
@@ -486,6 +494,7 @@ def test_no_launch_links_without_a_repository_url(regular_build):
 def test_check_exercises_for_every_chapter(tmp_path, capsys):
     """The cells the lead appends: the stub says "not implemented yet", the solution passes, the
     student edition keeps the stub and drops the solution, and a second run changes nothing."""
+    import nbformat
     import numpy as np
 
     tool = _tool("add_check_exercises")

@@ -24,7 +24,6 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-import nbformat
 import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
@@ -282,6 +281,8 @@ def test_run_chapters_outside_reports_each_notebook_and_fails_on_an_error(tmp_pa
     """End to end with this environment's Python as the kernel: one notebook runs, one raises.
     This environment imports perceptron_core from the repository (an editable install), so the
     probe must refuse it unless told not to."""
+    import nbformat
+
     def notebook(name: str, source: str) -> Path:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
         nbformat.write(nb, tmp_path / f"{name}.ipynb")

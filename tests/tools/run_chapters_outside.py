@@ -38,11 +38,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "book" / "_tools"))
@@ -97,6 +92,14 @@ def _kernel_spec_dir(root: Path, python: Path) -> Path:
 
 def execute(notebook: Path, workdir: Path, kernels: Path, timeout: int) -> Outcome:
     """Execute ``notebook`` with the kernel spec under ``kernels``, with ``workdir`` as its cwd."""
+    # Imported here: the unit tests import this module for isolation_problems alone, and these
+    # imports cost a second or more (nbformat's validator builds a grammar).
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
     nb = nbformat.read(notebook, as_version=4)
     manager = KernelManager(kernel_name=KERNEL_NAME,
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
@@ -155,6 +158,8 @@ def isolation_problems(info: dict, workdir: Path, repo: Path = REPO) -> list[str
 
 def _probe(workdir: Path, kernels: Path, timeout: int) -> tuple[dict | None, str | None]:
     """Run :data:`PROBE` and return what it printed (or the error that stopped it)."""
+    import nbformat
+
     probe_dir = workdir.parent / "probe"
     probe_dir.mkdir()
     path = probe_dir / "probe.ipynb"
