@@ -7,12 +7,19 @@ JB_FLAGS := -n -W --keep-going
 
 .PHONY: book exercises student pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench venv-lowest test-lowest test-lowest-unit book-lowest test-lowest-notebooks test-wheel
 
+# numba compiles the package's two loops into its on-disk cache (perceptron_core/__pycache__) when
+# an environment is set up, as pip compiles a package's bytecode when it installs it: every test
+# process, chapter and book build after that loads them instead of compiling them again.
+export COMPILE_LOOPS := from perceptron_core import _compiled; \
+  print("numba loops compiled:", _compiled.perceptron_epochs.uses_numba and _compiled.margin_epochs.uses_numba)
+
 # The stamp makes the venv rebuild when the pins change, and only then.
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -r requirements.txt
 	$(BIN)/python -m pip install --no-deps -e .
+	$(BIN)/python -c "$$COMPILE_LOOPS"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -24,6 +31,10 @@ venv: $(STAMP)
 # change, so that it holds exactly what the list says; `pip check` then proves it consistent.
 LOWEST       := .venv-lowest
 LOWEST_BIN   := $(LOWEST)/bin
+# Its own numba cache: numba keeps one compiled loop per file for one numba version, so two
+# environments sharing perceptron_core/__pycache__ would each overwrite the other's and compile
+# again (the Jupyter kernels of the browser tests, nine at once, after the lowest tests).
+LOWEST_ENV   := NUMBA_CACHE_DIR=$(CURDIR)/$(LOWEST)/numba-cache
 LOWEST_STAMP := $(LOWEST)/.installed
 LOWEST_BUILD := _build/lowest
 
@@ -34,6 +45,7 @@ $(LOWEST_STAMP): requirements.txt pyproject.toml tests/tools/lowest_versions.py
 	$(PYTHON) tests/tools/lowest_versions.py --requirements requirements.txt > $(LOWEST)/requirements-lowest.txt
 	$(LOWEST_BIN)/python -m pip install -r $(LOWEST)/requirements-lowest.txt
 	$(LOWEST_BIN)/python -m pip install --no-deps -e .
+	$(LOWEST_ENV) $(LOWEST_BIN)/python -c "$$COMPILE_LOOPS"
 	$(LOWEST_BIN)/python -m pip check
 	rm -rf $(LOWEST_BUILD)  # its execution cache holds runs made with the environment replaced
 	touch $(LOWEST_STAMP)
@@ -125,7 +137,7 @@ test-lowest: test-lowest-unit test-lowest-notebooks
 
 test-lowest-unit: $(LOWEST_STAMP)
 	@echo "== Non-browser tests on the lowest versions: $$($(PYTHON) tests/tools/lowest_versions.py | tr '\n' ' ')"
-	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests $(UNIT) $(XDIST) --hypothesis-profile ci
+	$(LOWEST_ENV) PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/python -m pytest tests $(UNIT) $(XDIST) --hypothesis-profile ci
 
 # jupyter-cache knows a chapter's run by the notebook's code alone (and Sphinx a page by its
 # source): a run made before the package changed would be taken for a run of the package as it
@@ -137,12 +149,12 @@ $(LOWEST_SOURCES): $(LOWEST_STAMP) $(shell find perceptron_core -type f -not -pa
 	mkdir -p $(LOWEST_BUILD) && touch $@
 
 book-lowest: $(LOWEST_SOURCES)
-	$(LOWEST_BIN)/jupyter-book build . $(JB_FLAGS) --path-output $(LOWEST_BUILD)
+	$(LOWEST_ENV) $(LOWEST_BIN)/jupyter-book build . $(JB_FLAGS) --path-output $(LOWEST_BUILD)
 	@test -f $(LOWEST_BUILD)/_build/html/index.html && echo "Book built on the lowest versions: $(LOWEST_BUILD)/_build/html/index.html"
 
 test-lowest-notebooks: book-lowest
 	@echo "== Notebook checks on the lowest versions (the lowest book build's runs)"
-	PERCEPTRON_EXPECT_FLOORS=1 PERCEPTRON_NOTEBOOKS=1 \
+	$(LOWEST_ENV) PERCEPTRON_EXPECT_FLOORS=1 PERCEPTRON_NOTEBOOKS=1 \
 	  PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
 	  $(LOWEST_BIN)/python -m pytest tests -m notebooks -q
 
