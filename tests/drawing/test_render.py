@@ -78,8 +78,8 @@ def _book_cases() -> list:
 
 
 def _reader_path(params: dict, jumps: int = 1) -> list[dict]:
-    """A reader's way through a grid: the first frame, a step along each slider in turn, a few
-    jumps anywhere, and back to the start."""
+    """A reader's way through a grid: the first frame, a step along each slider in turn,
+    ``jumps`` jumps anywhere (all sliders at once), and back to the start."""
     expanded = sliders._expand_all(params, max_frames=10**6)
     first = {p.name: p.values[p.initial] for p in expanded}
     path = [first]
