@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "book" / "_tools"))
 # - "ci", which `make test` (and CI) runs: derandomized, so the examples of a test depend only on
 #   the test, and a run gives the same verdict on every machine and every day. A failure there is
 #   a failure of the change being tested, never a random find on someone else's change. It tries
-#   40% of the examples a test names: the same ones on every run, so more of them would find
+#   30% of the examples a test names: the same ones on every run, so more of them would find
 #   nothing new from one run to the next, and the suite stays under a minute on two cores.
 # - "deep", which `make test-deep` runs: random examples, and PERCEPTRON_DEEP_FACTOR (default 10)
 #   times as many as a test names. What it finds is a bug report: hypothesis prints the
@@ -51,7 +51,7 @@ sys.path.insert(0, str(REPO / "book" / "_tools"))
 # examples(200). The profile is chosen (``--hypothesis-profile``) before the test modules are
 # imported, so examples() reads the one in force.
 DEEP_FACTOR = int(os.environ.get("PERCEPTRON_DEEP_FACTOR", "10"))
-EXAMPLE_FACTORS = {"ci": 0.4, "deep": DEEP_FACTOR, "default": 1}
+EXAMPLE_FACTORS = {"ci": 0.3, "deep": DEEP_FACTOR, "default": 1}
 UNNAMED = 200
 _common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("default", max_examples=UNNAMED, **_common)

@@ -79,7 +79,8 @@ def _book_cases() -> list:
 
 def _reader_path(params: dict, jumps: int = 1) -> list[dict]:
     """A reader's way through a grid: the first frame, a step along each slider in turn,
-    ``jumps`` jumps anywhere (all sliders at once), and back to the start."""
+    ``jumps`` jumps anywhere (all sliders at once, where there are several), and back to the
+    start."""
     expanded = sliders._expand_all(params, max_frames=10**6)
     first = {p.name: p.values[p.initial] for p in expanded}
     path = [first]
@@ -87,8 +88,9 @@ def _reader_path(params: dict, jumps: int = 1) -> list[dict]:
         i = p.initial + 1 if p.initial + 1 < len(p.values) else p.initial - 1
         if 0 <= i < len(p.values):
             path.append({**path[-1], p.name: p.values[i]})
-    rng = random.Random(len(path))
-    path += [{p.name: rng.choice(p.values) for p in expanded} for _ in range(jumps)]
+    if len(expanded) > 1:  # with one slider, a jump is one more step along it
+        rng = random.Random(len(path))
+        path += [{p.name: rng.choice(p.values) for p in expanded} for _ in range(jumps)]
     return path + [first]
 
 
