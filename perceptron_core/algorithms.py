@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -105,44 +105,44 @@ def _overflow_error(what: str) -> ValueError:
     )
 
 
-def _margin_run(
-    Z: NDArray, w: NDArray, max_epochs: int, short: _ShortOfAim, record: bool
-) -> tuple[int, bool, int, NDArray[np.int64]]:
-    """Run the Margin Perceptron's loop (:func:`perceptron_core._compiled.margin_epochs`) on the
-    rows of ``Z``, updating ``w`` in place, to its end; ``short`` decides exactly every row the
-    loop cannot trust a float test for.
+def _run_to_the_end(
+    loop: Callable[..., int], weights: NDArray, n: int, max_epochs: int, record: bool,
+    decide: Callable[[int], int],
+) -> tuple[int, bool, int, NDArray[np.int64], NDArray[np.int64]]:
+    """Run a compiled loop of :mod:`perceptron_core._compiled` over ``n`` rows to its end.
 
-    Returns the number of sweeps, whether the last was clean, the number of updates, and the row
-    of every update (empty unless ``record``: then memory does not grow with the run).
+    ``loop(cap, record, indices, epochs, state)`` sweeps the rows, updating ``weights`` in place,
+    and returns when it finishes, when it needs an answer it cannot trust a float for (then
+    ``decide(i)`` gives the exact one for row i), or when the history buffers are full (then
+    they are doubled). Returns the number of epochs, whether the last was clean, the number of
+    updates, and the row and the epoch of every update (empty unless ``record``: then memory
+    does not grow with the length of the run).
     """
-    n = Z.shape[0]
-    Z = np.ascontiguousarray(Z)
-    state = np.array([0, n, 0, 0, _compiled.UNKNOWN], dtype=np.int64)  # the end of sweep 0
+    state = np.array([0, n, 0, 0, _compiled.UNKNOWN], dtype=np.int64)  # the end of epoch 0
     capacity = 1024 if record else 0
     indices, epochs = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
-    cap = min(max_epochs, int(np.iinfo(np.int64).max))  # the loop counts in int64
+    # An epoch count beyond int64 is never reached, and the compiled loops count in int64.
+    cap = min(max_epochs, int(np.iinfo(np.int64).max))
     while True:
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
-            status = _compiled.margin_epochs(
-                Z, w, short.aim, short.per_norm, short.tiny, cap, record, indices, epochs, state
-            )
+        # Overflow is reported below; run as Python (no numba), a loop would also warn of it.
+        with np.errstate(over="ignore", invalid="ignore"):
+            status = loop(cap, record, indices, epochs, state)
         if status == _compiled.SIGN_NEEDED:
-            if not np.all(np.isfinite(w)):
+            if not np.all(np.isfinite(weights)):
                 break  # overflow: reported below
-            i = int(state[_compiled.ROW])
-            with np.errstate(over="ignore"):  # a w·w that overflows is rescaled by _ShortOfAim
-                state[_compiled.SIGN] = -1 if short(i, i + 1, w)[0] else 1
+            state[_compiled.SIGN] = decide(int(state[_compiled.ROW]))
         elif status == _compiled.RECORD_FULL:
             indices = np.concatenate([indices, np.empty_like(indices)])
             epochs = np.concatenate([epochs, np.empty_like(epochs)])
         else:
             break
     updates = int(state[_compiled.UPDATES])
-    # Entries below the safe limit of check_X keep w finite for any feasible number of updates
-    # (|wⱼ| <= updates · 1.3e154); this guards the promise.
-    if not np.all(np.isfinite(w)):
+    # Entries below the safe limit of check_X keep the weights finite for any feasible number of
+    # updates (|θⱼ| <= updates · 1.3e154); this guards the promise.
+    if not np.all(np.isfinite(weights)):
         raise _overflow_error(f"the weights after {updates} updates")
-    return int(state[_compiled.EPOCH]), bool(state[_compiled.CLEAN]), updates, indices[:updates].copy()
+    return (int(state[_compiled.EPOCH]), bool(state[_compiled.CLEAN]), updates,
+            indices[:updates].copy(), epochs[:updates].copy())
 
 
 def _perceptron_run(
@@ -151,16 +151,12 @@ def _perceptron_run(
     """Run the perceptron's loop (:func:`perceptron_core._compiled.perceptron_epochs`) to its
     end, deciding exactly, in rational arithmetic, every sign the loop cannot trust a float for.
 
-    Returns θ = (w, b) (length d + 1; ``b = 0`` without an offset), the number of epochs, whether
-    the last was clean, the number of updates, and the row and the epoch of every update (empty
-    unless ``record``: then memory does not grow with the length of the run).
+    Returns θ = (w, b) (length d + 1; ``b = 0`` without an offset), then what
+    :func:`_run_to_the_end` returns.
     """
     n, d = X.shape
     X = np.ascontiguousarray(X)  # the loop reads rows: a copy only if they are not contiguous
     theta = np.zeros(d + 1)
-    state = np.array([0, n, 0, 0, _compiled.UNKNOWN], dtype=np.int64)  # the end of epoch 0
-    capacity = 1024 if record else 0
-    indices, epochs = np.empty(capacity, np.int64), np.empty(capacity, np.int64)
     # The largest coefficient of a margin (1 for the offset) scales its rounding error. Integer
     # data are scored exactly while the sums stay below 2⁵³; the first row settles that for
     # most float data without a pass over all of X.
@@ -169,38 +165,15 @@ def _perceptron_run(
     # A margin sums d + 1 terms (the offset's always, 0 without one): its slack, as a function of
     # ‖θ‖₁, is that of the package's one sign decision.
     rel, tiny = _signs.slack_coefficients(d + 1, row_max)
-    # An epoch count beyond int64 is never reached, and the compiled loop counts in int64.
-    cap = min(max_epochs, int(np.iinfo(np.int64).max))
-    while True:
-        # Overflow is reported below; run as Python (no numba), the loop would also warn of it.
-        with np.errstate(over="ignore", invalid="ignore"):
-            status = _compiled.perceptron_epochs(
-                X, y, theta, offset, _AT_TIE[tie], rel, tiny, row_max, integral, cap, record, indices,
-                epochs, state,
-            )
-        if status == _compiled.SIGN_NEEDED:
-            if not np.all(np.isfinite(theta)):
-                break  # overflow: reported below
-            i = state[_compiled.ROW]  # the sign of yᵢ (w·xᵢ + b), exactly
-            state[_compiled.SIGN] = _signs.exact_sign(y[i] * np.r_[X[i], 1.0], theta)
-        elif status == _compiled.RECORD_FULL:
-            indices = np.concatenate([indices, np.empty_like(indices)])
-            epochs = np.concatenate([epochs, np.empty_like(epochs)])
-        else:
-            break
-    updates = int(state[_compiled.UPDATES])
-    # Entries below the safe limit of check_X keep θ finite for any feasible number of updates
-    # (|θⱼ| <= updates · 1.3e154); this guards the promise.
-    if not np.all(np.isfinite(theta)):
-        raise _overflow_error(f"the weights after {updates} updates")
-    return (
-        theta,
-        int(state[_compiled.EPOCH]),
-        bool(state[_compiled.CLEAN]),
-        updates,
-        indices[:updates].copy(),
-        epochs[:updates].copy(),
-    )
+
+    def loop(cap: int, record: bool, indices: NDArray, epochs: NDArray, state: NDArray) -> int:
+        return _compiled.perceptron_epochs(X, y, theta, offset, _AT_TIE[tie], rel, tiny, row_max,
+                                           integral, cap, record, indices, epochs, state)
+
+    def sign(i: int) -> int:  # the sign of yᵢ (w·xᵢ + b), exactly
+        return _signs.exact_sign(y[i] * np.r_[X[i], 1.0], theta)
+
+    return (theta, *_run_to_the_end(loop, theta, n, max_epochs, record, sign))
 
 
 def _running_sums(start: NDArray, steps: NDArray) -> NDArray:
@@ -678,7 +651,15 @@ def margin_perceptron(
     # y w·x < τγ‖w‖ decided exactly (floats where they surely decide, fractions otherwise).
     short = _ShortOfAim(Z, target, gamma)
 
-    epochs, converged, updates, indices = _margin_run(Z, w, max_epochs, short, record)
+    def loop(cap: int, record: bool, indices: NDArray, epochs: NDArray, state: NDArray) -> int:
+        return _compiled.margin_epochs(Z, w, short.aim, short.per_norm, short.tiny, cap, record,
+                                       indices, epochs, state)
+
+    def below_aim(i: int) -> int:  # -1 where zᵢ·w < τγ‖w‖, exactly; else 1
+        with np.errstate(over="ignore"):  # a w·w that overflows is rescaled by _ShortOfAim
+            return -1 if short(i, i + 1, w)[0] else 1
+
+    epochs, converged, updates, indices, _ = _run_to_the_end(loop, w, len(Z), max_epochs, record, below_aim)
     if not converged:
         warnings.warn(
             f"margin_perceptron stopped at max_epochs={max_epochs} with margin mistakes in the last epoch; "
