@@ -71,12 +71,17 @@ book: $(STAMP)
 	@test -f _build/html/index.html && echo "Book built: _build/html/index.html"
 
 # The student edition: the book without the exercises' solutions, whose .ipynb downloads have
-# none either, and every chapter's notebook without solutions in one zip to hand out.
+# none either, and the chapters' notebooks without solutions in one zip to hand out: every
+# chapter's, or those CHAPTERS names (`make exercises CHAPTERS="margin offset"`).
+CHAPTERS ?=
 exercises: $(STAMP)
-	PERCEPTRON_HIDE_SOLUTIONS=1 $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/exercises
+	PERCEPTRON_HIDE_SOLUTIONS=1 PERCEPTRON_CHAPTERS="$(CHAPTERS)" \
+	  $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/exercises
 	cp _build/exercises/_build/html/student-notebooks.zip _build/exercises/student-notebooks.zip
 	@echo "Book without solutions: _build/exercises/_build/html/index.html"
-	@echo "Student notebooks: _build/exercises/student-notebooks.zip ($$(du -k _build/exercises/student-notebooks.zip | cut -f1) KB)"
+	@echo "Student notebooks: _build/exercises/student-notebooks.zip ($$(du -k _build/exercises/student-notebooks.zip | cut -f1) KB):" \
+	  $$($(BIN)/python -c "import sys, zipfile; print(*(n.split('/')[-1] for n in zipfile.ZipFile(sys.argv[1]).namelist()))" \
+	  _build/exercises/student-notebooks.zip)
 
 student: exercises
 

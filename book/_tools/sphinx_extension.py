@@ -20,7 +20,8 @@
   the cache, so a fresh build takes about half the time on two cores.
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
   the book without the exercises' solutions, whose ``.ipynb`` downloads have no solutions either
-  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of every chapter's notebook.
+  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of the chapters' notebooks: every
+  chapter's, or those :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ MATHJAX3_CONFIG: dict[str, Any] = {
     "options": {"menuOptions": {"settings": {"assistiveMml": True}}},
 }
 HIDE_SOLUTIONS_ENV_VAR = "PERCEPTRON_HIDE_SOLUTIONS"
+#: The chapters to hand out in the student zip, by name, separated by spaces or commas (all when
+#: empty): the Makefile's ``CHAPTERS``.
+CHAPTERS_ENV_VAR = "PERCEPTRON_CHAPTERS"
 
 
 def _bundled_mathjax() -> Path | None:
@@ -205,6 +209,36 @@ def strip_solutions(nb: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def handed_out(chapters: list[str], requested: str) -> list[str]:
+    """The chapters whose notebooks go into the student zip, in the book's order.
+
+    ``chapters`` are the book's chapters, ``requested`` names some of them, separated by spaces
+    or commas; all of them when it is empty. A name that is not a chapter is an error that lists
+    the chapters, so that a typo does not hand out an empty or partial zip.
+    """
+    wanted = [w for w in re.split(r"[\s,]+", requested.strip()) if w]
+    if not wanted:
+        return list(chapters)
+    unknown = [w for w in wanted if w not in chapters]
+    if unknown:
+        raise ValueError(f"CHAPTERS names {' '.join(unknown)}, which the book does not have; its "
+                         f"chapters are: {' '.join(chapters)}")
+    return [c for c in chapters if c in wanted]
+
+
+def _check_handed_out(app: Any, config: Any) -> None:
+    """Refuse a misspelt ``CHAPTERS`` before the build, not after it."""
+    if _hiding_solutions():
+        from chapters import chapter_names  # book/_tools, beside this file
+
+        try:
+            handed_out(chapter_names(), os.environ.get(CHAPTERS_ENV_VAR, ""))
+        except ValueError as exc:
+            from sphinx.errors import ConfigError
+
+            raise ConfigError(str(exc)) from None
+
+
 def write_student_notebooks(sources: list[Path], outdir: Path) -> Path:
     """Strip the solutions from each notebook into ``outdir``, and zip them there.
 
@@ -250,7 +284,8 @@ def _student_sources(app: Any, exception: Exception | None) -> None:
             nb = strip_solutions(json.loads(by_name[download.name].read_text(encoding="utf-8")))
             download.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     staging = outdir / "_student_notebooks"
-    archive = write_student_notebooks(notebooks, staging)
+    chosen = handed_out([p.stem for p in notebooks], os.environ.get(CHAPTERS_ENV_VAR, ""))
+    archive = write_student_notebooks([p for p in notebooks if p.stem in chosen], staging)
     shutil.move(str(archive), outdir / STUDENT_ZIP)
     shutil.rmtree(staging)
 
@@ -336,6 +371,7 @@ def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
     app.connect("config-inited", _use_local_mathjax)
     app.connect("config-inited", _launch_buttons)
+    app.connect("config-inited", _check_handed_out)
     # After myst-nb's own builder-inited handler, which sets the cache's path.
     app.connect("builder-inited", _execute_notebooks_in_parallel, priority=900)
     app.connect("doctree-read", _drop_solutions)

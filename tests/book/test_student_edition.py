@@ -162,6 +162,53 @@ def test_student_zip_is_reproducible(tmp_path):
         assert sorted(zf.namelist()) == sorted(f"student-notebooks/{n}.ipynb" for n in chapter_names())
 
 
+def test_handed_out_are_the_chapters_named_in_book_order():
+    chapters = chapter_names()
+    assert sphinxext.handed_out(chapters, "") == sphinxext.handed_out(chapters, "  ") == chapters
+    assert sphinxext.handed_out(chapters, "offset margin") == ["margin", "offset"]
+    assert sphinxext.handed_out(chapters, "offset,margin, offset") == ["margin", "offset"]
+    with pytest.raises(ValueError, match="CHAPTERS names margn, which the book does not have") as err:
+        sphinxext.handed_out(chapters, "margn offset")
+    assert " ".join(chapters) in str(err.value)  # the choices, to copy from
+
+
+def test_the_student_zip_holds_the_chapters_handed_out_only(tmp_path, monkeypatch):
+    """The build-finished step of the student edition, on the book's notebooks and a page that is
+    not one: the zip holds the chapters CHAPTERS names, without their solutions."""
+    docs = {f"book/{n}" for n in chapter_names()} | {"book/intro"}
+    app = SimpleNamespace(
+        outdir=str(tmp_path), builder=SimpleNamespace(format="html"),
+        env=SimpleNamespace(found_docs=docs, doc2path=lambda d: REPO / (d + (".md" if d == "book/intro" else ".ipynb"))))
+    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
+    for requested, expected in (("offset margin", ["margin", "offset"]), ("", chapter_names())):
+        monkeypatch.setenv(sphinxext.CHAPTERS_ENV_VAR, requested)
+        sphinxext._student_sources(app, None)
+        with zipfile.ZipFile(tmp_path / sphinxext.STUDENT_ZIP) as zf:
+            zipped = {Path(n).stem: json.loads(zf.read(n)) for n in zf.namelist()}
+        assert sorted(zipped) == sorted(expected)
+        assert all(zipped[n] == strip_solutions(_nb(n)) for n in expected)
+
+
+def test_a_misspelt_chapter_stops_the_build_before_it_starts(monkeypatch):
+    from sphinx.errors import ConfigError
+
+    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
+    monkeypatch.setenv(sphinxext.CHAPTERS_ENV_VAR, "margin ofset")
+    with pytest.raises(ConfigError, match="ofset"):
+        sphinxext._check_handed_out(None, None)
+    monkeypatch.setenv(sphinxext.CHAPTERS_ENV_VAR, "margin offset")
+    sphinxext._check_handed_out(None, None)
+
+
+def test_make_exercises_passes_the_chapters_to_the_build():
+    done = subprocess.run(["make", "-n", "exercises", "CHAPTERS=margin offset"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    build = [line for line in done.stdout.splitlines() if "jupyter-book build" in line
+             or sphinxext.CHAPTERS_ENV_VAR in line]
+    assert any(f'{sphinxext.CHAPTERS_ENV_VAR}="margin offset"' in line for line in build), done.stdout
+
+
 # --------------------------------------------------------------------- launch buttons (config)
 
 
