@@ -168,15 +168,17 @@ test-lowest-notebooks: book-lowest
 	  PERCEPTRON_NOTEBOOKS_FROM_BUILD=$(LOWEST_BUILD)/_build/.jupyter_cache \
 	  $(LOWEST_BIN)/python -m pytest tests -m notebooks -q
 
-# What a student installs: the wheel, built here (setuptools' build/ removed first, so that no
-# module deleted from the source survives in it), checked for build code and its data, installed
-# with its book extra into a new venv at the pins of requirements.txt, and every chapter copied
-# out of the repository and run there (tests/tools/run_chapters_outside.py): no myst-nb, no
-# book/, nothing of the repository on the kernel's sys.path.
+# What a student installs and opens: the wheel, built here (setuptools' build/ removed first, so
+# that no module deleted from the source survives in it), checked for build code and its data,
+# installed with its book extra into a new venv at the pins of requirements.txt; and every
+# chapter's reader notebook, as the book build wrote it for downloads and launch buttons (plain
+# Markdown, its install cell first), copied out of the repository and run there
+# (tests/tools/run_chapters_outside.py): no myst-nb, no book/, nothing of the repository on the
+# kernel's sys.path.
 WHEEL_DIR  := _build/dist
 WHEEL_VENV := _build/wheel-venv
 
-test-wheel: $(STAMP)
+test-wheel: book
 	rm -rf build $(WHEEL_DIR) $(WHEEL_VENV)
 	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
 	$(BIN)/python tests/tools/check_wheel.py $(WHEEL_DIR)/perceptron_core-*.whl
@@ -184,7 +186,8 @@ test-wheel: $(STAMP)
 	$(WHEEL_VENV)/bin/python -m pip install -q -c requirements.txt \
 	  "$$(ls $(WHEEL_DIR)/perceptron_core-*.whl)[book]" ipykernel
 	$(WHEEL_VENV)/bin/python -m pip check
-	$(BIN)/python tests/tools/run_chapters_outside.py --python $(WHEEL_VENV)/bin/python
+	$(BIN)/python tests/tools/run_chapters_outside.py --python $(WHEEL_VENV)/bin/python \
+	  --readers _build/html/_notebooks
 
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several

@@ -6,10 +6,17 @@ Usage::
 
 ``HTML_DIR`` defaults to ``_build/html`` (``make book``), ``OUT_DIR`` to ``_build/pdf``. Each page
 of the table of contents (``_toc.yml``, in order) is opened from a local server, MathJax 3 is
-waited for (``MathJax.startup.promise``) so the math is typeset, every static slider gets its
-alt text as a printed caption under its initial frame, and Chromium prints the page with the
-print stylesheet (``book/_static/print.css``: no navigation, no dropdown solutions). The whole
-book is the pages in order, joined with pypdf (a Python package: no poppler-utils needed).
+waited for (``MathJax.startup.promise``) so the math is typeset, a display equation wider than
+the text column is set smaller to fit it, every static slider gets its alt text as a printed
+caption under its initial frame, and Chromium prints the page with the print stylesheet
+(``book/_static/print.css``: no navigation, no dropdown solutions, code and output wrapped at
+the margin).
+
+The handouts are for students: ``OUT_DIR`` holds a PDF per page but the instructor guide
+(``editions.GUIDE``, which says which exercises to assign and how to build the solutions), and
+``OUT_DIR/book.pdf`` is those pages in order, joined with pypdf (a Python package: no
+poppler-utils needed). The guide is printed on its own, to ``OUT_DIR/instructor/``; a student
+edition's build (``make exercises``) has no guide, and then nothing is printed there.
 
 Jupyter Book's own PDF route goes through LaTeX and would need TeX Live; this one needs only the
 Chromium the browser tests already use (``CHROMIUM``, default ``/usr/bin/chromium``).
@@ -27,17 +34,36 @@ from pathlib import Path
 
 import yaml
 
+from editions import GUIDE  # book/_tools, this file's folder
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 BOOK_PDF = "book.pdf"
+#: The folder of ``OUT_DIR`` that holds the instructor guide's PDF, away from the handouts.
+INSTRUCTOR_DIR = "instructor"
 
 # Typeset the math, then put each slider's alt text under its picture as a caption. The alt text
 # is the picture's description for screen readers; on paper it is the only description there is.
 _PREPARE = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
+  }
+  // A display equation wider than the column would run past the margin: MathJax 3 does not
+  // break lines, so it is set smaller, in proportion. The column's width is the printed page's,
+  // not this window's, so the size is left to CSS: print.css makes each div.math a container,
+  // whose width is 100cqi, and min() keeps the size of an equation that fits.
+  for (const box of document.querySelectorAll('div.math')) {
+    const jax = box.querySelector('mjx-container');
+    const glyphs = jax && jax.querySelector(':scope > mjx-math');
+    if (!glyphs || jax.dataset.printFit) continue;
+    const number = box.querySelector('.eqno');
+    const reserved = number ? number.getBoundingClientRect().width + 8 : 0;
+    const size = parseFloat(getComputedStyle(jax).fontSize);
+    const perPx = size / glyphs.getBoundingClientRect().width;
+    jax.style.fontSize = `min(${size}px, calc((100cqi - ${reserved}px) * ${perPx}))`;
+    jax.dataset.printFit = '1';
   }
   for (const img of document.querySelectorAll('div.pc-explore img.pc-explore-img')) {
     const root = img.closest('div.pc-explore');
@@ -72,8 +98,22 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
-    """Print every page of the table of contents, and the whole book; return the PDFs by docname
-    (the book under ``"book"``)."""
+    """Print every page of the table of contents, and the whole book.
+
+    Parameters
+    ----------
+    html_dir : Path
+        A built book (its ``index.html`` and ``book/<page>.html``).
+    out_dir : Path
+        Where the handouts go: ``<page>.pdf`` for each page but the instructor guide, and
+        ``book.pdf``; the guide goes to ``out_dir/instructor/``.
+
+    Returns
+    -------
+    dict of str to Path
+        The PDFs by docname (``"book/margin"``), the guide's included when the build has it, and
+        the whole book under ``"book"``.
+    """
     from playwright.sync_api import sync_playwright
 
     if not (html_dir / "index.html").exists():
@@ -81,6 +121,16 @@ def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
     if not CHROMIUM.exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM}: apt-get install chromium, or set CHROMIUM=.")
     out_dir.mkdir(parents=True, exist_ok=True)
+    # A handout folder printed before the guide had its own folder would still hold it.
+    (out_dir / (Path(GUIDE).name + ".pdf")).unlink(missing_ok=True)
+    # Each page with the PDF it prints to, the guide apart (a student edition has no guide).
+    targets: dict[str, Path] = {}
+    for docname in toc_pages():
+        if docname == GUIDE and not (html_dir / f"{GUIDE}.html").exists():
+            continue
+        folder = out_dir / INSTRUCTOR_DIR if docname == GUIDE else out_dir
+        folder.mkdir(exist_ok=True)
+        targets[docname] = folder / (Path(docname).name + ".pdf")
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html_dir)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -94,13 +144,12 @@ def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
             page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base)
                        or route.request.url.startswith("data:") else route.abort())
             page.emulate_media(media="print")
-            for docname in toc_pages():
+            for docname, target in targets.items():
                 start = time.perf_counter()
                 page.goto(base + docname + ".html", wait_until="load")
                 state = page.evaluate(_PREPARE)
                 if state["untypeset"]:
                     raise SystemExit(f"{docname}: {state['untypeset']} equations were not typeset.")
-                target = out_dir / (Path(docname).name + ".pdf")
                 title = page.title().split("\u2014")[0].split(" - ")[0].strip()
                 page.pdf(path=str(target), format="A4", print_background=False,
                          display_header_footer=True,
@@ -118,7 +167,7 @@ def print_book(html_dir: Path, out_dir: Path) -> dict[str, Path]:
         server.shutdown()
         server.server_close()
     book = out_dir / BOOK_PDF
-    join_pdfs(list(pdfs.values()), book)
+    join_pdfs([path for docname, path in pdfs.items() if docname != GUIDE], book)
     pdfs["book"] = book
     print(f"{book}: {pages_in(book)} pages")
     return pdfs

@@ -13,15 +13,18 @@
   may load are copied (not the other combined builds, nor ``latest.js``, which fetches MathJax
   from a CDN). Without that package Sphinx's default (a CDN) is left alone.
 * From one setting, ``repository: url:`` in ``_config.yml`` (empty: no buttons, no dead links),
-  every chapter gets Colab and Binder launch buttons (:func:`repository_url`); the student
-  edition gets none, since they would open the notebooks with their solutions.
+  every chapter gets Colab and Binder launch buttons (:func:`repository_url`), which open the
+  edition's reader notebooks, and every reader notebook's install cell installs from it.
 * Before Sphinx reads the chapters one by one, it runs every notebook that the execution cache
   lacks, one per core (:func:`_execute_notebooks_in_parallel`); Sphinx then finds them all in
   the cache, so a fresh build takes about half the time on two cores.
+* After the build it writes each chapter's reader notebook (``book/_tools/reader_notebooks.py``:
+  plain Markdown, the page's numbers, no MyST) as the page's ``.ipynb`` download and into
+  :data:`READER_DIR` for the launch buttons (:func:`_write_reader_notebooks`).
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
-  the book without the exercises' solutions, whose ``.ipynb`` downloads have no solutions either
-  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of the chapters' notebooks: every
-  chapter's, or those :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``).
+  the book without the exercises' solutions, whose reader notebooks have no solutions either
+  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of them: every chapter's, or those
+  :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``).
 """
 
 from __future__ import annotations
@@ -104,17 +107,18 @@ def _launch_buttons(app: Any, config: Any) -> None:
 
     The theme would otherwise need the URL and both launch services set separately, and with the
     services set but no URL it shows no buttons but still promises them in the configuration.
-    Binder installs the repository's ``requirements.txt``; Colab opens the notebook from GitHub,
-    and the chapter's first cell installs ``perceptron_core`` there. The student edition gets
-    none (they would open the notebooks with their solutions).
+    The buttons open the edition's reader notebooks, which the publish workflow pushes to the
+    edition's branch (:data:`LAUNCH_BRANCHES`), laid out as the repository: never the MyST
+    sources, and from the student edition never a notebook with solutions. Binder installs that
+    branch's ``requirements.txt``; in Colab the notebook's first cell installs the package.
     """
     options = dict(getattr(config, "html_theme_options", None) or {})
     url = repository_url(config).rstrip("/")
     launch = dict(options.get("launch_buttons") or {})
-    # The student edition has no launch buttons: Colab and Binder would open the repository's
-    # notebooks, solutions included. Its students download the solution-free .ipynb instead.
-    if url and not _hiding_solutions():
+    if url:
         options["repository_url"] = url
+        options["repository_branch"] = LAUNCH_BRANCHES[edition()]
+        options["path_to_docs"] = ""
         launch.update(binderhub_url=BINDERHUB_URL, colab_url=COLAB_URL)
         options["use_repository_button"] = True
     else:
@@ -239,55 +243,139 @@ def _check_handed_out(app: Any, config: Any) -> None:
             raise ConfigError(str(exc)) from None
 
 
-def write_student_notebooks(sources: list[Path], outdir: Path) -> Path:
-    """Strip the solutions from each notebook into ``outdir``, and zip them there.
+def write_zip(notebooks: dict[str, dict[str, Any]], archive: Path) -> Path:
+    """Zip ``{file name: notebook}`` as ``student-notebooks/<name>`` into ``archive``.
 
-    Returns the zip's path. The zip is byte-for-byte reproducible (fixed timestamps, sorted).
+    Byte-for-byte reproducible (fixed timestamps, sorted names), so that a rebuild of the same
+    book hands out the same file.
     """
-    outdir.mkdir(parents=True, exist_ok=True)
-    archive = outdir / STUDENT_ZIP
+    archive.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for src in sorted(sources, key=lambda p: p.name):
-            nb = strip_solutions(json.loads(src.read_text(encoding="utf-8")))
-            text = json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
-            (outdir / src.name).write_text(text, encoding="utf-8")
-            info = zipfile.ZipInfo(f"student-notebooks/{src.name}", date_time=(2026, 1, 1, 0, 0, 0))
+        for name in sorted(notebooks):
+            info = zipfile.ZipInfo(f"student-notebooks/{name}", date_time=(2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, text)
+            zf.writestr(info, _dumps(notebooks[name]))
     return archive
 
 
-def _student_sources(app: Any, exception: Exception | None) -> None:
-    """In the student edition, replace every notebook download with its solution-free copy.
+def _dumps(nb: dict[str, Any]) -> str:
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
-    The HTML builder copies each page's source to ``_sources/`` (the theme's ``.ipynb``
-    download) before this runs; those copies, any notebook under ``_downloads/``, and one zip
-    of all chapter notebooks (``student-notebooks.zip`` at the site's root) are rewritten.
+
+#: The reader notebooks' folder in the built site, laid out as the repository (``book/<name>``):
+#: the publish workflow pushes it to the edition's branch (:data:`LAUNCH_BRANCHES`), which the
+#: launch buttons open.
+READER_DIR = "_notebooks"
+#: The branch each edition's launch buttons open: the reader notebooks of that edition only.
+LAUNCH_BRANCHES = {"full": "notebooks", "student": "student-notebooks"}
+#: The bibliography's page, which citations in the reader notebooks link to.
+REFERENCES_PAGE = "book/references"
+
+
+def edition() -> str:
+    """``"student"`` in ``make exercises``, else ``"full"``."""
+    return "student" if _hiding_solutions() else "full"
+
+
+def site_url(config: Any) -> str:
+    """The published book's address, ending in ``/`` ("" when unknown).
+
+    ``html: baseurl:`` in ``_config.yml`` if set; else GitHub Pages' address for the
+    repository (``https://ORG.github.io/REPO/``); else none, and the reader notebooks'
+    cross-references are text without links.
     """
-    if exception is not None or not _hiding_solutions() or app.builder.format != "html":
+    base = str(getattr(config, "html_baseurl", "") or "").strip()
+    if base:
+        return base.rstrip("/") + "/"
+    github = re.match(r"https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", repository_url(config))
+    return f"https://{github.group(1).lower()}.github.io/{github.group(2)}/" if github else ""
+
+
+def _book_knowledge(app: Any) -> tuple[dict[str, str], dict[str, Any], Any]:
+    """The numbers of every numbered box, every label's target, and the citation writer."""
+    from reader_notebooks import Target, citations, page_numbers
+
+    outdir, base = Path(app.outdir), site_url(app.config)
+
+    def link(docname: str, anchor: str = "") -> str:
+        return f"{base}{docname}.html" + (f"#{anchor}" if anchor else "") if base else ""
+
+    numbers: dict[str, str] = {}
+    targets: dict[str, Any] = {}
+    std = app.env.get_domain("std")
+    for label, (docname, labelid, section) in std.labels.items():
+        targets[label] = Target(section or label, link(docname, labelid))
+    for docname in sorted(app.env.found_docs):
+        page = outdir / f"{docname}.html"
+        if page.is_file():
+            for label, number in page_numbers(page.read_text(encoding="utf-8")).items():
+                numbers[label] = number
+                targets[label] = Target(number, link(docname, label))
+    bibfiles = [str(Path(app.srcdir) / f) for f in getattr(app.config, "bibtex_bibfiles", [])]
+    refs = link(REFERENCES_PAGE) if REFERENCES_PAGE in app.env.found_docs else ""
+    return numbers, targets, citations(bibfiles, refs)
+
+
+def _executed(app: Any, source: Path) -> dict[str, Any]:
+    """The chapter as the build ran it: myst-nb's execution cache holds its outputs."""
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    _, merged = cache.merge_match_into_notebook(nbformat.read(source, as_version=4))
+    return json.loads(nbformat.writes(merged))
+
+
+def _write_reader_notebooks(app: Any, exception: Exception | None) -> None:
+    """Write every chapter's reader notebook (book/_tools/reader_notebooks.py) where a reader
+    gets a notebook: the page's ``.ipynb`` download (``_sources/``, and any under
+    ``_downloads/``), :data:`READER_DIR` for the launch buttons, and in the student edition
+    ``student-notebooks.zip`` of the chapters handed out (:data:`CHAPTERS_ENV_VAR`), all
+    without solutions.
+    """
+    if exception is not None or app.builder.format != "html":
         return
-    outdir = Path(app.outdir)
-    notebooks: list[Path] = []
+    from myst_nb.core.variables import format_plain_text
+    from reader_notebooks import Book, glued_values, install_spec, reader_notebook
+
+    outdir, student = Path(app.outdir), _hiding_solutions()
+    numbers, targets, cite = _book_knowledge(app)
+    url = repository_url(app.config)
+    readers: dict[str, dict[str, Any]] = {}
     for docname in sorted(app.env.found_docs):
         source = Path(app.env.doc2path(docname))
         if source.suffix != ".ipynb":
             continue
-        notebooks.append(source)
-        target = outdir / "_sources" / Path(docname).parent / source.name
-        if target.parent.is_dir():
-            nb = strip_solutions(json.loads(source.read_text(encoding="utf-8")))
-            target.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    names = {p.name for p in notebooks}
-    by_name = {p.name: p for p in notebooks}
+        nb = json.loads(source.read_text(encoding="utf-8"))
+        if student:
+            nb = strip_solutions(nb)
+        book = Book(glued=glued_values(_executed(app, source)), format_glued=format_plain_text,
+                    numbers=numbers, targets=targets, cite=cite)
+        reader = reader_notebook(nb, book, repository_url=url, solutions=not student)
+        readers[docname] = reader
+        for target in (outdir / READER_DIR / f"{docname}.ipynb",
+                       outdir / "_sources" / f"{docname}.ipynb"):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(_dumps(reader), encoding="utf-8")
+    by_name = {Path(d).name + ".ipynb": r for d, r in readers.items()}
     for download in (outdir / "_downloads").glob("**/*.ipynb"):
-        if download.name in names:
-            nb = strip_solutions(json.loads(by_name[download.name].read_text(encoding="utf-8")))
-            download.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    staging = outdir / "_student_notebooks"
-    chosen = handed_out([p.stem for p in notebooks], os.environ.get(CHAPTERS_ENV_VAR, ""))
-    archive = write_student_notebooks([p for p in notebooks if p.stem in chosen], staging)
-    shutil.move(str(archive), outdir / STUDENT_ZIP)
-    shutil.rmtree(staging)
+        if download.name in by_name:
+            download.write_text(_dumps(by_name[download.name]), encoding="utf-8")
+    # Binder installs this before it opens a notebook of the launch branch.
+    spec = install_spec(url)
+    (outdir / READER_DIR / "requirements.txt").write_text(
+        (spec + "\n") if spec else "# No repository URL: set repository: url: in _config.yml\n",
+        encoding="utf-8")
+    if student:
+        student_zip({Path(d).name: r for d, r in readers.items()},
+                    os.environ.get(CHAPTERS_ENV_VAR, ""), outdir / STUDENT_ZIP)
+
+
+def student_zip(readers: dict[str, dict[str, Any]], requested: str, archive: Path) -> Path:
+    """Zip the reader notebooks (by chapter name, in book order) of the chapters ``requested``
+    names (:func:`handed_out`: all when empty) into ``archive``."""
+    chosen = handed_out(list(readers), requested)
+    return write_zip({f"{name}.ipynb": readers[name] for name in chosen}, archive)
 
 
 def _copy_mathjax(app: Any, exception: Exception | None) -> None:
@@ -377,5 +465,6 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("doctree-read", _drop_solutions)
     app.connect("html-page-context", _citation_list_roles)
     app.connect("build-finished", _copy_mathjax)
-    app.connect("build-finished", _student_sources)
+    app.connect("build-finished", _write_reader_notebooks)
+    app.setup_extension("editions")
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

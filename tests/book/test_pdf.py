@@ -1,7 +1,8 @@
 """`make pdf`: a PDF per chapter, and the whole book, printed by headless Chromium from the built
 book (``_build/html``, or ``BOOK_HTML_DIR``): its title, its theorems' text, the sliders' captions,
-and no solutions or navigation. Needs Chromium, and reads the PDFs with pypdf; runs with the
-browser tests, after ``make book``."""
+every line of its code and output whole, and no solutions or navigation; the handouts without
+the instructor guide, which is printed apart. Needs Chromium, and reads the PDFs with pypdf; runs
+with the browser tests, after ``make book``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ import os
 import re
 import sys
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
+from conftest import is_hidden
+from editions import GUIDE
 
 pytestmark = pytest.mark.browser
 
@@ -61,11 +65,17 @@ def pdfs(once_per_run):
 
 
 @functools.lru_cache(maxsize=None)
-def _pdf_text(path: Path) -> str:
-    """The text of every page, in order (two tests read each chapter; pypdf takes ~0.1 s a page)."""
+def _pdf_pages(path: Path) -> tuple[str, ...]:
+    """The text of each page, in order (three tests read each chapter; pypdf takes ~0.1 s a
+    page)."""
     from pypdf import PdfReader
 
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    return tuple(page.extract_text() for page in PdfReader(path).pages)
+
+
+def _pdf_text(path: Path) -> str:
+    """The text of every page, in order."""
+    return "\n".join(_pdf_pages(path))
 
 
 def _chapters() -> list[str]:
@@ -97,7 +107,8 @@ def test_a_pdf_per_page_and_the_book(pdfs):
         assert pdfs[docname].is_file() and pdfs[docname].stat().st_size > 10_000, docname
     counts = {d: pp.pages_in(p) for d, p in pdfs.items()}
     print("pages:", counts)
-    assert counts["book"] == sum(v for d, v in counts.items() if d != "book")
+    # The book is the students': every page but the instructor guide.
+    assert counts["book"] == sum(v for d, v in counts.items() if d not in ("book", GUIDE))
     assert all(v >= 1 for v in counts.values())
 
 
@@ -137,3 +148,107 @@ def test_sliders_print_with_captions_and_solutions_do_not(docname, pdfs):
         assert phrase not in text, (docname, phrase)
     for line in codes:
         assert line not in text, (docname, line)
+
+
+# ------------------------------------------------------------------ code and output, uncut
+
+
+def _squashed(text: str) -> str:
+    """Text with every space and line break taken out, and ligatures spelt out: printing wraps a
+    long line where it likes, and pypdf's spacing within a line varies."""
+    for ligature, letters in LIGATURES.items():
+        text = text.replace(ligature, letters)
+    return "".join(text.split())
+
+
+def _printed_code_lines(nb: dict) -> list[str]:
+    """The non-blank lines of the code cells a printed page shows: not those whose input is
+    removed or folded away (remove-cell, remove-input, hide-input), nor those between a
+    ``{solution-start}`` and its ``{solution-end}``, which are in a dropdown that print.css leaves
+    out (test_sliders_print_with_captions_and_solutions_do_not checks they are not printed)."""
+    lines, in_solution = [], False
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            if not in_solution and not is_hidden(cell):
+                lines += [line for line in source.splitlines() if line.strip()]
+            continue
+        for m in re.finditer(r"^(?:`{3,}|:{3,})\{solution-(start|end)\}", source, re.M):
+            in_solution = m.group(1) == "start"
+    return lines
+
+
+class _Outputs(HTMLParser):
+    """The text of each ``pre`` in a ``div.cell_output`` of a built page, but those in a
+    solution's dropdown: the outputs as printed (the notebooks in the repository hold none)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.open: list[tuple[str, list[str]]] = []  # the elements open, with their classes
+        self.texts: list[str] = []
+        self.pre_text: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        self.open.append((tag, (dict(attrs).get("class") or "").split()))
+        classes = [c for _, cs in self.open for c in cs]
+        if tag == "pre" and "cell_output" in classes and "solution" not in classes:
+            self.pre_text = []
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop()[0] != tag:
+            pass
+        if tag == "pre" and self.pre_text is not None:
+            self.texts.append("".join(self.pre_text))
+            self.pre_text = None
+
+    def handle_data(self, data):
+        if self.pre_text is not None:
+            self.pre_text.append(data)
+
+
+def _printed_output_lines(docname: str) -> list[str]:
+    parser = _Outputs()
+    parser.feed((HTML_DIR / f"{docname}.html").read_text(encoding="utf-8"))
+    return [line for text in parser.texts for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("docname", _chapters())
+def test_code_and_output_lines_are_printed_whole(docname, pdfs):
+    # No line is left out of the check. Each page's last line, its footer ("Margin · 3"), is taken
+    # out: an output line that wraps across a page break is printed whole, around it.
+    pages = [re.sub(r"\n[^\n]* \u00b7 \d+\s*$", "", page) for page in _pdf_pages(pdfs[docname])]
+    printed = _squashed("\n".join(pages))
+    nb = json.loads((REPO / f"{docname}.ipynb").read_text(encoding="utf-8"))
+    code, output = _printed_code_lines(nb), _printed_output_lines(docname)
+    print(f"{docname}: {len(code)} code lines, {len(output)} output lines")
+    assert code, f"{docname}: no code shown on the page?"
+    for kind, lines in (("code", code), ("output", output)):
+        cut = [line for line in lines if _squashed(line) not in printed]
+        assert not cut, (f"{docname}.pdf: {len(cut)} {kind} line(s) not printed whole (cut at "
+                         f"the margin?), the first: {cut[0]!r}")
+
+
+# ------------------------------------------------------------------------- the instructor guide
+
+
+def test_handouts_leave_out_the_instructor_guide(pdfs):
+    pp = _print_pdf()
+    handout_dir = pdfs["book"].parent
+    guide = pdfs[GUIDE]
+    assert guide == handout_dir / pp.INSTRUCTOR_DIR / f"{Path(GUIDE).name}.pdf" and guide.is_file()
+    expected = {f"{Path(d).name}.pdf" for d in pp.toc_pages() if d != GUIDE} | {pp.BOOK_PDF}
+    assert {p.name for p in handout_dir.glob("*.pdf")} == expected
+    # The guide's footer (its title, then the page number) and its opening sentence: in its own
+    # PDF, in no handout. The intro names the guide, so its title alone would not do.
+    source = (REPO / f"{GUIDE}.md").read_text(encoding="utf-8")
+    title = re.search(r"^# (.+)$", source, re.M).group(1).strip()
+    opening = _words(re.search(r"^[A-Z][^#\n].*?\.(?=\s)", source, re.M | re.S).group(0))
+    guide_text = _words(_pdf_text(guide))
+    assert f"{title} \u00b7 1" in guide_text and opening in guide_text
+    book = _words(_pdf_text(pdfs["book"]))
+    assert f"{title} \u00b7" not in book and opening not in book

@@ -15,6 +15,9 @@ class _FakeSphinx:
     def connect(self, event, handler, priority=500):  # Sphinx's signature
         self.handlers[event] = handler
 
+    def setup_extension(self, name):  # the book's extension loads its `editions` part
+        self.extensions = [*getattr(self, "extensions", []), name]
+
 
 def test_sphinx_extension_sets_the_same_variable(monkeypatch):
     import sphinx_extension as sphinxext

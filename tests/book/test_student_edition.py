@@ -1,4 +1,4 @@
-"""The student edition, the launch buttons, the chapters' install cell and the instructor guide.
+"""The student edition, the launch buttons and the instructor guide.
 
 The fast tests (no marker) check the pieces on the notebooks themselves. The tests marked
 ``browser`` need built books and run in ``make test`` after ``make book``: they build the student
@@ -154,9 +154,9 @@ def test_strip_solutions_spans_cells_and_nested_fences():
 
 
 def test_student_zip_is_reproducible(tmp_path):
-    sources = [BOOK / f"{n}.ipynb" for n in chapter_names()]
-    first = sphinxext.write_student_notebooks(sources, tmp_path / "a").read_bytes()
-    second = sphinxext.write_student_notebooks(sources, tmp_path / "b").read_bytes()
+    notebooks = {f"{n}.ipynb": strip_solutions(_nb(n)) for n in chapter_names()}
+    first = sphinxext.write_zip(notebooks, tmp_path / "a" / sphinxext.STUDENT_ZIP).read_bytes()
+    second = sphinxext.write_zip(notebooks, tmp_path / "b" / sphinxext.STUDENT_ZIP).read_bytes()
     assert first == second
     with zipfile.ZipFile(tmp_path / "a" / sphinxext.STUDENT_ZIP) as zf:
         assert sorted(zf.namelist()) == sorted(f"student-notebooks/{n}.ipynb" for n in chapter_names())
@@ -172,21 +172,17 @@ def test_handed_out_are_the_chapters_named_in_book_order():
     assert " ".join(chapters) in str(err.value)  # the choices, to copy from
 
 
-def test_the_student_zip_holds_the_chapters_handed_out_only(tmp_path, monkeypatch):
-    """The build-finished step of the student edition, on the book's notebooks and a page that is
-    not one: the zip holds the chapters CHAPTERS names, without their solutions."""
-    docs = {f"book/{n}" for n in chapter_names()} | {"book/intro"}
-    app = SimpleNamespace(
-        outdir=str(tmp_path), builder=SimpleNamespace(format="html"),
-        env=SimpleNamespace(found_docs=docs, doc2path=lambda d: REPO / (d + (".md" if d == "book/intro" else ".ipynb"))))
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
+def test_the_student_zip_holds_the_chapters_handed_out_only(tmp_path):
+    """The zip of the student edition holds the notebooks of the chapters CHAPTERS names."""
+    readers = {n: {"chapter": n} for n in chapter_names()}
     for requested, expected in (("offset margin", ["margin", "offset"]), ("", chapter_names())):
-        monkeypatch.setenv(sphinxext.CHAPTERS_ENV_VAR, requested)
-        sphinxext._student_sources(app, None)
-        with zipfile.ZipFile(tmp_path / sphinxext.STUDENT_ZIP) as zf:
+        archive = sphinxext.student_zip(readers, requested, tmp_path / requested / "s.zip")
+        with zipfile.ZipFile(archive) as zf:
             zipped = {Path(n).stem: json.loads(zf.read(n)) for n in zf.namelist()}
         assert sorted(zipped) == sorted(expected)
-        assert all(zipped[n] == strip_solutions(_nb(n)) for n in expected)
+        assert all(zipped[n] == readers[n] for n in expected)
+    with pytest.raises(ValueError, match="margn"):
+        sphinxext.student_zip(readers, "margn", tmp_path / "x.zip")
 
 
 def test_a_misspelt_chapter_stops_the_build_before_it_starts(monkeypatch):
@@ -239,108 +235,26 @@ def test_launch_buttons_follow_the_one_url(monkeypatch):
     from_env = _config("", theme)
     sphinxext._launch_buttons(None, from_env)
     assert from_env.html_theme_options["repository_url"] == SAMPLE_URL
-    # The student edition: no buttons that would open the notebooks with their solutions.
+    # The buttons open the edition's reader notebooks, on a branch of their own: never the MyST
+    # sources, and from the student edition never a notebook with solutions.
+    assert opts["repository_branch"] == sphinxext.LAUNCH_BRANCHES["full"] == "notebooks"
+    assert opts["path_to_docs"] == ""
     monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
     student = _config(SAMPLE_URL, theme)
     sphinxext._launch_buttons(None, student)
-    assert not any(student.html_theme_options["launch_buttons"].get(k) for k in ("binderhub_url", "colab_url"))
+    assert student.html_theme_options["repository_branch"] == "student-notebooks"
+    assert student.html_theme_options["launch_buttons"]["colab_url"] == "https://colab.research.google.com"
 
 
-def test_config_has_one_repository_setting_and_it_is_empty():
+def test_config_has_one_repository_setting():
+    """Set or empty, the repository URL is the one setting: the launch services and the install
+    cell (written by the build) come from it."""
     import yaml
 
     config = yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
-    assert config["repository"]["url"] == ""
+    assert isinstance(config["repository"]["url"] or "", str)
     assert config["launch_buttons"]["binderhub_url"] == config["launch_buttons"]["colab_url"] == ""
     assert "print.css" in config["sphinx"]["config"]["html_css_files"]
-
-
-# --------------------------------------------------------------------- the install cell
-
-
-@pytest.fixture
-def install_tool():
-    return _tool("add_install_cell")
-
-
-def test_install_cell_is_inserted_once_before_the_first_code(tmp_path, install_tool):
-    import nbformat
-
-    for name in chapter_names():
-        shutil.copy(BOOK / f"{name}.ipynb", tmp_path)
-    paths = sorted(tmp_path.glob("*.ipynb"))
-    assert install_tool.main(["--url", SAMPLE_URL, *map(str, paths)]) == 0
-    after_first = {p: p.read_text(encoding="utf-8") for p in paths}
-    assert install_tool.main(["--url", SAMPLE_URL, "--check", *map(str, paths)]) == 0
-    assert install_tool.main(["--url", SAMPLE_URL, *map(str, paths)]) == 0
-    assert {p: p.read_text(encoding="utf-8") for p in paths} == after_first  # idempotent
-    for p in paths:
-        nb = nbformat.read(p, as_version=4)
-        nbformat.validate(nb)
-        marked = [i for i, c in enumerate(nb.cells) if install_tool.TAG in c.metadata.get("tags", [])]
-        first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
-        assert marked == [first_code]
-        cell = nb.cells[first_code]
-        assert "remove-cell" in cell.metadata.tags and cell.outputs == [] and cell.execution_count is None
-        assert SAMPLE_URL in cell.source
-        assert max(len(line) for line in cell.source.splitlines()) <= 88
-        original = nbformat.read(BOOK / p.name, as_version=4)
-        # Everything else is as it was.
-        rest = [c for c in nb.cells if install_tool.TAG not in c.metadata.get("tags", [])]
-        assert [c.source for c in rest] == [c.source for c in original.cells if install_tool.TAG not in c.metadata.get("tags", [])]
-        assert nb.metadata == original.metadata
-    # A changed URL updates the cell in place; --check reports it first.
-    assert install_tool.main(["--url", "https://github.com/other/repo", "--check", str(paths[0])]) == 1
-    install_tool.main(["--url", "https://github.com/other/repo", str(paths[0])])
-    nb = nbformat.read(paths[0], as_version=4)
-    assert sum(install_tool.TAG in c.metadata.get("tags", []) for c in nb.cells) == 1
-    assert "other/repo" in nb.cells[next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")].source
-
-
-def _run_cell(source: str, monkeypatch, *, installed: bool, missing: str = "perceptron_core") -> list:
-    calls = []
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: (real(name, *a) if installed or name != missing else None))
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append((a, k)))
-    exec(compile(source, "<install cell>", "exec"), {})
-    return calls
-
-
-def test_install_cell_does_nothing_where_installed(monkeypatch, install_tool):
-    assert _run_cell(install_tool.cell_source(SAMPLE_URL), monkeypatch, installed=True) == []
-    assert _run_cell(install_tool.cell_source(""), monkeypatch, installed=True) == []
-
-
-@pytest.mark.parametrize("missing", ["perceptron_core", "matplotlib", "ipywidgets", "sklearn"])
-def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, install_tool, missing):
-    """The core alone is not enough to run a chapter: its figures need the `book` extra."""
-    calls = _run_cell(install_tool.cell_source(SAMPLE_URL + ".git"), monkeypatch, installed=False,
-                      missing=missing)
-    (args, kwargs), = calls
-    assert args[0][:4] == [sys.executable, "-m", "pip", "install"]
-    assert args[0][-1] == f"perceptron_core[book] @ git+{SAMPLE_URL}" and kwargs["check"] is True
-    with pytest.raises(ModuleNotFoundError, match="pip install -e"):
-        _run_cell(install_tool.cell_source(""), monkeypatch, installed=False, missing=missing)
-
-
-def test_every_chapter_has_the_current_install_cell(install_tool):
-    assert install_tool.main(["--check"]) == 0, "run: python book/_tools/add_install_cell.py"
-
-
-def test_install_cell_without_a_url_says_what_it_does(install_tool):
-    """No repository to install from: the cell must not claim to install, nor import what it
-    does not use."""
-    source = install_tool.cell_source("")
-    assert "install perceptron_core" not in source.split("import", 1)[0]
-    assert "subprocess" not in source and "launch buttons" not in source
-
-
-def test_install_cell_url_comes_from_config(install_tool, tmp_path):
-    config = tmp_path / "_config.yml"
-    config.write_text("repository:\n  url: https://github.com/a/b\n", encoding="utf-8")
-    assert install_tool.config_url(config) == "https://github.com/a/b"
-    assert install_tool.config_url() == ""  # the book's own: not set yet
 
 
 # --------------------------------------------------------------------- the instructor guide
@@ -361,17 +275,6 @@ def test_instructor_guide_is_generated_from_the_current_chapters():
     assert "<svg" in text and "<script" not in text and "http" not in text.split("<svg", 1)[1].split("</svg>")[0].replace("http://www.w3.org/2000/svg", "")
     for section in ("One week", "Three weeks", "make exercises", "make serve", "pages.yml", "zip of `_build/html/`", "make pdf"):
         assert section in text
-
-
-def test_pages_workflow_publishes_the_html():
-    import yaml
-
-    flow = yaml.safe_load((REPO / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
-    steps = flow["jobs"]["build"]["steps"]
-    assert any(s.get("run") == "make book" for s in steps)
-    upload = next(s for s in steps if "upload-pages-artifact" in s.get("uses", ""))
-    assert upload["with"]["path"] == "_build/html"
-    assert any("deploy-pages" in s.get("uses", "") for s in flow["jobs"]["deploy"]["steps"])
 
 
 # --------------------------------------------------------------------- the built editions
@@ -447,29 +350,63 @@ def test_student_pages_have_no_solutions_and_regular_pages_do(name, student_buil
     assert student.count("Exercise") >= regular.count("Exercise") - regular.count("Solution to Exercise")
 
 
+def _exercises(name: str) -> int:
+    return json.dumps(_nb(name)).count("{exercise}")
+
+
+def _flat(nb: dict) -> str:
+    """Every cell's source, whitespace collapsed: the form solution_parts gives its code lines in."""
+    return " ".join(" ".join(_src(c).split()) for c in nb["cells"])
+
+
 @pytest.mark.browser
-def test_student_notebooks_are_the_stripped_sources(student_build):
+def test_student_notebooks_are_solution_free_reader_notebooks(student_build):
+    """The zip, the downloads and the launch branch's folder hold one and the same reader
+    notebook per chapter: every exercise, no solution."""
     archive = student_build / sphinxext.STUDENT_ZIP
     assert archive.is_file()
     with zipfile.ZipFile(archive) as zf:
         zipped = {Path(n).name: json.loads(zf.read(n)) for n in zf.namelist()}
     print(f"student-notebooks.zip: {archive.stat().st_size / 1024:.1f} KB, {len(zipped)} notebooks")
     for name in chapter_names():
-        expected = strip_solutions(_nb(name))
         download = json.loads((student_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
-        assert download == expected == zipped[f"{name}.ipynb"]
+        launch = json.loads((student_build / sphinxext.READER_DIR / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
+        assert download == launch == zipped[f"{name}.ipynb"]
         phrases, codes = solution_parts(_nb(name))
-        text = json.dumps(download)
-        assert not [p for p in phrases if p in text] and not [c for c in codes if c in text]
+        text, flat = json.dumps(download), _flat(download)
+        assert not [p for p in phrases if p in flat] and not [c for c in codes if c in flat]
+        assert "Solution" not in text and "{exercise}" not in text
+        assert text.count("### Exercise ") == _exercises(name)
         for extra in (student_build / "_downloads").glob(f"**/{name}.ipynb"):
-            assert json.loads(extra.read_text(encoding="utf-8")) == expected
+            assert json.loads(extra.read_text(encoding="utf-8")) == download
 
 
 @pytest.mark.browser
 def test_regular_downloads_keep_the_solutions(regular_build):
     for name in chapter_names():
-        assert json.loads((regular_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8")) == _nb(name)
+        download = json.loads((regular_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
+        text = json.dumps(download)
+        _, codes = solution_parts(_nb(name))
+        assert codes and all(c in _flat(download) for c in codes), name
+        assert text.count("### Exercise ") == _exercises(name)
+        solutions = len(re.findall(r"\{solution(?:-start)?\}", json.dumps(_nb(name))))
+        assert text.count("**Solution to Exercise ") == solutions > 0, name
     assert not (regular_build / sphinxext.STUDENT_ZIP).exists()
+
+
+@pytest.mark.browser
+def test_the_student_edition_leaves_out_the_instructor_guide(student_build, regular_build):
+    # book/_tools/editions.py: no page, no link to it from any page, nothing in the search.
+    assert not (student_build / "book" / "instructor_guide.html").exists()
+    for page in student_build.glob("**/*.html"):
+        assert "instructor_guide" not in page.read_text(encoding="utf-8"), page
+    index = (student_build / "searchindex.js").read_text(encoding="utf-8")
+    assert "instructor_guide" not in index and "Instructor guide" not in index
+    # The full edition has it, linked from the navigation of every page and searchable.
+    assert (regular_build / "book" / "instructor_guide.html").is_file()
+    assert 'href="instructor_guide.html"' in (regular_build / "book" / "margin.html").read_text(
+        encoding="utf-8")
+    assert "instructor_guide" in (regular_build / "searchindex.js").read_text(encoding="utf-8")
 
 
 @pytest.mark.browser
@@ -511,24 +448,43 @@ def test_launch_links_with_a_repository_url(name, launch_build, student_build):
     page = (launch_build / "book" / f"{name}.html").read_text(encoding="utf-8")
     links = set(re.findall(r'href="([^"]+)"', html_lib.unescape(page)))
     path = f"book/{name}.ipynb"
-    assert f"https://colab.research.google.com/github/example-org/perceptron-book/blob/main/{path}" in links
-    binder = [u for u in links if u.startswith("https://mybinder.org/v2/gh/example-org/perceptron-book/main")]
+    # The buttons open the reader notebook on the edition's branch, where the publish workflow
+    # puts the build's _notebooks folder: the file the build wrote there for this page.
+    assert f"https://colab.research.google.com/github/example-org/perceptron-book/blob/notebooks/{path}" in links
+    binder = [u for u in links if u.startswith("https://mybinder.org/v2/gh/example-org/perceptron-book/notebooks")]
     assert binder and all(path in u for u in binder), binder
+    assert (launch_build / sphinxext.READER_DIR / path).is_file()
     downloads = [u for u in links if u.endswith(f"_sources/{path}")]
     assert downloads and all((launch_build / "book" / u).resolve().is_file() for u in downloads)
     assert SAMPLE_URL in links  # the repository button
-    # The student edition, built with the same URL, has no launch buttons (they would open the
-    # repository's notebooks, solutions included), but its own solution-free download.
-    student = (student_build / "book" / f"{name}.html").read_text(encoding="utf-8")
-    assert "colab.research.google.com" not in student and "mybinder.org" not in student
+    # The reader notebook installs the package from the URL, and Binder does too.
+    reader = json.loads((launch_build / sphinxext.READER_DIR / path).read_text(encoding="utf-8"))
+    install = next(c for c in reader["cells"] if c["cell_type"] == "code")
+    assert f"git+{SAMPLE_URL}" in install["source"] and "subprocess.run" in install["source"]
+    requirements = (launch_build / sphinxext.READER_DIR / "requirements.txt").read_text(encoding="utf-8")
+    assert requirements.strip() == f"perceptron_core[book] @ git+{SAMPLE_URL}"
+    # Cross-references link to the published pages (GitHub Pages of the repository).
+    assert "https://example-org.github.io/perceptron-book/book/" in json.dumps(reader)
+    # The student edition, built with the same URL, opens its own branch: no solutions there.
+    student = html_lib.unescape((student_build / "book" / f"{name}.html").read_text(encoding="utf-8"))
+    assert f"github/example-org/perceptron-book/blob/student-notebooks/{path}" in student
+    assert "/blob/notebooks/" not in student
     assert f"_sources/{path}" in student
 
 
 @pytest.mark.browser
-def test_no_launch_links_without_a_repository_url(regular_build):
+def test_launch_links_follow_the_books_own_setting(regular_build):
+    """The regular build uses _config.yml's URL: no launch links while it is empty (no dead
+    links), and links to the reader notebooks' branch once it is set."""
+    import yaml
+
+    url = (yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"] or "").strip()
     for page in regular_build.glob("**/*.html"):
-        text = page.read_text(encoding="utf-8")
-        assert "colab.research.google.com" not in text and "mybinder.org" not in text, page
+        text = html_lib.unescape(page.read_text(encoding="utf-8"))
+        if not url:
+            assert "colab.research.google.com" not in text and "mybinder.org" not in text, page
+        elif page.stem in chapter_names():
+            assert "/blob/notebooks/book/" in text, page
     for name in chapter_names():
         page = (regular_build / "book" / f"{name}.html").read_text(encoding="utf-8")
         downloads = re.findall(r'href="([^"]*_sources/book/' + re.escape(name) + r'\.ipynb)"', page)

@@ -1,12 +1,14 @@
 """Run every chapter as a student would: copied out of the repository, on the installed package.
 
-A student installs ``perceptron_core[book]`` (the chapters' install cell does it in Colab) and
-opens a chapter's notebook somewhere else than this repository. There is no ``book/`` beside it,
+A student installs ``perceptron_core[book]`` (the reader notebooks' install cell does it in
+Colab) and opens a chapter's notebook somewhere else than this repository: the reader notebook
+the book build writes for downloads and launch buttons (``--readers _build/html/_notebooks``,
+as ``make test-wheel`` runs it), or the chapter's source. There is no ``book/`` beside it,
 no myst-nb, no ``glue_numbers``: the chapter must still run, gluing nothing. ``make test-wheel``
 builds the wheel, installs it with its ``book`` extra into a clean venv, and runs this script:
 
-1. copies the chapters of ``_toc.yml`` (``book/_tools/chapters.py``) into a new temporary
-   directory outside the repository;
+1. copies the chapters of ``_toc.yml`` (``book/_tools/chapters.py``), or their reader
+   notebooks, into a new temporary directory outside the repository;
 2. runs a probe notebook there with the venv's Python as the kernel, and checks that the kernel
    sees the package and its ``book`` extra installed in that venv, nothing of the repository on
    ``sys.path``, no myst-nb and no ``glue_numbers``, and the temporary directory as its working
@@ -22,7 +24,8 @@ and ipykernel.
 
 Usage::
 
-    .venv/bin/python tests/tools/run_chapters_outside.py --python _build/wheel-venv/bin/python
+    .venv/bin/python tests/tools/run_chapters_outside.py --python _build/wheel-venv/bin/python \
+        [--readers _build/html/_notebooks]
 """
 
 from __future__ import annotations
@@ -182,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-isolation-check", action="store_true",
                         help="do not require the probe's run to be isolated from the repository "
                         "(for tests of this script with the repository's own environment)")
+    parser.add_argument("--readers", type=Path, default=None,
+                        help="a built book's reader notebooks (_build/html/_notebooks): run "
+                        "each chapter's reader notebook instead of its source")
     parser.add_argument("notebooks", nargs="*", type=Path,
                         help="notebooks to run instead of the chapters of _toc.yml")
     args = parser.parse_args(argv)
@@ -189,7 +195,15 @@ def main(argv: list[str] | None = None) -> int:
     if not python.exists():
         print(f"no interpreter at {python}", file=sys.stderr)
         return 2
-    notebooks = args.notebooks or chapter_paths()
+    if args.readers is not None:
+        notebooks = [args.readers / "book" / p.name for p in chapter_paths()]
+        missing = [str(p) for p in notebooks if not p.is_file()]
+        if missing:
+            print(f"no reader notebook at {', '.join(missing)}: build the book first",
+                  file=sys.stderr)
+            return 2
+    else:
+        notebooks = args.notebooks or chapter_paths()
     if not notebooks:
         print("no chapters found in _toc.yml", file=sys.stderr)
         return 2
