@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Book", "Target", "install_cell", "install_spec", "reader_notebook",
+__all__ = ["Book", "Target", "install_cell", "install_spec", "reader_notebook", "tight_math",
            "INSTALL_TAG", "PROOF_TYPES"]
 
 #: The kinds of sphinx-proof directives the chapters use, numbered on the page (``Theorem 4``).
@@ -106,9 +106,9 @@ def install_cell(repository_url: str) -> dict[str, Any]:
                 "                   check=True)\n"
                 "    importlib.invalidate_caches()")
     else:
-        body = ("    sys.exit(\"perceptron_core is not installed: in a copy of the book's "
-                "repository run \"\n"
-                "             \"`pip install -e '.[book]'`, then restart the kernel.\")")
+        body = ("    missing = [name for name in needed if importlib.util.find_spec(name) is None]\n"
+                "    sys.exit(f\"{', '.join(missing)} not installed: in a copy of the book's \"\n"
+                "             \"repository run `pip install -e '.[book]'`, then restart the kernel.\")")
     return {"cell_type": "code", "execution_count": None, "id": INSTALL_TAG,
             "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": head + body}
 
@@ -159,8 +159,10 @@ class _Converter:
                 target = self.book.targets.get(label)
                 if target is None:
                     raise ValueError(f"{{{role}}}`{body}`: the book has no label {label!r}")
-                shown = explicit.group("text") if explicit else target.text
-                return f"[{shown}]({target.url})" if target.url else shown
+                if target.url:
+                    return f"[{explicit.group('text') if explicit else target.text}]({target.url})"
+                # No link to follow: text of one's own ("an exercise") names its target too.
+                return f"{explicit.group('text')} ({target.text})" if explicit else target.text
             if role in ("cite:t", "cite:p"):
                 keys = [k.strip() for k in body.split(",") if k.strip()]
                 return self.book.cite(keys, role == "cite:t")
@@ -242,6 +244,31 @@ def _text(source: Any) -> str:
     return source if isinstance(source, str) else "".join(source)
 
 
+_INLINE_MATH = re.compile(r"\$([^$]+?)\$")
+
+
+def _tight(inner: str) -> str:
+    core = inner.strip()
+    # A TeX control space (backslash, space) at the end keeps its space: "\$" would escape.
+    return core + " " if core.endswith("\\") else core
+
+
+def tight_math(text: str) -> str:
+    """Inline math without spaces just inside its dollars: ``$\\gamma = $`` -> ``$\\gamma =$``.
+
+    The book's math renderer ignores them, but VS Code's (KaTeX for markdown-it) does not read
+    ``$...$`` with a space before the closing dollar as math at all, and shows the TeX. Display
+    math (``$$...$$``) is left as it is.
+    """
+    parts = text.split("$$")
+    # Between the $$ pairs (odd parts) is display math; inline math is in the even parts.
+    for i in range(0, len(parts), 2):
+        if parts[i].count("$") % 2:
+            raise ValueError(f"an odd number of $ in {parts[i][:80]!r}...: unpaired inline math")
+        parts[i] = _INLINE_MATH.sub(lambda m: f"${_tight(m.group(1))}$", parts[i])
+    return "$$".join(parts)
+
+
 def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
                     solutions: bool = True) -> dict[str, Any]:
     """The reader notebook of one chapter (a notebook as JSON; the input is not changed).
@@ -271,7 +298,7 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
     for cell in nb["cells"]:
         tags = cell.get("metadata", {}).get("tags", [])
         if cell["cell_type"] == "markdown":
-            text = converter.roles(converter.cell(_text(cell["source"]), gated))
+            text = tight_math(converter.roles(converter.cell(_text(cell["source"]), gated)))
             text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
             if text.strip():
                 cells.append({"cell_type": "markdown", "id": cell.get("id", f"md-{len(cells)}"),

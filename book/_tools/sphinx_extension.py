@@ -268,6 +268,9 @@ def _dumps(nb: dict[str, Any]) -> str:
 READER_DIR = "_notebooks"
 #: The branch each edition's launch buttons open: the reader notebooks of that edition only.
 LAUNCH_BRANCHES = {"full": "notebooks", "student": "student-notebooks"}
+#: The Python Binder starts for the launch branch (runtime.txt): the lowest pyproject.toml
+#: accepts, the one the tests' lowest environment runs.
+BINDER_PYTHON = "3.11"
 #: The bibliography's page, which citations in the reader notebooks link to.
 REFERENCES_PAGE = "book/references"
 
@@ -361,11 +364,13 @@ def _write_reader_notebooks(app: Any, exception: Exception | None) -> None:
     for download in (outdir / "_downloads").glob("**/*.ipynb"):
         if download.name in by_name:
             download.write_text(_dumps(by_name[download.name]), encoding="utf-8")
-    # Binder installs this before it opens a notebook of the launch branch.
+    # Binder installs these before it opens a notebook of the launch branch: the Python the
+    # package needs (pyproject.toml's requires-python), then the package.
     spec = install_spec(url)
     (outdir / READER_DIR / "requirements.txt").write_text(
         (spec + "\n") if spec else "# No repository URL: set repository: url: in _config.yml\n",
         encoding="utf-8")
+    (outdir / READER_DIR / "runtime.txt").write_text(f"python-{BINDER_PYTHON}\n", encoding="utf-8")
     if student:
         student_zip({Path(d).name: r for d, r in readers.items()},
                     os.environ.get(CHAPTERS_ENV_VAR, ""), outdir / STUDENT_ZIP)

@@ -65,7 +65,8 @@ NOTEBOOK = {"metadata": {"kernelspec": {"name": "other"}}, "nbformat": 4, "nbfor
     _md("It made {glue:text}`c-m` mistakes, ratio {glue:text}`c-r:.3f`; by {prf:ref}`t-main` "
         "and {ref}`the first section <sec>`, {ref}`sec`."),
     _md("```{exercise}\n:label: ex-a\n\nDo A with {glue:text}`c-m`.\n```\n\n"
-        "```{solution} ex-a\n:class: dropdown\n\nAnswer A, see {prf:ref}`ex-a`.\n```"),
+        "```{solution} ex-a\n:class: dropdown\n\nAnswer A, see {prf:ref}`ex-a`, or "
+        "{ref}`the one above <ex-a>`.\n```"),
     _md("````{exercise} Hard\n:label: ex-b\n\nDo B.\n````\n\n````{solution-start} ex-b\n"
         ":class: dropdown\n````\n\nText B."),
     _code("answer_b = 2"),
@@ -88,7 +89,8 @@ def test_directives_roles_and_numbers_become_plain_markdown():
                   "by [Theorem 4](https://b.io/book/c.html#t-main)",
                   "[the first section](https://b.io/book/c.html#sec), "
                   "[The statement](https://b.io/book/c.html#sec).", "Do A with 3.",
-                  "Answer A, see Exercise 12.", "$(R/\\gamma)^2$", "Text B.", "After.",
+                  "Answer A, see Exercise 12, or the one above (Exercise 12).",
+                  "$(R/\\gamma)^2$", "Text B.", "After.",
                   "[Block \\[1962\\]](https://b.io/book/references.html)",
                   "[\\[Ng, n.d.; Balcan, 2015\\]](https://b.io/book/references.html)"):
         assert shown in text, shown
@@ -101,6 +103,17 @@ def test_directives_roles_and_numbers_become_plain_markdown():
     assert code[2]["metadata"] == {"jupyter": {"source_hidden": True}}  # plumbing, collapsed
     assert out["metadata"]["kernelspec"]["name"] == "python3"
     assert NOTEBOOK["cells"][1]["source"] == "# old install cell"  # the input is not changed
+
+
+def test_inline_math_loses_the_spaces_inside_its_dollars():
+    """VS Code's renderer shows `$x = $` as TeX; display math and control spaces stay."""
+    from reader_notebooks import tight_math
+
+    assert tight_math("$\\gamma = $ 0.1, $ a $") == "$\\gamma =$ 0.1, $a$"
+    assert tight_math("$a\\ $ and $b$") == "$a\\ $ and $b$"
+    assert tight_math("$$\n x = \n$$ then $x\n y $") == "$$\n x = \n$$ then $x\n y$"
+    with pytest.raises(ValueError, match="unpaired"):
+        tight_math("costs $5 and $x$")
 
 
 def test_the_student_version_must_come_stripped():
@@ -218,6 +231,7 @@ def test_without_a_url_the_install_cell_says_in_one_line_what_to_run(monkeypatch
         _run_cell(source, monkeypatch, missing="perceptron_core")
     message = str(stop.value.code)
     assert "\n" not in message and "pip install -e '.[book]'" in message
+    assert message.startswith("perceptron_core not installed")
     assert "subprocess.run" not in source
     assert max(len(line) for line in source.splitlines()) <= 88
 

@@ -246,6 +246,13 @@ def test_launch_buttons_follow_the_one_url(monkeypatch):
     assert student.html_theme_options["launch_buttons"]["colab_url"] == "https://colab.research.google.com"
 
 
+def test_binder_starts_the_python_the_package_needs():
+    import tomllib
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["requires-python"] == f">={sphinxext.BINDER_PYTHON}"
+
+
 def test_config_has_one_repository_setting():
     """Set or empty, the repository URL is the one setting: the launch services and the install
     cell (written by the build) come from it."""
@@ -463,6 +470,8 @@ def test_launch_links_with_a_repository_url(name, launch_build, student_build):
     assert f"git+{SAMPLE_URL}" in install["source"] and "subprocess.run" in install["source"]
     requirements = (launch_build / sphinxext.READER_DIR / "requirements.txt").read_text(encoding="utf-8")
     assert requirements.strip() == f"perceptron_core[book] @ git+{SAMPLE_URL}"
+    runtime = (launch_build / sphinxext.READER_DIR / "runtime.txt").read_text(encoding="utf-8")
+    assert runtime.strip() == f"python-{sphinxext.BINDER_PYTHON}"
     # Cross-references link to the published pages (GitHub Pages of the repository).
     assert "https://example-org.github.io/perceptron-book/book/" in json.dumps(reader)
     # The student edition, built with the same URL, opens its own branch: no solutions there.
