@@ -161,8 +161,12 @@ class _Converter:
                     raise ValueError(f"{{{role}}}`{body}`: the book has no label {label!r}")
                 if target.url:
                     return f"[{explicit.group('text') if explicit else target.text}]({target.url})"
-                # No link to follow: text of one's own ("an exercise") names its target too.
-                return f"{explicit.group('text')} ({target.text})" if explicit else target.text
+                # No link to follow: "an exercise" becomes the exercise ("Exercise 17"), and
+                # other text of one's own names its target after it.
+                if not explicit:
+                    return target.text
+                text = explicit.group("text")
+                return target.text if re.match(r"(?i)an? \w", text) else f"{text} ({target.text})"
             if role in ("cite:t", "cite:p"):
                 keys = [k.strip() for k in body.split(",") if k.strip()]
                 return self.book.cite(keys, role == "cite:t")

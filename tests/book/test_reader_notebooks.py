@@ -66,7 +66,7 @@ NOTEBOOK = {"metadata": {"kernelspec": {"name": "other"}}, "nbformat": 4, "nbfor
         "and {ref}`the first section <sec>`, {ref}`sec`."),
     _md("```{exercise}\n:label: ex-a\n\nDo A with {glue:text}`c-m`.\n```\n\n"
         "```{solution} ex-a\n:class: dropdown\n\nAnswer A, see {prf:ref}`ex-a`, or "
-        "{ref}`the one above <ex-a>`.\n```"),
+        "{ref}`the one above <ex-a>` or {ref}`an exercise <ex-a>`.\n```"),
     _md("````{exercise} Hard\n:label: ex-b\n\nDo B.\n````\n\n````{solution-start} ex-b\n"
         ":class: dropdown\n````\n\nText B."),
     _code("answer_b = 2"),
@@ -89,7 +89,7 @@ def test_directives_roles_and_numbers_become_plain_markdown():
                   "by [Theorem 4](https://b.io/book/c.html#t-main)",
                   "[the first section](https://b.io/book/c.html#sec), "
                   "[The statement](https://b.io/book/c.html#sec).", "Do A with 3.",
-                  "Answer A, see Exercise 12, or the one above (Exercise 12).",
+                  "Answer A, see Exercise 12, or the one above (Exercise 12) or Exercise 12.",
                   "$(R/\\gamma)^2$", "Text B.", "After.",
                   "[Block \\[1962\\]](https://b.io/book/references.html)",
                   "[\\[Ng, n.d.; Balcan, 2015\\]](https://b.io/book/references.html)"):
