@@ -23,7 +23,6 @@ instead of reaching students as raw text.
 
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -320,15 +319,11 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
                           "outputs": [], "source": _text(cell["source"])})
     first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
     cells.insert(first_code, install_cell(repository_url))
-    out = {key: copy.deepcopy(value) for key, value in nb.items() if key != "cells"}
-    out["cells"] = cells
-    out.setdefault("metadata", {})
     # Kernel: plain Python 3, which Colab and every Jupyter has.
-    out["metadata"] = {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                      "name": "python3"},
-                       "language_info": {"name": "python"}}
-    out["nbformat"], out["nbformat_minor"] = 4, 5
-    return out
+    return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                        "name": "python3"},
+                         "language_info": {"name": "python"}}}
 
 
 def _authors(entry: Any) -> str:
