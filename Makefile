@@ -90,9 +90,11 @@ exercises: $(STAMP)
 
 student: exercises
 
-# Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium.
+# Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium;
+# the instructor guide is not a handout, and goes to _build/pdf/instructor/.
 pdf: chromium book
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
+	@echo "Handouts: _build/pdf/ (the instructor guide apart, in _build/pdf/instructor/)"
 
 # pytest-xdist: one process per core.
 XDIST := -n auto
