@@ -7,8 +7,9 @@ Usage::
 ``HTML_DIR`` defaults to ``_build/html`` (``make book``), ``OUT_DIR`` to ``_build/pdf``. Each page
 of the table of contents (``_toc.yml``, in order) is opened from a local server, MathJax 3 is
 waited for (``MathJax.startup.promise``) so the math is typeset, a display equation wider than
-the text column is set smaller to fit it, every static slider gets its alt text as a printed
-caption under its initial frame, and Chromium prints the page with the print stylesheet
+the text column is set smaller to fit it (``book/_static/overflow.js``, as in a reader's own
+print), every static slider prints its picture's alt text as a caption (in its own markup), and
+Chromium prints the page with the print stylesheet
 (``book/_static/print.css``: no navigation, no dropdown solutions, code and output wrapped at
 the margin).
 
@@ -44,35 +45,17 @@ BOOK_PDF = "book.pdf"
 #: The folder of ``OUT_DIR`` that holds the instructor guide's PDF, away from the handouts.
 INSTRUCTOR_DIR = "instructor"
 
-# Typeset the math, then put each slider's alt text under its picture as a caption. The alt text
-# is the picture's description for screen readers; on paper it is the only description there is.
+# Typeset the math, then fit the display math to the printed column as a reader's own print
+# does (book/_static/overflow.js, on "beforeprint", which printing to PDF here does not fire).
+# Each slider's caption, its picture's alt text, is in the slider's own markup.
 _PREPARE = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
-  // A display equation wider than the column would run past the margin: MathJax 3 does not
-  // break lines, so it is set smaller, in proportion. The column's width is the printed page's,
-  // not this window's, so the size is left to CSS: print.css makes each div.math a container,
-  // whose width is 100cqi, and min() keeps the size of an equation that fits.
-  for (const box of document.querySelectorAll('div.math')) {
-    const jax = box.querySelector('mjx-container');
-    const glyphs = jax && jax.querySelector(':scope > mjx-math');
-    if (!glyphs || jax.dataset.printFit) continue;
-    const number = box.querySelector('.eqno');
-    const reserved = number ? number.getBoundingClientRect().width + 8 : 0;
-    const size = parseFloat(getComputedStyle(jax).fontSize);
-    const perPx = size / glyphs.getBoundingClientRect().width;
-    jax.style.fontSize = `min(${size}px, calc((100cqi - ${reserved}px) * ${perPx}))`;
-    jax.dataset.printFit = '1';
+  if (!window.pcPrepareForPrint) {
+    throw new Error('book/_static/overflow.js is not on the page: rebuild the book');
   }
-  for (const img of document.querySelectorAll('div.pc-explore img.pc-explore-img')) {
-    const root = img.closest('div.pc-explore');
-    if (root.querySelector('.pc-print-caption')) continue;
-    const caption = document.createElement('p');
-    caption.className = 'pc-print-caption';
-    caption.textContent = img.alt;
-    img.insertAdjacentElement('afterend', caption);
-  }
+  window.pcPrepareForPrint();
   await Promise.all([...document.images].map(i => i.complete ? null :
     new Promise(r => { i.onload = i.onerror = r; })));
   return {

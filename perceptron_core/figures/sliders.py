@@ -610,6 +610,7 @@ _SCRIPT = """(function () {
     var inputs = root.querySelectorAll("input.pc-explore-range");
     var outs = root.querySelectorAll("output.pc-explore-value");
     var status = root.querySelector(".pc-explore-status");
+    var caption = root.querySelector(".pc-print-caption");
     var srcs = data.frames.map(function (b64) {
       return b64 ? "data:image/png;base64," + b64 : img.src;  /* null = the frame already shown */
     });
@@ -624,6 +625,7 @@ _SCRIPT = """(function () {
       var src = srcs[data.index[flat]];
       if (img.src !== src) { img.src = src; }
       img.alt = data.alts[flat];
+      caption.textContent = img.alt;
       /* A screen reader does not read out a changed alt text by itself: say the new picture in
          the live region, once a reader has moved a slider (on load, the alt text says it). */
       if (announce === true && status.textContent !== img.alt) { status.textContent = img.alt; }
@@ -639,13 +641,32 @@ _SCRIPT = """(function () {
 })();"""
 
 _STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items:center;"
-          "gap:.6em;margin:.2em 0;flex-wrap:wrap}.pc-explore-control label{min-width:5em;"
-          "font-family:monospace}.pc-explore-range{width:min(22rem,60vw)}"
-          ".pc-explore-value{font-family:monospace;min-width:4em}"
+          "gap:.5em;margin:.2em 0}.pc-explore-control label{flex:none;font-family:monospace}"
+          # Label, slider and value on one row down to a 360 px phone: the slider takes what the
+          # label and the value leave. Thumb and track are drawn here, 24 px tall, the least
+          # target size of WCAG 2.2 (2.5.8); the browser's own thumb is 16 px. Colours keep 3:1
+          # against a light page; the book sets --pc-explore-* for its dark theme.
+          ".pc-explore-range{flex:1 1 6rem;min-width:6rem;max-width:22rem;height:24px;margin:0;"
+          "padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}"
+          ".pc-explore-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;"
+          "background:var(--pc-explore-track,#767676)}"
+          ".pc-explore-range::-moz-range-track{height:6px;border-radius:3px;"
+          "background:var(--pc-explore-track,#767676)}"
+          ".pc-explore-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;"
+          "box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;"
+          "border:2px solid var(--pc-explore-ring,#fff);background:var(--pc-explore-thumb,#0a58ca)}"
+          ".pc-explore-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;"
+          "border-radius:50%;border:2px solid var(--pc-explore-ring,#fff);"
+          "background:var(--pc-explore-thumb,#0a58ca)}"
+          ".pc-explore-range:focus-visible{outline:3px solid var(--pc-explore-thumb,#0a58ca);"
+          "outline-offset:2px}"
+          ".pc-explore-value{flex:none;font-family:monospace;min-width:3.5em}"
           ".pc-explore-img{display:block;max-width:100%;height:auto}"
           # Read by screen readers, not shown: the picture itself is on the screen.
           ".pc-explore-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;"
-          "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}")
+          "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}"
+          # On paper the picture's description is its caption (a reader's own print too).
+          ".pc-print-caption{display:none}@media print{.pc-print-caption{display:block}}")
 
 _counter = itertools.count()
 
@@ -736,6 +757,9 @@ class StaticExplorer:
         return (f'<div class="pc-explore" id="{self.id}"><style>{_STYLE}</style>'
                 f'{"".join(rows)}'
                 f'<img class="pc-explore-img" src="{src}" alt="{html.escape(self.alts[self.initial])}">'
+                # Shown in print only; screen readers have the alt text already.
+                f'<p class="pc-print-caption" aria-hidden="true">'
+                f'{html.escape(self.alts[self.initial])}</p>'
                 # Announces the new picture's description when a slider moves (see _SCRIPT).
                 '<div class="pc-explore-status" role="status" aria-live="polite" '
                 'aria-atomic="true"></div>'

@@ -1,0 +1,77 @@
+/* Wide content on screen and on paper.
+ *
+ * On screen, wide content that scrolls sideways says so: an equation, a code block or a table wider than
+ * the column (on a phone, mostly) gets the class pc-scroll-more while more of it lies to the
+ * right, and pc-scroll-back once it has been scrolled; book.css fades that edge. Without this a
+ * reader sees a cut-off formula with nothing to say that the rest is one swipe away.
+ * Recomputed when MathJax adds its output, when fonts arrive, when the window resizes and on
+ * every scroll.
+ */
+(function () {
+  "use strict";
+  var SELECTOR = "span.math, div.math mjx-container, div.highlight pre, " +
+    ".pst-scrollable-table-container";
+  function mark(el) {
+    var rest = el.scrollWidth - el.clientWidth - el.scrollLeft;
+    el.classList.toggle("pc-scroll-more", rest > 1);
+    el.classList.toggle("pc-scroll-back", el.scrollLeft > 1);
+  }
+  function markAll() {
+    document.querySelectorAll(SELECTOR).forEach(function (el) {
+      if (!el.hasAttribute("data-pc-scroll")) {
+        el.setAttribute("data-pc-scroll", "");
+        el.addEventListener("scroll", function () { mark(el); }, { passive: true });
+      }
+      mark(el);
+    });
+  }
+  var pending = false;
+  function soon() {
+    if (pending) { return; }
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; markAll(); });
+  }
+  function start() {
+    markAll();
+    /* MathJax typesets after the page has loaded: its output changes the widths. */
+    new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
+    window.addEventListener("resize", soon);
+    /* MathJax's web fonts arrive after its output: the widths change with no DOM change. */
+    window.addEventListener("load", soon);
+    if (document.fonts) { document.fonts.ready.then(soon); document.fonts.onloadingdone = soon; }
+  }
+  /* On paper nothing scrolls: a display equation wider than the printed column is set smaller
+   * to fit it (MathJax 3 does not break lines). The column's width is the printed page's, not
+   * the window's, so the size is left to CSS: print.css makes each div.math a container, whose
+   * width is 100cqi, and min() keeps the size of an equation that fits. make pdf calls this
+   * too (book/_tools/print_pdf.py). */
+  function prepareForPrint() {
+    document.querySelectorAll("div.math").forEach(function (box) {
+      var jax = box.querySelector("mjx-container");
+      var glyphs = jax && jax.querySelector(":scope > mjx-math");
+      if (!glyphs || jax.hasAttribute("data-print-fit")) { return; }
+      var number = box.querySelector(".eqno");
+      var reserved = number ? number.getBoundingClientRect().width + 8 : 0;
+      var size = parseFloat(window.getComputedStyle(jax).fontSize);
+      var perPx = size / glyphs.getBoundingClientRect().width;
+      jax.style.fontSize = "min(" + size + "px, calc((100cqi - " + reserved + "px) * " +
+        perPx + "))";
+      jax.setAttribute("data-print-fit", "");
+    });
+  }
+  /* Back on screen, where div.math is no container and 100cqi would mean the window. */
+  function afterPrint() {
+    document.querySelectorAll("mjx-container[data-print-fit]").forEach(function (jax) {
+      jax.style.fontSize = "";
+      jax.removeAttribute("data-print-fit");
+    });
+  }
+  window.pcPrepareForPrint = prepareForPrint;
+  window.addEventListener("beforeprint", prepareForPrint);
+  window.addEventListener("afterprint", afterPrint);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
