@@ -16,11 +16,17 @@
     el.classList.toggle("pc-scroll-more", rest > 1);
     el.classList.toggle("pc-scroll-back", el.scrollLeft > 1);
   }
+  /* A box that changes size (a dropdown opened, a solution shown, a font arrived) is measured
+   * again; a hidden one measures 0 until then. */
+  var resized = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { mark(entry.target); });
+  }) : null;
   function markAll() {
     document.querySelectorAll(SELECTOR).forEach(function (el) {
       if (!el.hasAttribute("data-pc-scroll")) {
         el.setAttribute("data-pc-scroll", "");
         el.addEventListener("scroll", function () { mark(el); }, { passive: true });
+        if (resized) { resized.observe(el); }
       }
       mark(el);
     });

@@ -1,0 +1,285 @@
+"""The built book on a phone: every page at 360 and 390 CSS px wide, in mobile emulation.
+
+Run with ``make test-browser`` or, against another build,
+``BOOK_HTML_DIR=/path/to/_build/html pytest tests/book/test_phone.py -m browser -s``.
+
+Each page of the book is opened over http://127.0.0.1 in a new browser context per width
+(360x800 and 390x844, ``is_mobile``, touch, 3 device pixels per CSS px), after MathJax has
+typeset it and the fonts have loaded, with every dropdown (the solutions) opened as a reader
+opens it. It fails, with one message listing every problem on the
+page, when:
+
+* the page is wider than the screen (``scrollWidth`` of the document > the screen width + 1):
+  the message names the outermost elements that run past the right edge and are not inside a
+  box of their own that scrolls or clips sideways;
+* inline math is cut: an ``mjx-container`` that is not a display equation runs more than 1 px
+  past an ancestor whose overflow hides or clips (as the theme's ``span.math { display:
+  inline-flex; overflow: hidden }`` did). Inline math inside a box that scrolls sideways is not
+  cut (a reader can scroll to it), but that box must say it has more to the right: the class
+  ``pc-scroll-more`` that ``book/_static/overflow.js`` sets, whose edge book.css fades;
+* a slider of a static control (``div.pc-explore input[type=range]``) is under 24 CSS px tall,
+  or its thumb is: the thumb is measured where Chromium draws it, as the box of the thumb
+  element of the input's user-agent shadow tree, through the DevTools protocol
+  (``getComputedStyle(input, '::-webkit-slider-thumb')`` gives the input's own style, not the
+  thumb's). Chromium sizes the thumb from ``::-webkit-slider-thumb`` only when the input and
+  the thumb both have ``appearance: none``; the native thumb is 16 px whatever the CSS says.
+
+The counts are printed for each page and width (``pytest -s`` shows them live).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+
+import pytest
+
+from test_browser import (CHROMIUM, CHROMIUM_ARGS, CONTROL, HTML_DIR, _page_names, _pages,
+                          _QuietHandler, _redirect, _report)
+
+pytestmark = pytest.mark.browser
+
+SCREENS = {360: 800, 390: 844}  # CSS px: a small Android phone and a recent iPhone
+MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size (2.5.8), for the slider and its thumb
+TOLERANCE = 1  # CSS px of sub-pixel layout that is not a cut
+SHOWN = 5  # offenders named per kind and page
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM=)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)  # as test_browser.py: on CI a missing browser is a failure
+        pytest.skip(reason)
+    sync_playwright = playwright.sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    handler = functools.partial(_QuietHandler, directory=str(HTML_DIR))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+# What the page measures of itself, at a screen `width` CSS px wide.
+_MEASURE = """(width) => {
+  const limit = width + %(tol)d;
+  const words = el => (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 80);
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+                     + [...el.classList].slice(0, 2).map(c => '.' + c).join('');
+  const style = el => getComputedStyle(el);
+  const scrolls = v => v === 'auto' || v === 'scroll';
+  const clips = v => v === 'hidden' || v === 'clip';
+
+  // (a) Wider than the screen, and the elements that make it so.
+  const doc = document.documentElement;
+  const page = {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth,
+                clientWidth: doc.clientWidth};
+  const wide = [];
+  if (Math.max(doc.scrollWidth, window.innerWidth) > limit) {
+    const offenders = new Set();
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.right + window.scrollX <= limit) continue;
+      let contained = style(el).position === 'fixed';
+      for (let a = el.parentElement; a && a !== doc && !contained; a = a.parentElement) {
+        const s = style(a);
+        contained = s.position === 'fixed' || (a !== document.body && s.overflowX !== 'visible');
+      }
+      if (!contained) offenders.add(el);
+    }
+    for (const el of offenders) {
+      let outer = true;
+      for (let a = el.parentElement; a && outer; a = a.parentElement) outer = !offenders.has(a);
+      if (outer) {
+        const r = el.getBoundingClientRect();
+        wide.push({what: name(el), right: Math.round(r.right + window.scrollX), text: words(el)});
+      }
+    }
+    wide.sort((p, q) => q.right - p.right);
+  }
+
+  // (b) Inline math cut by an ancestor that hides what runs past it.
+  const tex = new Map();
+  const md = window.MathJax && MathJax.startup && MathJax.startup.document;
+  if (md && md.math) for (const item of md.math) if (item.typesetRoot) tex.set(item.typesetRoot, item.math);
+  const cut = [], uncued = [];
+  let inline = 0, inScroller = 0;
+  for (const m of document.querySelectorAll('mjx-container:not([display="true"])')) {
+    const r = m.getBoundingClientRect();
+    if ((r.width === 0 && r.height === 0)
+        || !m.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+    inline += 1;
+    for (let a = m.parentElement; a && a !== doc; a = a.parentElement) {
+      const s = style(a);
+      if (scrolls(s.overflowX)) {
+        inScroller += 1;
+        // More of it to the right, and nothing to say so: book/_static/overflow.js should have
+        // marked the box (its edge fades).
+        if (a.scrollWidth - a.clientWidth - a.scrollLeft > %(tol)d
+            && !a.classList.contains('pc-scroll-more')) {
+          uncued.push({what: name(a), text: (tex.get(m) || words(m)).slice(0, 80)});
+        }
+        break;
+      }
+      const ar = a.getBoundingClientRect();
+      const past = Math.max(clips(s.overflowX) ? Math.max(r.right - ar.right, ar.left - r.left) : 0,
+                            clips(s.overflowY) ? Math.max(r.bottom - ar.bottom, ar.top - r.top) : 0);
+      if (past > %(tol)d) {
+        cut.push({what: name(a), past: Math.round(past),
+                  text: (tex.get(m) || words(m)).replace(/\\s+/g, ' ').trim().slice(0, 80)});
+        break;
+      }
+    }
+  }
+
+  // (c) The sliders' own boxes (their thumbs are measured from Python, through CDP).
+  const sliders = [...document.querySelectorAll('%(control)s input[type=range]')].map(i => {
+    const r = i.getBoundingClientRect();
+    const label = i.labels && i.labels[0] ? words(i.labels[0]) : i.id;
+    return {id: i.id, label, height: r.height, width: r.width};
+  });
+  return {page, wide, inline, inScroller, cut, uncued, sliders};
+}""" % {"tol": TOLERANCE, "control": CONTROL}
+
+
+def _thumbs(context, page) -> dict[str, dict]:
+    """Each slider's thumb as Chromium lays it out: the thumb element of the input's user-agent
+    shadow tree (see _find_thumb), measured with the DevTools protocol (``DOM.getBoxModel``
+    gives the border box in CSS px). Keyed by the input's id."""
+    cdp = context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        ids = cdp.send("DOM.querySelectorAll", {
+            "nodeId": root, "selector": f"{CONTROL} input[type=range]"})["nodeIds"]
+        found = {}
+        for node_id in ids:
+            node = cdp.send("DOM.describeNode", {"nodeId": node_id, "depth": -1,
+                                                 "pierce": True})["node"]
+            attrs = node.get("attributes", [])
+            input_id = dict(zip(attrs[::2], attrs[1::2])).get("id", str(node_id))
+            thumb = _find_thumb(node)
+            if thumb is None:
+                found[input_id] = {"width": None, "height": None}
+                continue
+            model = cdp.send("DOM.getBoxModel", {"backendNodeId": thumb["backendNodeId"]})["model"]
+            found[input_id] = {"width": model["width"], "height": model["height"]}
+        return found
+    finally:
+        cdp.detach()
+
+
+def _find_thumb(node: dict, in_shadow: bool = False) -> dict | None:
+    """The thumb in an input's user-agent shadow tree: the element styled as
+    ``::-webkit-slider-thumb`` (Chromium 156 marks it ``id="thumb"``, older ones
+    ``pseudo="-webkit-slider-thumb"``)."""
+    attrs = node.get("attributes", [])
+    named = dict(zip(attrs[::2], attrs[1::2]))
+    if named.get("pseudo") == "-webkit-slider-thumb" or (in_shadow and named.get("id") == "thumb"):
+        return node
+    for root in node.get("shadowRoots", []):
+        hit = _find_thumb(root, in_shadow or root.get("shadowRootType") == "user-agent")
+        if hit is not None:
+            return hit
+    for child in node.get("children", []):
+        hit = _find_thumb(child, in_shadow)
+        if hit is not None:
+            return hit
+    return None
+
+
+# sphinx-togglebutton hides a closed dropdown's content (visibility: hidden, height 0) under its
+# class toggle-hidden; sphinx-design's dropdowns are <details>. Opened; then two frames for the
+# new styles to apply, and the transitions they start (opacity, height) run out.
+_OPEN_DROPDOWNS = """async () => {
+  for (const el of document.querySelectorAll('.toggle-hidden')) el.classList.remove('toggle-hidden');
+  for (const el of document.querySelectorAll('details:not([open])')) el.open = true;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await Promise.all(document.getAnimations()
+    .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+    .map(a => a.finished));
+}"""
+
+
+def _open(browser, url: str, rel: str, width: int):
+    context = browser.new_context(viewport={"width": width, "height": SCREENS[width]},
+                                  is_mobile=True, has_touch=True, device_scale_factor=3)
+    page = context.new_page()
+    page.goto(url, wait_until="load")
+    target = _redirect(HTML_DIR / rel)
+    if target is not None:  # jupyter-book's index.html sends the browser on at once
+        page.wait_for_url(f"**/{target}")
+        page.wait_for_load_state("load")
+    page.evaluate("""() => (window.MathJax && MathJax.startup && MathJax.startup.promise)
+                           ? MathJax.startup.promise.then(() => document.fonts.ready)
+                           : document.fonts.ready""")
+    page.wait_for_load_state("networkidle")
+    # Every dropdown open, as a reader opens it: the solutions' math is checked too.
+    page.evaluate(_OPEN_DROPDOWNS)
+    if page.locator(CONTROL).count():
+        page.wait_for_function(f"""() => [...document.querySelectorAll('{CONTROL}')]
+                                   .every(c => c.dataset.pcReady === '1')""")
+    return context, page
+
+
+@pytest.mark.parametrize("rel", _page_names())
+def test_page_on_a_phone(rel, browser, base_url):
+    """At 360 and 390 CSS px: no sideways scrolling, no inline math cut, sliders and thumbs at
+    least 24 px."""
+    assert HTML_DIR / rel in _pages()
+    problems: list[str] = []
+    lines: list[str] = []
+    for width in SCREENS:
+        context, page = _open(browser, base_url + rel, rel, width)
+        try:
+            m = page.evaluate(_MEASURE, width)
+            thumbs = _thumbs(context, page) if m["sliders"] else {}
+        finally:
+            context.close()
+        where = f"{rel} @{width}px"
+        p = m["page"]
+        if max(p["scrollWidth"], p["innerWidth"]) > width + TOLERANCE:
+            problems.append(f"{where}: page {p['scrollWidth']} px wide (innerWidth "
+                            f"{p['innerWidth']}), wider than the screen; outermost elements past "
+                            f"the edge: " + "; ".join(
+                                f"<{w['what']}> to {w['right']} px {w['text']!r}"
+                                for w in m["wide"][:SHOWN]))
+        for c in m["cut"][:SHOWN]:
+            problems.append(f"{where}: inline math cut by {c['past']} px by <{c['what']}>: "
+                            f"{c['text']!r}")
+        if len(m["cut"]) > SHOWN:
+            problems.append(f"{where}: ... and {len(m['cut']) - SHOWN} more inline math cut")
+        for u in m["uncued"][:SHOWN]:
+            problems.append(f"{where}: <{u['what']}> scrolls sideways with more to the right, "
+                            f"unmarked (no pc-scroll-more): {u['text']!r}")
+        small = 0
+        for s in m["sliders"]:
+            t = thumbs.get(s["id"], {"width": None, "height": None})
+            if t["height"] is None:
+                problems.append(f"{where}: slider {s['label']!r}: thumb not found in its "
+                                "shadow tree")
+                small += 1
+            elif s["height"] < MIN_TARGET or min(t["width"], t["height"]) < MIN_TARGET:
+                problems.append(f"{where}: slider {s['label']!r} is {s['height']:.0f} px tall, "
+                                f"its thumb {t['width']:.0f}x{t['height']:.0f} px "
+                                f"(at least {MIN_TARGET} px each)")
+                small += 1
+        lines.append(f"{rel:28} @{width}  width {p['scrollWidth']:4} (inner {p['innerWidth']})  "
+                     f"past edge {len(m['wide'])}  inline math {m['inline']:4}  cut "
+                     f"{len(m['cut']):3}  in a scroller {m['inScroller']:3}  sliders "
+                     f"{len(m['sliders'])}  under {MIN_TARGET} px {small}")
+    _report(f"{rel} on a phone", lines)
+    assert not problems, f"{rel}:\n" + "\n".join(problems)
