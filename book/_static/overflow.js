@@ -11,10 +11,13 @@
   "use strict";
   var SELECTOR = "span.math, div.math mjx-container, div.highlight pre, " +
     ".pst-scrollable-table-container";
+  /* MathJax's glyphs overhang their box by a pixel or two (an italic k, a superscript): that is
+   * no content to scroll to, and a fade there would blur short formulas. */
+  var SLACK = 4;
   function mark(el) {
     var rest = el.scrollWidth - el.clientWidth - el.scrollLeft;
-    el.classList.toggle("pc-scroll-more", rest > 1);
-    el.classList.toggle("pc-scroll-back", el.scrollLeft > 1);
+    el.classList.toggle("pc-scroll-more", rest > SLACK);
+    el.classList.toggle("pc-scroll-back", el.scrollLeft > SLACK);
   }
   /* A box that changes size (a dropdown opened, a solution shown, a font arrived) is measured
    * again; a hidden one measures 0 until then. */
