@@ -71,7 +71,20 @@ chromium:
 	echo "== Installing Debian's Chromium"; \
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium
 
-book: $(STAMP)
+# jupyter-cache knows a chapter's run by the notebook's code alone, and Sphinx a page by its
+# source: after a change to the package (or to the glue the chapters import, or to the venv)
+# both would keep the runs, numbers and pictures of the package as it was. So both editions'
+# caches go whenever any of those is newer than they are (see LOWEST_SOURCES for the lowest
+# build); otherwise the builds are incremental.
+PACKAGE_FILES := $(shell find perceptron_core -type f -not -path '*/__pycache__/*') book/glue_numbers.py
+BOOK_SOURCES  := _build/.sources
+$(BOOK_SOURCES): $(STAMP) $(PACKAGE_FILES)
+	rm -rf _build/.jupyter_cache _build/.doctrees _build/jupyter_execute \
+	  _build/exercises/_build/.jupyter_cache _build/exercises/_build/.doctrees \
+	  _build/exercises/_build/jupyter_execute
+	mkdir -p _build && touch $@
+
+book: $(BOOK_SOURCES)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@test -f _build/html/index.html && echo "Book built: _build/html/index.html"
 
@@ -79,7 +92,7 @@ book: $(STAMP)
 # none either, and the chapters' notebooks without solutions in one zip to hand out: every
 # chapter's, or those CHAPTERS names (`make exercises CHAPTERS="margin offset"`).
 CHAPTERS ?=
-exercises: $(STAMP)
+exercises: $(BOOK_SOURCES)
 	PERCEPTRON_HIDE_SOLUTIONS=1 PERCEPTRON_CHAPTERS="$(CHAPTERS)" \
 	  $(BIN)/jupyter-book build . $(JB_FLAGS) --path-output _build/exercises
 	cp _build/exercises/_build/html/student-notebooks.zip _build/exercises/student-notebooks.zip
@@ -156,7 +169,7 @@ test-lowest-unit: $(LOWEST_STAMP)
 # is. So the lowest build starts afresh whenever the package (or the glue the chapters import)
 # is newer than it; otherwise it is incremental, like `make book`.
 LOWEST_SOURCES := $(LOWEST_BUILD)/.sources
-$(LOWEST_SOURCES): $(LOWEST_STAMP) $(shell find perceptron_core -type f -not -path '*/__pycache__/*') book/glue_numbers.py
+$(LOWEST_SOURCES): $(LOWEST_STAMP) $(PACKAGE_FILES)
 	rm -rf $(LOWEST_BUILD)/_build
 	mkdir -p $(LOWEST_BUILD) && touch $@
 

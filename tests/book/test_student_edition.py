@@ -205,6 +205,21 @@ def test_make_exercises_passes_the_chapters_to_the_build():
     assert any(f'{sphinxext.CHAPTERS_ENV_VAR}="margin offset"' in line for line in build), done.stdout
 
 
+@pytest.mark.parametrize("changed", ["perceptron_core/figures/sliders.py", "book/glue_numbers.py"])
+def test_a_changed_package_rebuilds_both_editions_from_scratch(changed):
+    """jupyter-cache knows a run by the notebook's code alone: after a change to the package, the
+    cached runs (numbers, pictures, sliders) would be the old package's. `make -n -W FILE` is
+    make's own "what if FILE were new"."""
+    for target in ("book", "exercises"):
+        done = subprocess.run(["make", "-n", "-W", changed, target], cwd=REPO,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        removed = done.stdout.split("jupyter-book build")[0]
+        for cache in ("_build/.jupyter_cache", "_build/.doctrees",
+                      "_build/exercises/_build/.jupyter_cache"):
+            assert cache in removed, (target, changed, done.stdout)
+
+
 # --------------------------------------------------------------------- launch buttons (config)
 
 
