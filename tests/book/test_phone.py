@@ -29,15 +29,11 @@ The counts are printed for each page and width (``pytest -s`` shows them live).
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import threading
-
 import pytest
 
-from test_browser import (CHROMIUM, CHROMIUM_ARGS, CONTROL, HTML_DIR, _page_names, _pages,
-                          _QuietHandler, _redirect, _report)
+# The same browser and local server as the desktop tests (module-scoped: one per module).
+from test_browser import CONTROL, HTML_DIR, _page_names, _pages, _redirect, _report
+from test_browser import base_url, browser  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -48,31 +44,6 @@ SHOWN = 5  # offenders named per kind and page
 # CSS px a scrolling box may hide without a cue: MathJax's glyphs overhang their box by a pixel
 # or two. The same as SLACK in book/_static/overflow.js.
 SLACK = 4
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM=)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)  # as test_browser.py: on CI a missing browser is a failure
-        pytest.skip(reason)
-    sync_playwright = playwright.sync_playwright
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def base_url():
-    handler = functools.partial(_QuietHandler, directory=str(HTML_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
 
 
 # What the page measures of itself, at a screen `width` CSS px wide.
