@@ -258,7 +258,8 @@ def draw_invariants(gamma: float, R: float) -> Figure:
     ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma$ (progress lemma)")
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("length")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=9, loc="upper left", handlelength=1.5, labelspacing=0.3,
+              borderaxespad=0.3)
     ax.set_title(f"γ = {g:.2f}, R = {r:.1f}: {res.mistakes} mistakes ≤ (R/γ)² = {bound:.0f}",
                  fontsize=10)
     ax2.plot(k, h.progress / norms, "o", ms=3, color="black", label=r"$\cos\angle(w_k,u)$")
@@ -268,7 +269,7 @@ def draw_invariants(gamma: float, R: float) -> Figure:
     ax2.set_ylim(0, 1.1)
     ax2.set_xlabel("mistakes $k$")
     ax2.set_title("cosine ≥ √k γ/R, and cosine ≤ 1", fontsize=10)
-    ax2.legend(fontsize=8, loc="lower right")
+    ax2.legend(fontsize=9, loc="lower right")
     return fig
 
 
@@ -341,7 +342,9 @@ def draw_survey(gamma: float, n: int) -> Figure:
     Everything lies below the diagonal ``mistakes = (R/γ*)²``, and left of the planted bound
     ``(R/γ)² = 1/γ²`` (dotted), because γ* ≥ γ.
     """
-    fig, (ax,) = new_figure(1, width=6.4, height=4.0)
+    fig, (ax,) = new_figure(1, width=4.4, height=3.8)
+    # Narrow enough for a phone's width with 9 pt legend; room for a two-line title.
+    fig.subplots_adjust(left=0.16, right=0.96, bottom=0.13, top=0.86)
     planted_bound = novikoff_bound(SURVEY_R, gamma)
     worst = 0.0
     for family, color, marker in (("planted", POSITIVE, "o"), ("shell", _ORANGE, "s")):
@@ -360,8 +363,8 @@ def draw_survey(gamma: float, n: int) -> Figure:
     ax.set_ylim(0.7, hi)
     ax.set_xlabel(r"bound $(R/\gamma^*)^2$ of the data set")
     ax.set_ylabel("mistakes of the perceptron")
-    ax.legend(fontsize=8, loc="upper left")
-    ax.set_title(f"γ = {gamma:.2f}, n = {n}, d = {SURVEY_D}, {2 * SURVEY_TRIALS} data sets: "
+    ax.legend(fontsize=9, loc="upper left")
+    ax.set_title(f"γ = {gamma:.2f}, n = {n}, d = {SURVEY_D}, {2 * SURVEY_TRIALS} data sets:\n"
                  f"mistakes ≤ {worst:.2f}·bound", fontsize=10)
     return fig
 
@@ -435,7 +438,9 @@ def draw_worst_case(n: int) -> Figure:
     h = res.history
     k = np.arange(1, res.mistakes + 1)
     bound = novikoff_bound(r, g)
-    fig, (ax,) = new_figure(1, width=6.4, height=3.8)
+    fig, (ax,) = new_figure(1, width=4.4, height=3.6)
+    # Narrow enough for a phone's width with 9 pt legend; room for a two-line title.
+    fig.subplots_adjust(left=0.12, right=0.96, bottom=0.13, top=0.86)
     kk = np.linspace(0, bound, 200)
     ax.plot(kk, np.sqrt(kk) * r, "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$")
     ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma^*$")
@@ -446,8 +451,8 @@ def draw_worst_case(n: int) -> Figure:
     ax.set_ylim(0, 5.8)
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("length")
-    ax.legend(fontsize=8, loc="upper left")
-    ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}: "
+    ax.legend(fontsize=9, loc="upper left")
+    ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}:\n"
                  f"{res.mistakes} mistakes = (R/γ*)² = {bound:.0f}",
                  fontsize=10)
     return fig
@@ -503,8 +508,8 @@ def draw_wedge(ell: int) -> Figure:
     plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final $w$",
                    show_normal=False)
     ax.ticklabel_format(useOffset=False)
-    ax.tick_params(labelsize=7)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.tick_params(labelsize=9)
+    ax.legend(fontsize=9, loc="lower left")
     ax.set_title(f"ℓ = {ell}: zoom on (1, 1), gap 2^-{ell}, γ* = {t['gamma'][i]:.2e}",
                  fontsize=10)
     ells = t["ell"]
@@ -516,7 +521,7 @@ def draw_wedge(ell: int) -> Figure:
     ax2.plot([ell, ell], [t["epochs"][i], t["bound"][i]], color="black", lw=0.8)
     ax2.plot([ell], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
     ax2.set_xlabel(r"bits $\ell$ (the gap is $2^{-\ell}$)")
-    ax2.legend(fontsize=8, loc="upper left")
+    ax2.legend(fontsize=9, loc="upper left")
     ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs "
                   f"≤ bound {t['bound'][i]:.0f}",
                   fontsize=10)

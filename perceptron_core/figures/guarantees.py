@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 from numpy.typing import NDArray
 
 from ..bounds import online_to_pac
@@ -353,8 +354,8 @@ def comparison(epsilon: float = 0.1, delta: float = 0.1, repeats: int = 200, see
 def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
     """The conversion's outputs at (ε, δ): sorted true errors (left), examples read (right)."""
     sim = simulation(epsilon, delta)
-    fig, (ax, ax2) = new_figure(2, width=9.6, height=3.8)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.14, top=0.86, wspace=0.28)
+    fig, (ax, ax2) = new_figure(2, width=8.8, height=3.6)
+    fig.subplots_adjust(left=0.085, right=0.98, bottom=0.15, top=0.87, wspace=0.3)
     errs = np.sort(sim.errors)
     q = (np.arange(errs.size) + 0.5) / errs.size
     bad = errs > sim.epsilon
@@ -365,7 +366,7 @@ def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
     ax.set_ylim(0, max(0.35, 1.1 * float(errs.max())))
     ax.set_xlabel("runs, sorted by the error of their output")
     ax.set_ylabel("exact true error")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9)
     rel = "≤" if sim.failure_rate <= sim.delta else ">"  # what was measured, not what is hoped
     ax.set_title(f"failures {sim.failures}/{sim.repeats} = {sim.failure_rate:.4f} {rel} δ = {sim.delta:g}",
                  fontsize=10)
@@ -376,8 +377,10 @@ def draw(epsilon: float = 0.1, delta: float = 0.1) -> Figure:
     ax2.axvline(sim.plan.sample_size, color="0.3", ls="--", lw=1.2,
                 label=rf"sample $(\bar M+1)\,L$ = {sim.plan.sample_size}")
     ax2.set_xlabel("examples read")
+    # At most 6 steps: the default's 8 steps of 2000 run five-digit labels together.
+    ax2.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
     ax2.set_ylabel("runs")
-    ax2.legend(loc="upper right", fontsize=8)
+    ax2.legend(loc="upper right", fontsize=9)
     ax2.set_title(f"window {sim.window}; most read {int(used.max())}, mistakes ≤ {int(sim.mistakes.max())}",
                   fontsize=10)
     return fig

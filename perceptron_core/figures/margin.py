@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon
+from matplotlib.ticker import MultipleLocator
 from numpy.typing import NDArray
 from scipy.spatial import ConvexHull
 
@@ -202,6 +203,9 @@ def draw_turning_separator(angle: float) -> Figure:
     X, y = margin_data()
     u, m, opt = unit(angle), margin_at(angle), optimum()
     fig, (ax, ax2) = new_figure(2, width=8.4, height=3.7)
+    # Room between the panels for the longest left title, so that each panel can be cut out
+    # and shown alone on a narrow screen.
+    fig.subplots_adjust(wspace=0.4)
 
     plot_points(ax, X, y)
     ax.scatter(*X[closest_points(angle)].T, s=216, facecolors="none", edgecolors="black",
@@ -224,7 +228,8 @@ def draw_turning_separator(angle: float) -> Figure:
     ax2.set_xticks(range(0, 361, 60))
     ax2.set_xlabel("angle θ of the normal $w$ (degrees)")
     ax2.set_ylabel("margin $\\min_i\\, y_i\\, u_\\theta\\cdot x_i$")
-    ax2.legend(loc="center right", fontsize=8)
+    # Between the zero line and the valley of the curve, clear of both.
+    ax2.legend(loc="upper right", bbox_to_anchor=(1.0, 0.8), fontsize=9)
     ax2.set_title("margin as the line turns", fontsize=11)
     return fig
 
@@ -250,9 +255,12 @@ def draw_hull_bounds(angle: float) -> Figure:
     Z = y[:, None] * X
     verts, p_star = _hull()
     u, m, g = unit(angle), margin_at(angle), optimum().gamma
-    fig, (ax,) = new_figure(1, width=5.6, height=4.5)
+    fig, (ax,) = new_figure(1, width=4.4, height=4.35)
+    # The legend goes below the axes: inside them it would cover the hull at a phone's width.
+    fig.subplots_adjust(left=0.11, right=0.96, bottom=0.235, top=0.93)
 
     frame_data(ax, np.vstack([Z, -0.35 * np.ones((1, 2))]), pad=0.12)
+    ax.xaxis.set_major_locator(MultipleLocator(0.5))  # ticks every 0.25 would touch
     ax.add_patch(Polygon(verts, closed=True, facecolor="#e8e8e8", edgecolor="0.5", lw=1.0,
                          label="hull of $\\{y_i x_i\\}$"))
     ax.add_patch(Circle((0, 0), g, fill=False, ls="--", color="tab:green", lw=1.0,
@@ -268,7 +276,8 @@ def draw_hull_bounds(angle: float) -> Figure:
     ax.annotate("", xy=0.45 * u, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="tab:purple", lw=1.6))
     ax.text(*(0.5 * u), "$u$", color="tab:purple", fontsize=12)
     ax.plot(0, 0, "k+", ms=8)
-    ax.legend(loc="lower right", fontsize=7.5, framealpha=0.9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2, fontsize=9,
+              columnspacing=1.0, handletextpad=0.5)
     ax.set_title(f"θ = {angle:g}°:  m(u) = {m:.3f}  ≤  γ*  ≤  ‖p*‖ = {np.linalg.norm(p_star):.3f}",
                  fontsize=11)
     return fig

@@ -223,8 +223,8 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     runs = [reach(fraction, t) for t in targets]
     X, _ = chapter_data()
     R, gstar = radius(X), optimum().gamma
-    fig, (ax, ax2) = new_figure(2, width=9.6, height=4.0)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.13, top=0.88, wspace=0.28)
+    fig, (ax, ax2) = new_figure(2, width=8.8, height=3.8)
+    fig.subplots_adjust(left=0.09, right=0.98, bottom=0.14, top=0.88, wspace=0.33)
 
     fine = np.linspace(targets[0], targets[-1], 200)
     ax.semilogy(fine, [margin_perceptron_bound(R, here.gamma, t) for t in fine], color="0.35",
@@ -237,7 +237,7 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     ax.set_ylabel("updates (log scale)")
     ax.set_xlim(0, 1)
     ax.set_ylim(*_updates_ylim())
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9)
     ax.set_title(f"τ = {here.target:g}: {here.updates} updates ≤ bound {here.bound:,.0f}",
                  fontsize=10)
 
@@ -251,7 +251,7 @@ def draw(fraction: float = 1.0, target: float = 0.5) -> Figure:
     ax2.set_ylim(0, 1.08 * gstar)
     ax2.set_xlabel("target τ")
     ax2.set_ylabel("normalized margin reached")
-    ax2.legend(loc="upper left", fontsize=8)
+    ax2.legend(loc="upper left", fontsize=9)
     ax2.set_title(f"reached {here.margin:.4f} ≥ τγ = {here.target * here.gamma:.4f}",
                   fontsize=10)
     return fig

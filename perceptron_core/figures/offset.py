@@ -358,21 +358,23 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
     _, _, b_star, u_star = _margin_at(s["shift"])
     m, w0, w1, b_run = _mistakes(s["shift"], s["c"])
 
-    fig, (ax, ax2) = new_figure(2, width=9.6, height=4.2)
-    fig.subplots_adjust(top=0.8, bottom=0.13, left=0.07, right=0.98, wspace=0.25)
+    fig, (ax, ax2) = new_figure(2, width=8.4, height=4.1)
+    # Room above the Axes for their two-line titles, which give the frame's numbers.
+    fig.subplots_adjust(top=0.87, bottom=0.11, left=0.065, right=0.98, wspace=0.3)
     (lo, hi), bound_ylim = _frame_limits()
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_aspect("equal")
     plot_points(ax, X, y, size=18)
     ax.scatter([0.0], [0.0], marker="+", s=80, c="black", zorder=4)
-    ax.annotate("origin", (0.0, 0.0), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    ax.annotate("origin", (0.0, 0.0), textcoords="offset points", xytext=(4, -12), fontsize=9)
     plot_separator(ax, np.array(u_star), b_star, margin=s["gamma"], label="max margin",
                    show_normal=False)
     plot_separator(ax, np.array([w0, w1]), b_run, color="#ff7f0e", label="perceptron",
                    show_normal=False)
-    ax.legend(loc="best", fontsize=7)
-    ax.set_title(f"data moved by {s['shift']:.1f}", fontsize=9)
+    ax.legend(loc="best", fontsize=9)
+    ax.set_title(f"data moved by {s['shift']:.1f}\n"
+                 f"the perceptron on (x, c) made {m} mistakes", fontsize=10)
 
     grid = np.geomspace(CS[0] / 2, CS[-1] * 2, 40)
     R, g, b = s["R"], s["gamma"], s["b"]
@@ -390,11 +392,11 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
     ax2.set_ylim(*bound_ylim)
     ax2.set_xlabel("c (the appended constant)")
     ax2.set_ylabel("mistakes")
-    ax2.legend(loc="upper right", fontsize=7)
-    fig.suptitle(
-        f"R' = {s['R_aug']:.2f}, γ' = {s['gamma_aug']:.4f}; bound at c = {s['c']:g}: "
-        f"{s['bound']:.0f}; at best c = {s['c_best']:.2f}: {s['bound_best']:.0f}\n"
-        f"the perceptron on (x, c) made {m} mistakes",
+    ax2.legend(loc="upper right", fontsize=9)
+    ax2.set_title(
+        f"R' = {s['R_aug']:.2f}, γ' = {s['gamma_aug']:.4f}\n"
+        f"bound at c = {s['c']:g}: {s['bound']:.0f}; at best c = {s['c_best']:.2f}: "
+        f"{s['bound_best']:.0f}",
         fontsize=10,
     )
     return fig

@@ -145,10 +145,10 @@ def draw_update(k: int) -> Figure:
     assert h is not None
     M = run.mistakes
     w_k = weights_after(k)
-    fig, (ax, aw) = new_figure(2, width=8.8, height=4.6)
-    # Room below the panels for the caption and legend.
-    ax.set_position((0.08, 0.25, 0.41, 0.67))
-    aw.set_position((0.58, 0.25, 0.41, 0.67))
+    fig, (ax, aw) = new_figure(2, width=8.8, height=5.0)
+    # Room below the panels for the legends, and below the left one for the two-line caption.
+    ax.set_position((0.07, 0.28, 0.41, 0.645))
+    aw.set_position((0.595, 0.28, 0.41, 0.645))
 
     # ---- data space ------------------------------------------------------------------------
     # frame_data before the boundaries: plot_separator spans the limits it sets.
@@ -173,8 +173,10 @@ def draw_update(k: int) -> Figure:
               if wrong == 0 else f"w_k still gets {wrong} of {len(y)} points wrong")
     # Text that changes every frame is plain Unicode, not $mathtext$: parsing mathtext costs
     # ~10 ms a string and is only cached for strings seen before.
-    # Below the panels rather than on them, so that the text never hides a point.
-    fig.text(0.5, 0.015, f"{note}.   {status}.", ha="center", va="bottom", fontsize=11)
+    # Below the data panel (under its legend) rather than on it, so that the text never hides a
+    # point; in that panel's Axes, so that a narrow page can show each panel on its own.
+    ax.text(0.5, -0.28, f"{note}.\n{status}.", transform=ax.transAxes, ha="center", va="top",
+            fontsize=11)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
@@ -282,7 +284,9 @@ def draw_tie(rule: str) -> Figure:
     run = tie_run(rule)
     h = run.history
     assert h is not None
-    fig, (ax,) = new_figure(1, width=5.6, height=4.4)
+    fig, (ax,) = new_figure(1, width=4.4, height=4.4)
+    # A square plot, with room above it for the two-line title.
+    ax.set_position((0.16, 0.11, 0.77, 0.77))
     plot_points(ax, X, y, size=60)
     ax.set_xlim(-1.4, 1.6)
     ax.set_ylim(-1.4, 1.6)
@@ -295,12 +299,14 @@ def draw_tie(rule: str) -> Figure:
     m = margins(X, y, run.w)
     for j, (pt, mj) in enumerate(zip(X, m)):
         where = "on the boundary" if mj == 0 else f"margin {mj:.3f}"
-        ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(8, 8), textcoords="offset points", fontsize=9)
+        # Centred above the point, so that the text stays inside the plot.
+        ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(0, 9), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=9)
     label = {"mistake": "tie = mistake (UML, MIT 6.036)",
              "positive": "tie → predict +1 (CS229)"}[rule]
     word = "mistake" if run.mistakes == 1 else "mistakes"
     ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="lower left", fontsize=9)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     return fig

@@ -133,6 +133,12 @@ class LayeredRenderer:
         self.last_layers: tuple[int, int] = (0, 0)
         self.counts: collections.Counter = collections.Counter()
 
+    @property
+    def renderer(self) -> RendererAgg | None:
+        """The Agg renderer that drew the last frame (its caches of text extents make measuring
+        that frame's artists cheap), or None before the first."""
+        return self._agg
+
     def forget(self) -> None:
         """Drop every kept layer and text."""
         self._layers.clear()

@@ -92,6 +92,9 @@ CLOUD_DISTANCES = (0.0, 6.0, 0.5, 6.0)
 NOISE_RATES = [0.0, 0.025, 0.1]
 #: Fixed axes for the clouds, so that the picture does not jump while the slider moves.
 _CLOUD_XLIM, _CLOUD_YLIM = (-6.5, 6.5), (-3.6, 3.6)
+#: The clouds figure's size and its axes' width in inches, and the axes' height per unit width.
+_CLOUD_W, _CLOUD_H, _CLOUD_AX_W = 4.4, 4.15, 3.7
+_CLOUD_ASPECT = (_CLOUD_YLIM[1] - _CLOUD_YLIM[0]) / (_CLOUD_XLIM[1] - _CLOUD_XLIM[0])
 
 GATES = ["and", "or", "nand", "nor", "xor"]
 IRIS_PAIRS = ["setosa/versicolor", "versicolor/virginica"]
@@ -244,6 +247,26 @@ def _vec(v: NDArray[np.float64]) -> str:
     return "(" + ", ".join(f"{x + 0.0:.2f}" for x in v) + ")"
 
 
+def _wrap(text: str, width: int = 56) -> str:
+    """``text`` broken into lines of at most ``width`` characters where it allows: after a ": ",
+    "; " or ", " outside parentheses, so that a vector stays on one line. Only spaces become
+    line breaks, so the words are those of ``text``; a narrow figure keeps its title inside."""
+    pieces, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and ch in ":;," and text[i + 1:i + 2] == " ":
+            pieces.append(text[start:i + 1])
+            start = i + 2
+    pieces.append(text[start:])
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        if len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += " " + piece
+        else:
+            lines.append(piece)
+    return "\n".join(lines)
+
+
 def verdict_text(X: NDArray[np.float64], y: NDArray[np.float64], sep: Separability) -> str:
     """The one-line verdict and evidence a figure prints (the static page cannot compute it)."""
     if sep.separable is None:
@@ -286,6 +309,22 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
 # ------------------------------------------------------------------------------------------
 
 
+def _inches(fig_w: float, fig_h: float, *, left: float, bottom: float, width: float,
+            height: float) -> list[float]:
+    """An Axes position given in inches, as the fractions of the figure ``set_position`` takes."""
+    return [left / fig_w, bottom / fig_h, width / fig_w, height / fig_h]
+
+
+def _legend_below(ax: Axes, drop: float, handles=None, labels=None) -> None:
+    """The Axes' legend, two columns centred under it, its top ``drop`` axes heights below the
+    axes (clear of the tick labels and the x label). Under the axes it hides no data, and it
+    belongs to the panel, which a phone shows on its own."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -drop), ncols=2,
+              fontsize=9, framealpha=0.85)
+
+
 def draw_clouds(distance: float, noise: float) -> Figure:
     """Main figure: two clouds ``distance`` apart, a fraction ``noise`` of labels flipped.
 
@@ -295,9 +334,13 @@ def draw_clouds(distance: float, noise: float) -> Figure:
     """
     X, y, flipped = cloud_data(distance, noise)
     sep = cloud_verdict(distance, noise)
-    fig, (ax,) = new_figure(width=7.2, height=4.6)
-    # One fixed frame for all 39 frames, so the clouds move and the axes do not.
-    ax.set_position([0.08, 0.1, 0.9, 0.78])
+    # Narrow enough for a phone to show it with 9 pt text at 9 px or more; the legend sits
+    # below the axes, where it hides no point.
+    fig, (ax,) = new_figure(width=_CLOUD_W, height=_CLOUD_H)
+    # One fixed frame for all 39 frames, so the clouds move and the axes do not: room above for
+    # four lines of title, below for the tick labels, the axis label and three rows of legend.
+    ax.set_position(_inches(_CLOUD_W, _CLOUD_H, left=0.55, bottom=1.25, width=_CLOUD_AX_W,
+                            height=_CLOUD_AX_W * _CLOUD_ASPECT))
     plot_points(ax, X, y, size=30)
     ax.set_xlim(*_CLOUD_XLIM)
     ax.set_ylim(*_CLOUD_YLIM)
@@ -312,8 +355,8 @@ def draw_clouds(distance: float, noise: float) -> Figure:
     head = f"centres {distance:.1f} apart, {n_flip} label{'s' if n_flip != 1 else ''} flipped"
     if sep.separable:
         head += f", max margin γ*_b = {cloud_max_margin(distance, noise):.2f}"
-    ax.set_title(head + "\n" + verdict_text(X, y, sep), fontsize=9)
-    ax.legend(loc="lower left", fontsize=7, framealpha=0.85)
+    ax.set_title(_wrap(head) + "\n" + _wrap(verdict_text(X, y, sep)), fontsize=9)
+    _legend_below(ax, 0.46 / (_CLOUD_AX_W * _CLOUD_ASPECT))
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     return fig
@@ -337,23 +380,24 @@ def _gate_panel(ax: Axes, gate: str, offset: bool) -> None:
         verdict, detail = "separable", f"w = {_vec(w)}, b = {b + 0.0:.2f}"
     else:
         verdict, detail = "NOT separable", "λ = " + weights_text(sep)
-    ax.set_title(f"{where}: {verdict}\n{detail}", fontsize=9)
+    # The gate's name heads each panel's title: a phone shows the panels one below the other.
+    ax.set_title(f"{gate.upper()}, {where}: {verdict}\n{detail}", fontsize=9)
     ax.set_xticks([0, 1])
     ax.set_yticks([0, 1])
 
 
 def draw_gate(gate: str) -> Figure:
     """A logic gate on {0,1}²: left through the origin, right with an offset, each with its evidence."""
-    fig, axes = new_figure(2, width=7.6, height=4.0)
-    for ax, offset in zip(axes, (False, True)):
+    width, height, side = 7.4, 4.45, 3.0
+    fig, axes = new_figure(2, width=width, height=height)
+    for ax, offset, left in zip(axes, (False, True), (0.45, 4.0)):
+        # Square axes by hand: room above for the two-line title, below for the tick labels and
+        # two rows of legend, and between the panels for the right one's tick labels.
+        ax.set_position(_inches(width, height, left=left, bottom=0.95, width=side, height=side))
         _gate_panel(ax, gate, offset)
-    # One legend for both panels: the certificate's markers may appear in only one of them.
-    seen: dict[str, object] = {}
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(label, handle)
-    fig.legend(list(seen.values()), list(seen), loc="outside lower center", ncols=len(seen), fontsize=7)
-    fig.suptitle(f"{gate.upper()}", fontsize=11)
+        # One legend per panel, with the markers that panel shows: the certificate's markers
+        # may appear in only one of them, and a phone shows each panel on its own.
+        _legend_below(ax, 0.32 / side)
     return fig
 
 
@@ -362,7 +406,11 @@ def draw_iris(pair: str) -> Figure:
     X, y = iris_data(pair)
     sep = iris_verdict(pair)
     positive, negative = pair.split("/")
-    fig, (ax,) = new_figure(width=7.0, height=4.6)
+    # Narrow enough for a phone to show it with 9 pt text at 9 px or more: room above the axes
+    # for three lines of title, below for the tick labels, the axis label and the legend.
+    width, height, ax_w, ax_h = 4.4, 3.85, 3.6, 2.05
+    fig, (ax,) = new_figure(width=width, height=height)
+    ax.set_position(_inches(width, height, left=0.65, bottom=1.1, width=ax_w, height=ax_h))
     # Several flowers share the same rounded measurements; the two classes have distinct
     # markers (dot, cross), so a point carrying both labels still shows both.
     plot_points(ax, X, y, size=28)
@@ -374,8 +422,9 @@ def draw_iris(pair: str) -> Figure:
     handles, labels = ax.get_legend_handles_labels()
     labels = [f"{positive} ($y=+1$)" if lab == "$y=+1$" else f"{negative} ($y=-1$)" if lab == "$y=-1$" else lab
               for lab in labels]
-    ax.legend(handles, labels, loc="upper left", fontsize=7, framealpha=0.85)
-    ax.set_title(f"{positive} vs {negative}, with an offset\n{verdict_text(X, y, sep)}", fontsize=9)
+    _legend_below(ax, 0.46 / ax_h, handles, labels)
+    ax.set_title(f"{positive} vs {negative}, with an offset\n{_wrap(verdict_text(X, y, sep))}",
+                 fontsize=9)
     return fig
 
 

@@ -59,6 +59,7 @@ from typing import Any, Callable, Union
 import numpy as np
 from matplotlib.figure import Figure
 
+from . import panels, theme
 from .render import LayeredRenderer
 
 __all__ = ["explore", "slider_values", "slider_grid", "LiveExplorer", "StaticExplorer",
@@ -318,6 +319,62 @@ def _compress_png(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+#: A dark panel is stored as a palette when its light twin's palette, recoloured, gives it
+#: back with at most this share of pixels off by more than DARK_TOLERANCE (of 255) in a channel:
+#: the anti-aliased edge pixels that palette compression already approximates in the light
+#: picture. Otherwise it is stored as a picture of its own.
+DARK_OFF_SHARE, DARK_TOLERANCE = 0.002, 24
+
+
+def _chunk(png: bytes, kind: bytes) -> bytes:
+    """The data of the first chunk of type ``kind`` in a PNG (b"" if none)."""
+    at = 8
+    while at + 8 <= len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        if png[at + 4:at + 8] == kind:
+            return png[at + 8:at + 8 + length]
+        at += 12 + length
+    return b""
+
+
+def _with_palette(png: bytes, palette: bytes) -> bytes:
+    """``png`` with the data of its PLTE chunk replaced (same length) and its CRC redone: what
+    the page's script does to show a dark picture."""
+    at = 8
+    while at + 8 <= len(png):
+        (length,) = struct.unpack(">I", png[at:at + 4])
+        if png[at + 4:at + 8] == b"PLTE":
+            if len(palette) != length:
+                raise ValueError(f"palette of {len(palette)} bytes for a PLTE of {length}")
+            crc = struct.pack(">I", zlib.crc32(b"PLTE" + palette) & 0xFFFFFFFF)
+            return png[:at + 8] + palette + crc + png[at + 12 + length:]
+        at += 12 + length
+    raise ValueError("not a palette PNG: no PLTE chunk")
+
+
+def _dark_palette(indices: np.ndarray, dark: np.ndarray, size: int) -> bytes | None:
+    """The palette (``size`` bytes) that gives the dark picture from the light picture's palette
+    ``indices``: for each light colour, the dark colour most of its pixels have. None when that
+    misses more than :data:`DARK_OFF_SHARE` of the pixels (two parts of the figure that share a
+    colour in the light theme and not in the dark one)."""
+    rgb = dark[..., :3].reshape(-1, 3).astype(np.int64)
+    flat = indices.reshape(-1).astype(np.int64)
+    if dark.shape[:2] != indices.shape or not np.all(dark[..., 3] == 255):
+        return None
+    key = (flat << 24) | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    values, counts = np.unique(key, return_counts=True)
+    entries = values >> 24
+    order = np.lexsort((counts, entries))  # by entry, the most frequent colour last
+    last = np.r_[entries[order][1:] != entries[order][:-1], True]
+    palette = np.zeros((size // 3, 3), dtype=np.int64)
+    chosen = values[order][last]
+    palette[chosen >> 24] = np.stack([(chosen >> 16) & 255, (chosen >> 8) & 255, chosen & 255], 1)
+    off = np.abs(palette[flat] - rgb).max(axis=1) > DARK_TOLERANCE
+    if off.mean() > DARK_OFF_SHARE:
+        return None
+    return palette.astype(np.uint8).tobytes()
+
+
 @contextlib.contextmanager
 def _garbage_collected_after() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a frame is drawn, then collect the youngest
@@ -349,8 +406,8 @@ class _Frames:
     earlier frame when that is the same, then closed.
     """
 
-    def __init__(self, draw: Callable[..., Figure]):
-        self._draw = draw
+    def __init__(self, draw: Callable[..., Figure], *, dark: bool = False):
+        self._draw, self.dark = draw, dark
         self.renderer = LayeredRenderer()
 
     def rgba(self, values: dict[str, Any]) -> np.ndarray:
@@ -363,6 +420,21 @@ class _Frames:
                 _close(fig)
                 del fig  # garbage from here on: the collection on leaving the block frees it
         return pixels
+
+    def measured(self, values: dict[str, Any]) -> tuple[np.ndarray, panels.Frame]:
+        """RGBA pixels of ``draw(**values)`` and its panels, measured before it is closed."""
+        with _garbage_collected_after():
+            fig = _call_draw(self._draw, values)
+            try:
+                if self.dark:
+                    theme.to_dark(fig)
+                with theme.dark() if self.dark else contextlib.nullcontext():
+                    pixels = self.renderer.rgba(fig)
+                    frame = panels.measure(fig, self.renderer.renderer)
+            finally:
+                _close(fig)
+                del fig
+        return pixels, frame
 
     def png(self, values: dict[str, Any]) -> bytes:
         """Full-colour PNG bytes of ``draw(**values)`` (live mode)."""
@@ -606,14 +678,51 @@ _SCRIPT = """(function () {
   var roots = document.querySelectorAll("div.pc-explore:not([data-pc-ready])");
   Array.prototype.forEach.call(roots, function (root) {
     var data = JSON.parse(root.querySelector("script.pc-explore-data").textContent);
-    var img = root.querySelector("img.pc-explore-img");
+    var imgs = root.querySelectorAll("img.pc-explore-img");  /* one per panel */
     var inputs = root.querySelectorAll("input.pc-explore-range");
     var outs = root.querySelectorAll("output.pc-explore-value");
     var status = root.querySelector(".pc-explore-status");
     var caption = root.querySelector(".pc-print-caption");
-    var srcs = data.frames.map(function (b64) {
-      return b64 ? "data:image/png;base64," + b64 : img.src;  /* null = the frame already shown */
-    });
+    var srcs = data.frames.map(function (b64) { return b64 && "data:image/png;base64," + b64; });
+    /* null: a picture shown at load, whose data is in its <img src> only */
+    data.shown.forEach(function (frame, p) { srcs[frame] = imgs[p].src; });
+    var page = document.documentElement, printing = false;
+    function dark() { return !printing && page.getAttribute("data-theme") === "dark"; }
+    var crcTable = [];
+    for (var n = 0; n < 256; n++) {
+      var c = n;
+      for (var b = 0; b < 8; b++) { c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; }
+      crcTable[n] = c >>> 0;
+    }
+    var recoloured = {};
+    /* A dark picture stored as a palette: its light twin's PNG with that PLTE chunk (and CRC). */
+    function darkSrc(entry) {
+      if (entry >= 0) { return srcs[entry]; }
+      var r = -1 - entry;
+      if (!recoloured[r]) {
+        var png = atob(srcs[data.recolour[r][0]].split(",")[1]), pal = atob(data.recolour[r][1]);
+        var bytes = new Uint8Array(png.length), i;
+        for (i = 0; i < png.length; i++) { bytes[i] = png.charCodeAt(i); }
+        for (var at = 8; at + 8 <= bytes.length;) {
+          var len = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+          if (String.fromCharCode(bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]) === "PLTE") {
+            var crc = 0xFFFFFFFF;
+            for (i = 0; i < len; i++) { bytes[at + 8 + i] = pal.charCodeAt(i); }
+            for (i = at + 4; i < at + 8 + len; i++) { crc = crcTable[(crc ^ bytes[i]) & 255] ^ (crc >>> 8); }
+            crc = (crc ^ 0xFFFFFFFF) >>> 0;
+            for (i = 0; i < 4; i++) { bytes[at + 8 + len + i] = (crc >>> (24 - 8 * i)) & 255; }
+            break;
+          }
+          at += 12 + len;
+        }
+        var text = "";
+        for (i = 0; i < bytes.length; i += 8192) {
+          text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+        }
+        recoloured[r] = "data:image/png;base64," + btoa(text);
+      }
+      return recoloured[r];
+    }
     function update(announce) {
       var flat = 0;
       for (var k = 0; k < inputs.length; k++) {
@@ -622,19 +731,27 @@ _SCRIPT = """(function () {
         outs[k].textContent = data.labels[k][i];
         inputs[k].setAttribute("aria-valuetext", data.labels[k][i]);
       }
-      var src = srcs[data.index[flat]];
-      if (img.src !== src) { img.src = src; }
-      img.alt = data.alts[flat];
-      caption.textContent = img.alt;
+      /* the pictures drawn for the page's theme (light on paper) */
+      var night = dark();
+      (night ? data.dark : data.index)[flat].forEach(function (frame, p) {
+        var src = night ? darkSrc(frame) : srcs[frame];
+        if (imgs[p].src !== src) { imgs[p].src = src; }
+      });
+      var alt = data.alts[flat];
+      imgs[0].alt = alt;  /* the first panel's alt text describes the whole figure */
+      caption.textContent = alt;
       /* A screen reader does not read out a changed alt text by itself: say the new picture in
          the live region, once a reader has moved a slider (on load, the alt text says it). */
-      if (announce === true && status.textContent !== img.alt) { status.textContent = img.alt; }
+      if (announce === true && status.textContent !== alt) { status.textContent = alt; }
     }
     function moved() { update(true); }
     for (var k = 0; k < inputs.length; k++) {
       inputs[k].addEventListener("input", moved);
       inputs[k].addEventListener("change", moved);
     }
+    new MutationObserver(update).observe(page, {attributes: true, attributeFilter: ["data-theme"]});
+    window.addEventListener("beforeprint", function () { printing = true; update(); });
+    window.addEventListener("afterprint", function () { printing = false; update(); });
     root.setAttribute("data-pc-ready", "1");
     update();  /* the browser may have restored slider positions on back/forward */
   });
@@ -661,7 +778,8 @@ _STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items
           ".pc-explore-range:focus-visible{outline:3px solid var(--pc-explore-thumb,#0a58ca);"
           "outline-offset:2px}"
           ".pc-explore-value{flex:none;font-family:monospace;min-width:3.5em}"
-          ".pc-explore-img{display:block;max-width:100%;height:auto}"
+          ".pc-explore-panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:1rem}"
+          ".pc-explore-img{display:block;min-width:0;height:auto}"
           # Read by screen readers, not shown: the picture itself is on the screen.
           ".pc-explore-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;"
           "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}"
@@ -671,8 +789,18 @@ _STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items
 _counter = itertools.count()
 
 
+def _digest(rgba: np.ndarray) -> bytes:
+    return hashlib.sha1(rgba.tobytes() + repr(rgba.shape).encode()).digest()
+
+
 class StaticExplorer:
     """A self-contained HTML/JS slider control; what :func:`explore` returns in static mode.
+
+    A figure of panels side by side is cut into one picture per panel
+    (:mod:`~perceptron_core.figures.panels`): they sit side by side where the page is wide enough
+    for each panel's smallest text to be at least 9 CSS px tall, and stack where it is not (a
+    phone). The first picture carries the alt text, which describes the whole figure; the others
+    are marked decorative, as for any group of images that makes one picture.
 
     Attributes
     ----------
@@ -682,11 +810,20 @@ class StaticExplorer:
         Displayed value of each grid point, per parameter.
     grid : list of list
         Grid values per parameter.
+    panels : list of Panel
+        Where each panel is cut from the figure's picture, left to right, and its smallest font.
     frames : list of bytes
-        The distinct PNG images (identical pictures are stored once).
+        The distinct PNG pictures of all panels (identical pictures are stored once).
     frame_index : dict
-        Maps every grid combination (tuple of values, in ``names`` order) to an index into
-        ``frames``.
+        Maps every grid combination (tuple of values, in ``names`` order) to a tuple of indices
+        into ``frames``, one per panel.
+    dark_index : dict
+        The same for the pictures drawn for the book's dark theme
+        (:mod:`~perceptron_core.figures.theme`), which the page shows while the theme is dark:
+        an index into ``frames``, or ``-1 - r`` for ``recolours[r]`` (see :meth:`dark_png`).
+    recolours : list of (int, bytes)
+        Dark pictures stored as a light picture (an index into ``frames``) and the palette
+        (PLTE chunk data) that makes it the dark one.
     alts : dict
         Alt text for every grid combination.
     initial : tuple
@@ -699,25 +836,41 @@ class StaticExplorer:
         self.grid = [p.values for p in params]
         self.initial = tuple(p.values[p.initial] for p in params)
         self._initial_idx = [p.initial for p in params]
-        self.frames: list[bytes] = []
-        self.frame_index: dict[tuple, int] = {}
         self.alts: dict[tuple, str] = {}
-        seen: dict[bytes, int] = {}  # pixel digest -> frame number
-        source = _Frames(draw)  # the live mode's renderer: the same picture in both modes
+        seen: dict[bytes, int] = {}  # pixel digest -> picture number
+        pictures: list[np.ndarray] = []
+        measures: list[panels.Frame] = []
+        picture_of: dict[tuple, tuple[int, int]] = {}  # combination -> (light, dark) picture
+        # The live mode's renderer: the same picture in both modes. One renderer per theme, so
+        # that each keeps its own backgrounds from frame to frame.
+        sources = (_Frames(draw), _Frames(draw, dark=True))
         for combo in itertools.product(*self.grid):
             kwargs = dict(zip(self.names, combo))
             text = _alt_text(alt, kwargs).strip()
             if not text:
                 raise ValueError(f"alt text is empty for {kwargs}; the published book needs a "
                                  "description of every picture: pass alt='...' to explore().")
-            rgba = source.rgba(kwargs)
-            # Dedupe on raw pixels, before the (slower) palette compression.
-            key = hashlib.sha1(rgba.tobytes() + repr(rgba.shape).encode()).digest()
-            if key not in seen:
-                seen[key] = len(self.frames)
-                self.frames.append(_compress_png(rgba))
-            self.frame_index[combo] = seen[key]
+            numbers = []
+            for source in sources:
+                rgba, frame = source.measured(kwargs)
+                # Dedupe on raw pixels, before cutting and the (slower) palette compression.
+                key = _digest(rgba)
+                if key not in seen:
+                    seen[key] = len(pictures)
+                    pictures.append(rgba)
+                    measures.append(frame)
+                numbers.append(seen[key])
+            picture_of[combo] = tuple(numbers)
             self.alts[combo] = text
+        if len({p.shape for p in pictures}) != 1:
+            raise ValueError("draw() returned figures of different sizes "
+                             f"{sorted({p.shape[1::-1] for p in pictures})} (width, height in "
+                             "pixels); give every frame the same figsize and dpi, so that the "
+                             "picture does not jump when a slider moves.")
+        self.panels = panels.panels(measures, pictures)
+        self.frames: list[bytes] = []
+        self.recolours: list[tuple[int, bytes]] = []
+        self._cut(pictures, picture_of)
         digest = hashlib.sha1(b"".join(self.frames) + repr(self.labels).encode()).hexdigest()
         # Counter keeps ids unique if the same control appears twice on a page; deterministic
         # for a given notebook run, unlike a random uuid.
@@ -727,15 +880,72 @@ class StaticExplorer:
             raise ValueError(f"This control weighs {len(self.html) / 1e6:.1f} MB, over the 3 MB "
                              "page budget; coarsen the grid or make the figure smaller.")
 
+    def _cut(self, pictures: list[np.ndarray], picture_of: dict[tuple, tuple[int, int]]) -> None:
+        """Cut every picture into its panels and store each distinct panel picture once.
+
+        A dark panel is stored as the palette that turns its light twin into it, when one does
+        (see :func:`_dark_palette`): the same figure drawn with other colours is, pixel for
+        pixel, the light picture with each of its colours replaced. The page builds that PNG
+        (its PLTE chunk replaced), so the dark theme costs a palette per picture, not a picture.
+        """
+        seen: dict[bytes, int] = {}
+        indices: dict[int, np.ndarray] = {}  # light frame -> its palette indices
+
+        def light(cut: np.ndarray) -> int:
+            key = _digest(cut)
+            if key not in seen:
+                seen[key] = len(self.frames)
+                png = _compress_png(np.ascontiguousarray(cut))
+                self.frames.append(png)
+                indices[seen[key]] = np.asarray(Image.open(io.BytesIO(png)))
+            return seen[key]
+
+        def dark(cut: np.ndarray, twin: int) -> int:
+            key = _digest(cut) + twin.to_bytes(4, "big")
+            if key not in seen:
+                palette = _dark_palette(indices[twin], cut, len(_chunk(self.frames[twin], b"PLTE")))
+                if palette is None:  # colours the light picture does not tell apart
+                    seen[key] = len(self.frames)
+                    self.frames.append(_compress_png(np.ascontiguousarray(cut)))
+                else:
+                    seen[key] = -1 - len(self.recolours)
+                    self.recolours.append((twin, palette))
+            return seen[key]
+
+        from PIL import Image
+
+        boxes = [(p.top, p.bottom, p.left, p.right) for p in self.panels]
+        cuts: dict[int, tuple[int, ...]] = {}
+        for i, _ in picture_of.values():
+            if i not in cuts:
+                cuts[i] = tuple(light(pictures[i][t:b, l:r]) for t, b, l, r in boxes)
+        for i, d in picture_of.values():
+            if d not in cuts:
+                cuts[d] = tuple(dark(pictures[d][t:b, l:r], twin)
+                                for (t, b, l, r), twin in zip(boxes, cuts[i]))
+        self.frame_index = {combo: cuts[i] for combo, (i, _) in picture_of.items()}
+        self.dark_index = {combo: cuts[d] for combo, (_, d) in picture_of.items()}
+
+    def dark_png(self, number: int) -> bytes:
+        """The PNG of an entry of :attr:`dark_index`, as the page builds it."""
+        if number >= 0:
+            return self.frames[number]
+        twin, palette = self.recolours[-1 - number]
+        return _with_palette(self.frames[twin], palette)
+
     def _markup(self) -> str:
         combos = list(itertools.product(*self.grid))
-        first = self.frame_index[self.initial]
+        shown = self.frame_index[self.initial]
         data = {
             "labels": self.labels,
             "index": [self.frame_index[c] for c in combos],
+            "dark": [self.dark_index[c] for c in combos],
+            "recolour": [[twin, base64.b64encode(palette).decode("ascii")]
+                         for twin, palette in self.recolours],
             "alts": [self.alts[c] for c in combos],
-            # The first frame is already in <img src>; don't ship it twice.
-            "frames": [None if i == first else base64.b64encode(f).decode("ascii")
+            "shown": shown,
+            # The first frame's pictures are already in <img src>; don't ship them twice.
+            "frames": [None if i in shown else base64.b64encode(f).decode("ascii")
                        for i, f in enumerate(self.frames)],
         }
         # A "</script>" or "<!--" in an alt text would break out of the <script>; "\u003c" is
@@ -753,13 +963,24 @@ class StaticExplorer:
                 f'value="{idx}" aria-valuetext="{html.escape(labels[idx])}">'
                 f'<output class="pc-explore-value" for="{input_id}" aria-live="polite">'
                 f"{html.escape(labels[idx])}</output></div>")
-        src = "data:image/png;base64," + base64.b64encode(self.frames[first]).decode("ascii")
+        alt = html.escape(self.alts[self.initial])
+        images = []
+        for p, (panel, frame) in enumerate(zip(self.panels, shown)):
+            src = "data:image/png;base64," + base64.b64encode(self.frames[frame]).decode("ascii")
+            # Grows in proportion to its width from the narrowest width that keeps its text
+            # readable, never past its own size; wraps below the other panels when the row has
+            # no room for that width.
+            style = (f"flex:{panel.width} 1 {panel.readable_width()}px;"
+                     f"max-width:min(100%,{panel.width}px)")
+            images.append(
+                f'<img class="pc-explore-img" src="{src}" alt="{alt if p == 0 else ""}" '
+                f'width="{panel.width}" height="{panel.bottom - panel.top}" style="{style}" '
+                f'data-pc-text-px="{panel.text_px:.2f}">')
         return (f'<div class="pc-explore" id="{self.id}"><style>{_STYLE}</style>'
                 f'{"".join(rows)}'
-                f'<img class="pc-explore-img" src="{src}" alt="{html.escape(self.alts[self.initial])}">'
+                f'<div class="pc-explore-panels">{"".join(images)}</div>'
                 # Shown in print only; screen readers have the alt text already.
-                f'<p class="pc-print-caption" aria-hidden="true">'
-                f'{html.escape(self.alts[self.initial])}</p>'
+                f'<p class="pc-print-caption" aria-hidden="true">{alt}</p>'
                 # Announces the new picture's description when a slider moves (see _SCRIPT).
                 '<div class="pc-explore-status" role="status" aria-live="polite" '
                 'aria-atomic="true"></div>'

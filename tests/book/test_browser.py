@@ -323,14 +323,27 @@ def _check_math(visit: Visit) -> tuple[int, list[str]]:
 
 def _state(control) -> dict:
     """Slider indices, readouts, shown src and the src the data says should be shown."""
-    return control.evaluate("""root => {
+    return control.evaluate("""async root => {
       const data = JSON.parse(root.querySelector('script.pc-explore-data').textContent);
       const inputs = [...root.querySelectorAll('input.pc-explore-range')];
       const idx = inputs.map(i => parseInt(i.value, 10));
       let flat = 0;
       idx.forEach((i, k) => { flat = flat * data.labels[k].length + i; });
-      const img = root.querySelector('img.pc-explore-img');
-      return {idx, flat, frame: data.index[flat], src: img.src, alt: img.alt,
+      // One picture per panel; the first carries the alt text of the whole figure. The
+      // pictures are those drawn for the page's theme.
+      const imgs = [...root.querySelectorAll('img.pc-explore-img')];
+      await Promise.all(imgs.map(i => i.decode().catch(() => null)));  // a new src decodes
+      const dark = document.documentElement.dataset.theme === 'dark';
+      const frames = (dark ? data.dark : data.index)[flat];
+      return {idx, flat, frame: (dark ? 'dark ' : 'light ') + frames.join(' '),
+              src: imgs.map(i => i.src).join(' '),
+              // The data each picture must show (null: a picture of the first frame, whose
+              // data is only in the markup; below 0: a dark picture the script builds from a
+              // light one and a palette, checked by the pixels in test_figures_follow_the_theme).
+              wrong: frames.filter((f, p) => f >= 0 && data.frames[f] !== null
+                                   && imgs[p].src !== 'data:image/png;base64,' + data.frames[f]).length,
+              broken: imgs.filter(i => !i.complete || i.naturalWidth === 0).length,
+              alt: imgs[0].alt, otherAlts: imgs.slice(1).map(i => i.alt),
               expectedAlt: data.alts[flat],
               labels: data.labels,
               status: root.querySelector('.pc-explore-status').textContent,
@@ -345,6 +358,9 @@ def _check_consistent(state: dict, seen: dict[int, str]) -> None:
     assert state["readouts"] == expected
     assert state["valuetexts"] == expected
     assert state["alt"] == state["expectedAlt"] and state["alt"].strip()
+    assert all(alt == "" for alt in state["otherAlts"]), "a panel after the first is not decorative"
+    assert state["wrong"] == 0, f"{state['wrong']} pictures are not those of the sliders and theme"
+    assert state["broken"] == 0, f"{state['broken']} pictures do not decode"
     # Same frame number <=> same src; a different frame must have changed the src.
     for frame, src in seen.items():
         assert (src == state["src"]) == (frame == state["frame"]), "image does not match sliders"
@@ -373,6 +389,10 @@ def _check_screen_reader(visit: Visit, control, state: dict) -> None:
     cid = control.get_attribute("id")
     img = _ax(visit, f"#{cid} img.pc-explore-img")
     assert img["role"] == "image" and img["name"] == state["alt"], img
+    # The other panels' pictures are part of the same figure: decorative, not read twice.
+    for k in range(2, control.locator("img.pc-explore-img").count() + 1):
+        other = _ax(visit, f"#{cid} img.pc-explore-img:nth-of-type({k})")
+        assert other["ignored"] or other["role"] in ("none", "presentation"), other
     status = _ax(visit, f"#{cid} .pc-explore-status")
     assert not status["ignored"] and status.get("live") == "polite" and status.get("atomic"), status
     assert state["status"] == state["alt"], "the live region did not announce the new picture"
@@ -557,6 +577,48 @@ def test_dark_theme_applies_as_the_page_loads(visit, base_url):
     choice before it paints; Visit checks it), with a clean console. One chapter with sliders
     stands for all: every page comes from the same template and scripts."""
     v = visit(base_url + _rel(_pages_with_controls()[0]), mode="dark")
+    assert not v.problems(), v.problems()
+
+
+_SEEN_BACKGROUND = """async () => {
+  // The colour of every picture of every control in its top left corner, as the page shows it
+  // (drawn on a canvas at the size the page shows it).
+  const out = [];
+  for (const img of document.querySelectorAll('div.pc-explore img.pc-explore-img')) {
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    out.push([...g.getImageData(1, 1, 1, 1).data.slice(0, 3)]);
+  }
+  return out;
+}"""
+
+
+def test_figures_follow_the_theme(visit, base_url):
+    """The sliders' figures are drawn for each theme: on a dark page the pictures have the dark
+    page's background (perceptron_core.figures.theme.PAPER, #14181e), and they change back and
+    forth with the theme's button, with no dimming filter on them."""
+    v = visit(base_url + _rel(_pages_with_controls()[0]))
+    light = v.page.evaluate(_SEEN_BACKGROUND)
+    def near(rgb, want):  # the palette of a compressed picture may move a colour a little
+        return all(abs(a - b) <= 3 for a, b in zip(rgb, want))
+
+    assert light and all(near(rgb, (255, 255, 255)) for rgb in light), light
+    theme, _ = v.page.evaluate(_DARK)
+    assert theme == "dark"
+    dark = v.page.evaluate(_SEEN_BACKGROUND)
+    assert all(near(rgb, (0x14, 0x18, 0x1E)) for rgb in dark), dark
+    styles = v.page.evaluate("""() => [...document.querySelectorAll('img.pc-explore-img')]
+        .map(i => [getComputedStyle(i).filter, getComputedStyle(i).backgroundColor,
+                   getComputedStyle(i).paddingLeft])""")
+    assert all(s == ["none", "rgba(0, 0, 0, 0)", "0px"] for s in styles), styles[:3]
+    for control in range(v.page.locator(CONTROL).count()):
+        _check_consistent(_state(v.page.locator(CONTROL).nth(control)), {})
+    v.page.evaluate("document.querySelector('.theme-switch-button').click()")  # dark -> light
+    v.page.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    assert v.page.evaluate(_SEEN_BACKGROUND) == light
     assert not v.problems(), v.problems()
 
 

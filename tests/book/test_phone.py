@@ -17,6 +17,10 @@ page, when:
   inline-flex; overflow: hidden }`` did). Inline math inside a box that scrolls sideways is not
   cut (a reader can scroll to it), but that box must say it has more to the right: the class
   ``pc-scroll-more`` that ``book/_static/overflow.js`` sets, whose edge book.css fades;
+* a figure's text is under 9 CSS px: each picture of a static control says, in
+  ``data-pc-text-px``, the smallest font its figure code drew (in pixels of the picture, from
+  :mod:`perceptron_core.figures.panels`); times the scale the page shows the picture at
+  (its width on the page over its natural width), that is the smallest text a reader sees;
 * a slider of a static control (``div.pc-explore input[type=range]``) is under 24 CSS px tall,
   or its thumb is: the thumb is measured where Chromium draws it, as the box of the thumb
   element of the input's user-agent shadow tree, through the DevTools protocol
@@ -38,6 +42,7 @@ from test_browser import base_url, browser  # noqa: F401  (fixtures)
 pytestmark = pytest.mark.browser
 
 SCREENS = {360: 800, 390: 844}  # CSS px: a small Android phone and a recent iPhone
+MIN_TEXT = 9  # CSS px: the smallest figure text a reader should have to read
 MIN_TARGET = 24  # CSS px: WCAG 2.2's minimum target size (2.5.8), for the slider and its thumb
 TOLERANCE = 1  # CSS px of sub-pixel layout that is not a cut
 SHOWN = 5  # offenders named per kind and page
@@ -129,7 +134,17 @@ _MEASURE = """(width) => {
     const label = i.labels && i.labels[0] ? words(i.labels[0]) : i.id;
     return {id: i.id, label, height: r.height, width: r.width};
   });
-  return {page, wide, inline, inScroller, cut, uncued, faded, sliders};
+  // (d) Figures: each picture's smallest text, as the figure code drew it (data-pc-text-px,
+  // pixels of the picture), times the scale the page shows the picture at.
+  const figures = [...document.querySelectorAll('%(control)s img.pc-explore-img')].map(img => {
+    const root = img.closest('%(control)s');
+    const scale = img.getBoundingClientRect().width / img.naturalWidth;
+    return {id: root.id, panel: [...root.querySelectorAll('img.pc-explore-img')].indexOf(img),
+            drawn: parseFloat(img.dataset.pcTextPx), scale,
+            shown: parseFloat(img.dataset.pcTextPx) * scale,
+            alt: root.querySelector('img.pc-explore-img').alt.slice(0, 60)};
+  });
+  return {page, wide, inline, inScroller, cut, uncued, faded, sliders, figures};
 }""" % {"tol": TOLERANCE, "control": CONTROL, "slack": SLACK}
 
 
@@ -216,7 +231,7 @@ def _open(browser, url: str, rel: str, width: int):
 @pytest.mark.parametrize("rel", _page_names())
 def test_page_on_a_phone(rel, browser, base_url):
     """At 360 and 390 CSS px: no sideways scrolling, no inline math cut, sliders and thumbs at
-    least 24 px."""
+    least 24 px, figure text at least 9 px."""
     assert HTML_DIR / rel in _pages()
     problems: list[str] = []
     lines: list[str] = []
@@ -258,9 +273,17 @@ def test_page_on_a_phone(rel, browser, base_url):
                                 f"its thumb {t['width']:.0f}x{t['height']:.0f} px "
                                 f"(at least {MIN_TARGET} px each)")
                 small += 1
+        tiny = [f for f in m["figures"] if not f["shown"] >= MIN_TEXT]  # NaN: no data-pc-text-px
+        for f in tiny:
+            problems.append(f"{where}: figure {f['id']} panel {f['panel'] + 1} ({f['alt']!r}...):"
+                            f" its smallest text is {f['shown']:.1f} CSS px ({f['drawn']:.1f} px "
+                            f"drawn, shown at {f['scale']:.2f}), under {MIN_TEXT}")
+        smallest = min((f["shown"] for f in m["figures"]), default=float("nan"))
         lines.append(f"{rel:28} @{width}  width {p['scrollWidth']:4} (inner {p['innerWidth']})  "
                      f"past edge {len(m['wide'])}  inline math {m['inline']:4}  cut "
                      f"{len(m['cut']):3}  in a scroller {m['inScroller']:3}  sliders "
-                     f"{len(m['sliders'])}  under {MIN_TARGET} px {small}")
+                     f"{len(m['sliders'])}  under {MIN_TARGET} px {small}  figure panels "
+                     f"{len(m['figures'])}  smallest text {smallest:.1f} px  under {MIN_TEXT} "
+                     f"{len(tiny)}")
     _report(f"{rel} on a phone", lines)
     assert not problems, f"{rel}:\n" + "\n".join(problems)

@@ -25,7 +25,7 @@ def test_draw_returns_a_figure_whose_title_and_alt_give_the_numbers(shift, c):
     fig = of.draw(shift=shift, c=c)
     assert isinstance(fig, Figure)
     s = of.offset_state(shift, c)
-    title = fig.get_suptitle()
+    title = "\n".join(ax.get_title() for ax in fig.axes)  # the two panels' titles
     alt = of.alt_text(shift, c)
     for text in (title, alt):
         assert f"{s['R_aug']:.2f}" in text and f"{s['gamma_aug']:.4f}" in text

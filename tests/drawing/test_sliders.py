@@ -273,8 +273,12 @@ def test_static_has_one_frame_per_picture_and_every_combination():
     ctrl = explore(draw, gamma=(0.1, 0.3, 0.1), seed=[0, 1], alt="g {gamma} s {seed}",
                    mode="static")
     assert set(ctrl.frame_index) == {(g, s) for g in (0.1, 0.2, 0.3) for s in (0, 1)}
+    # Six pictures (one panel each), each drawn for the light and for the dark theme; the dark
+    # ones are stored as palettes for the light ones.
     assert len(ctrl.frames) == 6
-    assert sorted(set(ctrl.frame_index.values())) == list(range(6))
+    assert sorted(set(ctrl.frame_index.values())) == [(i,) for i in range(6)]
+    assert len(ctrl.recolours) == 6
+    assert sorted(set(ctrl.dark_index.values())) == [(-1 - r,) for r in range(6)][::-1]
     for png in ctrl.frames:
         assert Image.open(io.BytesIO(png)).format == "PNG"
     data = _data(ctrl)
@@ -289,8 +293,9 @@ def test_static_dedupes_identical_pictures():
     ctrl = explore(draw_ignoring_seed, gamma=(1, 3, 1), seed=[0, 1, 2], alt="g {gamma}",
                    mode="static")
     assert len(ctrl.frame_index) == 9
-    assert len(ctrl.frames) == 3
+    assert len(ctrl.frames) == len(ctrl.recolours) == 3  # 3 pictures, and their dark palettes
     assert ctrl.frame_index[(2, 0)] == ctrl.frame_index[(2, 2)]
+    assert ctrl.dark_index[(2, 0)] == ctrl.dark_index[(2, 2)] != ctrl.frame_index[(2, 0)]
 
 
 def test_static_markup():
@@ -304,7 +309,7 @@ def test_static_markup():
     assert "data:image/png;base64," in html
     assert "http://" not in html and "https://" not in html  # nothing to fetch
     first = re.search(r'<img class="pc-explore-img" src="data:image/png;base64,([^"]+)"', html)
-    assert base64.b64decode(first.group(1)) == ctrl.frames[ctrl.frame_index[ctrl.initial]]
+    assert base64.b64decode(first.group(1)) == ctrl.frames[ctrl.frame_index[ctrl.initial][0]]
     assert repr(ctrl).startswith("StaticExplorer(gamma, seed")
 
 
