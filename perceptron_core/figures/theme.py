@@ -34,8 +34,8 @@ from matplotlib.text import Text
 
 __all__ = ["PAPER", "INK", "dark", "dark_colour", "contrast", "to_dark"]
 
-#: The dark page of the book's theme (pydata-sphinx-theme's dark background).
-PAPER = "#14181e"
+#: The dark page of the book's theme (sphinx-book-theme's dark background, over pydata-sphinx-theme's).
+PAPER = "#121212"
 #: The dark theme's text colour.
 INK = "#ced6dd"
 #: Least contrast against PAPER: graphics (lines, markers, fills) and text.

@@ -22,7 +22,7 @@ from perceptron_core.figures import sliders, theme
 from perceptron_core.figures.plotting import new_figure, plot_points, plot_separator
 from perceptron_core.figures.render import LayeredRenderer
 
-PAPER, INK = (0x14, 0x18, 0x1E), (0xCE, 0xD6, 0xDD)  # the theme's page and text colours
+PAPER, INK = (0x12, 0x12, 0x12), (0xCE, 0xD6, 0xDD)  # the theme's page and text colours
 
 
 def wcag_contrast(a, b) -> float:
@@ -57,8 +57,8 @@ def test_hues_stand_out_from_the_dark_page_and_keep_their_colour():
         if np.ptp(rgb) < 0.05:
             continue
         mark, text = theme.dark_colour(rgb), theme.dark_colour(rgb, text=True)
-        assert wcag_contrast(mark, "#14181e") >= 3.0 - 1e-9
-        assert wcag_contrast(text, "#14181e") >= 4.5 - 1e-9
+        assert wcag_contrast(mark, "#121212") >= 3.0 - 1e-9
+        assert wcag_contrast(text, "#121212") >= 4.5 - 1e-9
         # The strongest channel stays the strongest: blue stays blue, red stays red.
         assert np.argmax(mark[:3]) == np.argmax(rgb) or np.ptp(mark[:3]) < 0.05
     # The book's class colours already stand out: left as they are.
@@ -108,7 +108,7 @@ def _check_dark(light, dark) -> list[str]:
         if to_rgba(colour)[3] < 0.5:
             continue  # a translucent band behind the marks
         least = min(4.5 if kind == "text" else 3.0, wcag_contrast(was, "white"))
-        ratio = wcag_contrast(colour, "#14181e")
+        ratio = wcag_contrast(colour, "#121212")
         if ratio < least - 0.05:
             problems.append(f"{kind} {to_rgba(colour)} at {ratio:.2f}:1 (was {least:.2f}:1)")
     return problems
