@@ -116,10 +116,10 @@ def _check_dark(light, dark) -> list[str]:
 
 def _both(draw, **values):
     light = draw(**values)
-    LayeredRenderer().rgba(light)
+    light.draw_without_rendering()  # ticks and labels are made as a figure is drawn
     dark = theme.to_dark(draw(**values))
     with theme.dark():
-        LayeredRenderer().rgba(dark)  # ticks and labels made as they are drawn
+        dark.draw_without_rendering()
     return light, dark
 
 
@@ -136,7 +136,7 @@ def test_a_figure_drawn_dark_has_the_dark_page_and_readable_ink():
     assert not _check_dark(*_both(_figure))
     # The figure as drawn for the light page would fail the same check: it tests something.
     light = _figure()
-    LayeredRenderer().rgba(light)
+    light.draw_without_rendering()
     assert _check_dark(light, light)
 
 
