@@ -63,10 +63,11 @@ def slider_summary() -> dict[str, int | float]:
 
 
 def draw_trained(gamma: float = 0.1, seed: int = 0) -> Figure:
-    """The data, the planted separator (dashed), the perceptron's separator, its mistakes."""
+    """The data, the planted separator (grey), the perceptron's separator, its mistakes."""
     X, y, u, res, bound = trained(round(float(gamma), 6), int(seed))
-    fig, (ax,) = new_figure(width=4.4, height=4.2)
-    ax.set_position((0.1, 0.09, 0.87, 0.79))  # room above for the two-line title
+    fig, (ax,) = new_figure(width=4.4, height=4.8)
+    # Room above for the two-line title, below for the legend (inside, it hid points).
+    ax.set_position((0.1, 0.2, 0.87, 0.69))
     frame_data(ax, X)
     plot_points(ax, X, y)
     plot_separator(ax, u, color="#999999", label="planted $u$", show_normal=False)
@@ -75,7 +76,8 @@ def draw_trained(gamma: float = 0.1, seed: int = 0) -> Figure:
     title = (f"planted margin γ = {gamma:.2f}: {res.mistakes} mistakes,\n"
              f"bound (R/γ*)² = {bound:.1f}")
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncols=2, fontsize=9,
+              frameon=False)
     return fig
 
 

@@ -238,9 +238,10 @@ def draw_never_settles(data: str) -> Figure:
     """Left: the weights (and offset) after each mistake. Right: mistakes in each epoch."""
     res, per_epoch, _ = never_settles_run(data)
     h = res.history
-    fig, (ax, ax2) = new_figure(2, width=8.4, height=3.6)
-    # Axes narrow enough that the left panel, its title wider than its Axes, fits a phone.
-    fig.subplots_adjust(left=0.11, right=0.975, bottom=0.13, wspace=0.38)
+    fig, (ax, ax2) = new_figure(2, width=8.4, height=4.4)
+    # Axes narrow enough that the left panel, its title wider than its Axes, fits a phone; room
+    # below them for the legend, which would hide the XOR case's weights inside the Axes.
+    fig.subplots_adjust(left=0.11, right=0.975, bottom=0.27, wspace=0.38)
     k = np.arange(1, res.mistakes + 1)
     shown = min(res.mistakes, 24 if data == "XOR" else 4000)
     colors = [POSITIVE, NEGATIVE, _ORANGE, "#2ca02c", "#9467bd"]
@@ -251,7 +252,7 @@ def draw_never_settles(data: str) -> Figure:
             marker="s" if data == "XOR" else None, ms=3, label="$b$")
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("weight after mistake $k$")
-    ax.legend(fontsize=9, loc="upper left", ncol=2)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=3)
     cyc = _never_settles_cycle(data)
     title = (f"{data}: state repeats every {cyc[1]} mistakes" if cyc is not None
              else f"{data}: first {shown} mistakes, no repeat")
@@ -404,8 +405,10 @@ def draw_noise(rate: float, seed: int) -> Figure:
     r = noise_run(rate, seed)
     res, rounds, best = r["run"], r["rounds"], r["best"]
     n = NOISE_N
-    fig, (ax, ax2) = new_figure(2, width=8.6, height=3.8)
-    fig.subplots_adjust(bottom=0.13)  # the x labels' descenders inside the figure
+    fig, (ax, ax2) = new_figure(2, width=8.6, height=4.6)
+    # Room below the Axes for their legends: inside, they hid bound markers and the bound's
+    # minimum in some frames.
+    fig.subplots_adjust(bottom=0.3, top=0.92)
     ax.step(np.r_[0, rounds, PASSES * n], np.r_[0, np.arange(1, res.mistakes + 1), res.mistakes],
             where="post", color=NEGATIVE, lw=1.5, label="mistakes so far")
     ends = np.arange(1, PASSES + 1) * n
@@ -417,7 +420,7 @@ def draw_noise(rate: float, seed: int) -> Figure:
     ax.set_xlim(0, PASSES * n)
     ax.set_xlabel("rounds (examples presented)")
     ax.set_ylabel("cumulative mistakes")
-    ax.legend(fontsize=9, loc="upper left")
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.19))
     ax.set_title(f"noise {rate:.2f}: {res.mistakes} mistakes ≤ bound {best[-1].bound:.0f}",
                  fontsize=10)
     m, R = r["margins"], r["R"]
@@ -432,7 +435,7 @@ def draw_noise(rate: float, seed: int) -> Figure:
     # The same decades for every frame, so the mistakes line moves and the axes do not.
     ax2.set_ylim(1, 1e4)
     ax2.set_xlabel(r"$\gamma$ (planted $u$)")
-    ax2.legend(fontsize=9, loc="upper right")
+    ax2.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=2)
     ax2.set_title("choosing γ: one u, many bounds", fontsize=10)
     return fig
 

@@ -360,7 +360,7 @@ def draw(shift: float = 0.0, c: float = 1.0) -> Figure:
 
     fig, (ax, ax2) = new_figure(2, width=8.4, height=4.1)
     # Room above the Axes for their two-line titles, which give the frame's numbers.
-    fig.subplots_adjust(top=0.87, bottom=0.11, left=0.065, right=0.98, wspace=0.3)
+    fig.subplots_adjust(top=0.87, bottom=0.125, left=0.065, right=0.98, wspace=0.3)
     (lo, hi), bound_ylim = _frame_limits()
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)

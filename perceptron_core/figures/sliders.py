@@ -965,13 +965,15 @@ class StaticExplorer:
                 f"{html.escape(labels[idx])}</output></div>")
         alt = html.escape(self.alts[self.initial])
         images = []
+        # Side by side, the panels of one figure are shown at one scale: each starts at its width
+        # times the scale that keeps the smallest text of every panel readable, and grows in
+        # proportion to its width, never past its own size. A panel wraps below the others when
+        # the row has no room for that.
+        scale = max(p.readable_width() / p.width for p in self.panels)
         for p, (panel, frame) in enumerate(zip(self.panels, shown)):
             src = "data:image/png;base64," + base64.b64encode(self.frames[frame]).decode("ascii")
-            # Grows in proportion to its width from the narrowest width that keeps its text
-            # readable, never past its own size; wraps below the other panels when the row has
-            # no room for that width.
-            style = (f"flex:{panel.width} 1 {panel.readable_width()}px;"
-                     f"max-width:min(100%,{panel.width}px)")
+            basis = max(panel.readable_width(), math.ceil(panel.width * scale))
+            style = f"flex:{panel.width} 1 {basis}px;max-width:min(100%,{panel.width}px)"
             images.append(
                 f'<img class="pc-explore-img" src="{src}" alt="{alt if p == 0 else ""}" '
                 f'width="{panel.width}" height="{panel.bottom - panel.top}" style="{style}" '

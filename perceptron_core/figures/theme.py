@@ -10,6 +10,10 @@ drawing is the same figure, built by the same ``draw`` function, with one colour
 * **hues keep their meaning**: the blue of the +1 class stays blue, the red of −1 stays red,
   since the chapters name them. A hue too dark to see on the dark page is lightened towards the
   ink until it reaches 3:1 against the page (WCAG 1.4.11, graphics), 4.5:1 for text (1.4.3).
+  A translucent fill (alpha under 0.5, a band behind the marks) keeps its colour.
+
+Lines, markers, patches, collections and text are mapped; images (``imshow``) are not, and the
+book's figures have none.
 
 Every colour the figure's code gave its artists, or they took from the defaults, is mapped once
 after ``draw`` made the figure (:func:`to_dark`); the defaults (rcParams) are mapped the same way

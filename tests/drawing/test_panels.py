@@ -129,8 +129,15 @@ def test_static_control_shows_one_picture_per_panel_the_first_carrying_the_alt_t
         assert (int(img["width"]), int(img["height"])) == (panel.width, panel.bottom - panel.top)
         assert float(img["data-pc-text-px"]) == pytest.approx(panel.text_px, abs=0.01)
         # Side by side from the width that keeps its text readable; never wider than drawn.
-        assert f"flex:{panel.width} 1 {panel.readable_width()}px" in img["style"]
+        grow, shrink, basis = re.match(r"flex:(\d+) 1 (\d+)px", img["style"]).group(1, 0, 2)
+        assert int(grow) == panel.width and int(basis) >= panel.readable_width()
         assert f"max-width:min(100%,{panel.width}px)" in img["style"]
+    # ... at one scale, though their smallest texts differ (a 9 pt legend, 10 pt ticks): both
+    # start at the same fraction of their width, and grow in proportion to it.
+    assert ctrl.panels[0].text_px != ctrl.panels[1].text_px
+    starts = [int(re.search(r" 1 (\d+)px", img["style"]).group(1)) / p.width
+              for img, p in zip(images, ctrl.panels)]
+    assert max(starts) - min(starts) < 0.01, starts
 
 
 def test_static_control_stores_a_panel_that_does_not_change_once():
