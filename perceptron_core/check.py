@@ -12,15 +12,15 @@ check of the same name::
 
 The check calls the function on fixed cases chosen to catch the usual slips (ties, zero
 vectors, unnormalized weights, negative labels) and then on random cases drawn with a fixed
-seed, and compares every answer with the package's reference, floats with a tolerance. It prints
-a short verdict: how many cases passed, the first failing case with its inputs, the expected and
-the received answer, and a hint. It never prints the reference's code. A function that still
-raises ``NotImplementedError`` (the exercise stub) gets "not implemented yet" instead of a
-traceback; any other exception, a wrong return type or a wrong shape is reported as a failing
-case.
+seed, and compares every answer with the package's reference. It prints a short verdict: how
+many cases passed, the first failing case with its inputs (written so that they can be pasted
+into Python to rerun the function on them), the expected and the received answer, and a hint.
+It never prints the reference's code. A function that still raises ``NotImplementedError`` (the
+exercise stub) gets "not implemented yet" instead of a traceback; any other exception, a wrong
+return type or a wrong shape is reported as a failing case.
 
 Every check also returns a :class:`CheckResult`, which is truthy exactly when all cases passed,
-so tests and notebooks can use it.
+so tests and notebooks can use it (and an autograder, whose public tests these checks are).
 
 Exercises and the chapter each belongs to (see :data:`EXERCISES`):
 
@@ -38,14 +38,65 @@ check                  the student writes                                  chapt
 ``hinge_deviation``    ``hinge_deviation(X, y, w, gamma)``: TD_γ           nonseparable
 ``pac_window``         ``pac_window(R, gamma, epsilon, delta)``            guarantees
 =====================  ==================================================  =====================
+
+Three rules make the verdict about the student's own code, and make sure it comes:
+
+**The package does not answer for the student.** While a check runs the student's function, the
+package functions that answer the exercise (:data:`ANSWERS`: ``augment`` for ``check.augment``,
+``separability``, ``max_margin`` and the perceptron runners for ``check.separable``, ...) are
+switched off: they raise an error, on ``perceptron_core`` and on every submodule that holds them,
+and so does a copy of one among the student function's globals (``from perceptron_core import
+augment``). A function that calls one fails with a verdict that says so, even if it catches the
+error. They are restored when the call returns, whatever happens. numpy, scipy, scikit-learn and
+the rest of the package stay available, and the check's references run with the originals. (The
+switch is process-wide: another thread using those functions during the call fails too.)
+
+**Floats are compared at a stated precision** (:data:`PRECISION`): a float answer passes when it
+is within a relative 1e-6 of the size of the numbers it is computed from, so an answer computed
+in float32 (unit roundoff 6e-8) passes and an answer off by more fails. "The size" is the
+answer itself where no cancellation can occur, and otherwise the largest the answer's terms can
+be, so that an answer near 0 is not held to an impossible absolute precision:
+
+=====================  ================================================================
+check                  a float answer passes within 1e-6 times
+=====================  ================================================================
+``update``             the largest ``|entry|`` of w and x (in every entry)
+``margin``             ``R + |b|/‖w‖`` with ``R = maxᵢ ‖xᵢ‖``, the largest a margin can be
+``radius``             the answer, R
+``mistake_bound``      the answer, ``(R/γ)²``
+``augment``            the largest ``|entry|`` of X and c (in every entry)
+``hinge_deviation``    ``n (γ + R)``, the largest TD_γ can be
+=====================  ================================================================
+
+Integer and True/False answers (``mistakes``, ``separable``, ``margin_mistake``, ``pac_window``)
+are compared exactly. A failing verdict states the precision and the difference it allowed.
+
+**Nothing hangs.** Every case runs under a time limit, :data:`TIME_LIMIT` (5 s) unless the check
+is given ``time_limit=`` (``None``: no limit). A case that runs out fails with a verdict that
+names it and prints its inputs: most often an endless loop, such as a perceptron run until it
+makes no mistake on data it cannot separate. In the main thread (where Jupyter runs a cell) the
+limit is a ``SIGALRM`` timer (``signal.setitimer``), whose handler raises an exception in the
+student's code; it stops pure-Python loops, but not a single long call into compiled code (one
+huge numpy operation), which ends first. The previous ``SIGALRM`` handler and timer are put back
+afterwards. Elsewhere (another thread, or a system without ``SIGALRM`` such as Windows) the case
+runs in a daemon thread, which the check stops waiting for after the limit: it asks the thread
+to stop (an exception raised in it at its next Python instruction, which ends a pure-Python
+loop) and otherwise abandons it, still running, until the interpreter exits.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib
 import math
 import numbers
+import signal
+import sys
 import textwrap
-from collections.abc import Callable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +109,10 @@ from . import geometry as _geometry
 __all__ = [
     "CheckResult",
     "EXERCISES",
+    "PRECISION",
+    "ANSWERS",
+    "TIME_LIMIT",
+    "case_inputs",
     "mistakes",
     "update",
     "separable",
@@ -70,12 +125,16 @@ __all__ = [
     "pac_window",
 ]
 
-# Relative and absolute tolerances for float answers: a correct answer computed in another
-# order of operations differs in the last bits, never by 1e-9 relative.
-RTOL = 1e-9
-ATOL = 1e-12
 SEED = 2026
 N_RANDOM = 20
+
+#: Seconds each case may run before it fails as "ran out of time"; ``time_limit=`` overrides it.
+#: The slowest reference case takes a few milliseconds, so 5 s is generous even on a slow machine.
+TIME_LIMIT = 5.0
+
+#: A failing case's input with at most this many numbers is printed in full; a larger one by its
+#: shape and how to get it (:func:`case_inputs`), as hundreds of numbers would bury the verdict.
+PRINT_LIMIT = 200
 
 
 @dataclass(frozen=True)
@@ -95,17 +154,24 @@ class CheckResult:
     ----------
     exercise : the check's name, e.g. ``"margin"``.
     passed : True when every case passed.
-    status : ``"passed"``, ``"failed"`` (a wrong answer, type or shape, or an exception) or
-        ``"not implemented"`` (the function raised ``NotImplementedError``).
+    status : ``"passed"``, ``"failed"`` (a wrong answer, type or shape, an exception, a call of a
+        package function the exercise asks for, or a case out of time) or ``"not implemented"``
+        (the function raised ``NotImplementedError``).
     n_cases : the number of cases the check has.
     n_passed : how many cases passed before the first failure (all of them when passed).
     passed_cases : their names.
     case : the first failing case's name, or None.
     inputs : its arguments by parameter name, or None.
     expected, received : the reference's and the function's answers on it (``received`` is the
-        exception, as ``"TypeError: ..."``, when the function raised one).
+        exception, as ``"TypeError: ..."``, when the function raised one, and None when it ran
+        out of time).
     hint : a hint for the failing case ("" when passed).
     message : the verdict the check printed.
+    timed_out : True when the failing case ran out of time.
+    called : the package function the exercise asks for that the function called
+        (``"perceptron_core.augment"``), or None.
+    tolerance : the largest difference from the expected float answer that the failing case
+        allowed (None for exact answers, or when no case failed).
     """
 
     exercise: str
@@ -120,6 +186,9 @@ class CheckResult:
     received: Any = None
     hint: str = ""
     message: str = ""
+    timed_out: bool = False
+    called: str | None = None
+    tolerance: float | None = None
     _quiet: bool = field(default=False, repr=False, compare=False)
 
     def __bool__(self) -> bool:
@@ -141,28 +210,75 @@ class CheckResult:
 class _Mismatch(Exception):
     """The received answer is wrong; the text says how (type, shape or value)."""
 
-    def __init__(self, why: str, received: Any) -> None:
+    def __init__(self, why: str, received: Any, difference: float | None = None) -> None:
         super().__init__(why)
         self.why = why
         self.received = received
+        self.difference = difference  # how far a float answer is off, for the verdict
 
 
 # --- formatting -------------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str:
-    """A short, readable rendering of an input or an answer."""
-    if isinstance(value, np.ndarray):
-        text = np.array2string(value, precision=6, separator=", ", threshold=40, max_line_width=84)
-        return text
+def _scalar_literal(value: Any) -> str:
+    """A number as Python reads it back exactly: the shortest repr that round-trips."""
+    if isinstance(value, (bool, np.bool_)):
+        return repr(bool(value))
+    if isinstance(value, np.floating) and value.dtype != np.float64:
+        return repr(value)  # np.float32(0.1): its own shortest digits, and the type that has them
     if isinstance(value, (float, np.floating)):
         return repr(float(value))
-    if isinstance(value, np.bool_):
-        return repr(bool(value))
+    if isinstance(value, np.integer):
+        return repr(int(value))
     return repr(value)
 
 
+def _array_literal(a: np.ndarray) -> str:
+    """``np.array([...])`` that recreates ``a`` exactly, one row per line for a matrix."""
+    if a.dtype.kind not in "biuf":
+        return repr(a)
+    dtype = "" if a.dtype in (np.float64, np.int64, np.bool_) else f", dtype=np.{a.dtype.name}"
+    if a.size == 0:
+        return f"np.zeros({a.shape}{dtype or ', dtype=np.' + a.dtype.name})"
+
+    def entries(v: np.ndarray) -> str:
+        # str of a numpy float is the shortest string that round-trips in its own precision
+        # (float32 digits for a float32), repr of a Python float the same for float64.
+        if a.dtype.kind == "f":
+            return ", ".join(repr(float(e)) if a.dtype == np.float64 else str(e) for e in v)
+        return ", ".join(_scalar_literal(e) for e in v)
+
+    if a.ndim == 0:
+        return f"np.array({entries(a.reshape(1))}{dtype})"
+    if a.ndim == 1:
+        return f"np.array([{entries(a)}]{dtype})"
+    if a.ndim == 2:
+        rows = [f"[{entries(row)}]" for row in a]
+        pad = " " * len("np.array([")
+        return "np.array([" + (",\n" + pad).join(rows) + f"]{dtype})"
+    return f"np.array({a.tolist()!r}{dtype})"
+
+
+def _literal(value: Any) -> str | None:
+    """``value`` written as Python that recreates it, or None when it is too large to print."""
+    if isinstance(value, np.ndarray):
+        return _array_literal(value) if value.size <= PRINT_LIMIT else None
+    return _scalar_literal(value)
+
+
+def _show_answer(value: Any) -> str:
+    """An answer (expected or received): in full when small, abbreviated when large."""
+    text = _literal(value)
+    if text is not None:
+        return text
+    short = np.array2string(value, precision=6, separator=", ", threshold=40, max_line_width=84)
+    return f"array of shape {value.shape}, abbreviated:\n{short}"
+
+
 # --- comparing answers ------------------------------------------------------------------------
+#
+# Every comparison takes the expected answer, the received one and the largest difference the
+# case allows (0 for the exact comparisons, which ignore it).
 
 
 def _as_float(value: Any) -> float:
@@ -175,29 +291,30 @@ def _as_float(value: Any) -> float:
     return float(value)
 
 
-def _same_float(expected: float, received: Any) -> None:
+def _same_float(expected: float, received: Any, tolerance: float) -> None:
     got = _as_float(received)
     if math.isnan(got):
         raise _Mismatch("returned nan", received)
-    if not math.isclose(got, expected, rel_tol=RTOL, abs_tol=ATOL):
-        raise _Mismatch("returned a different number", received)
+    difference = abs(got - expected)  # inf for an infinite answer, which then fails
+    if not difference <= tolerance:
+        raise _Mismatch("returned a different number", received, difference)
 
 
-def _same_int(expected: int, received: Any) -> None:
+def _same_int(expected: int, received: Any, tolerance: float) -> None:
     if isinstance(received, (bool, np.bool_)) or not isinstance(received, numbers.Integral):
         raise _Mismatch(f"returned {type(received).__name__} where an int was expected", received)
     if int(received) != expected:
         raise _Mismatch("returned a different number", received)
 
 
-def _same_bool(expected: bool, received: Any) -> None:
+def _same_bool(expected: bool, received: Any, tolerance: float) -> None:
     if not isinstance(received, (bool, np.bool_)):
         raise _Mismatch(f"returned {type(received).__name__} where True or False was expected", received)
     if bool(received) != expected:
         raise _Mismatch("returned the other truth value", received)
 
 
-def _same_array(expected: np.ndarray, received: Any) -> None:
+def _same_array(expected: np.ndarray, received: Any, tolerance: float) -> None:
     if received is None or isinstance(received, (str, bytes, dict, set, numbers.Number)):
         raise _Mismatch(f"returned {type(received).__name__} where an array was expected", received)
     try:
@@ -205,53 +322,301 @@ def _same_array(expected: np.ndarray, received: Any) -> None:
     except (TypeError, ValueError):
         raise _Mismatch(f"returned {type(received).__name__}, which is not an array of numbers", received) from None
     if got.shape != expected.shape:
-        raise _Mismatch(f"returned shape {got.shape} where shape {expected.shape} was expected", got)
-    if not np.allclose(got, expected, rtol=RTOL, atol=ATOL, equal_nan=False):
-        raise _Mismatch("returned different numbers", got)
+        raise _Mismatch(f"returned shape {got.shape} where shape {expected.shape} was expected", received)
+    if np.isnan(got).any():
+        raise _Mismatch("returned nan", received)
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = float(np.max(np.abs(got - expected))) if got.size else 0.0
+    if not difference <= tolerance:
+        raise _Mismatch("returned different numbers", received, difference)
+
+
+# --- switching off the package functions that answer the exercise -----------------------------
+
+
+class _SwitchedOff(RuntimeError):
+    """Raised by a package function that the running check's exercise asks the student to write."""
+
+
+def _answer_functions(exercise: str) -> dict[int, tuple[str, Callable[..., Any]]]:
+    """``ANSWERS[exercise]`` resolved: the original function objects by id, with their names."""
+    found: dict[int, tuple[str, Callable[..., Any]]] = {}
+    for name in ANSWERS[exercise]:
+        module, _, attr = ("perceptron_core." + name).rpartition(".")
+        original = getattr(importlib.import_module(module), attr)
+        found[id(original)] = (name, original)
+    return found
+
+
+def _namespaces(func: Callable[..., Any]) -> list[dict[str, Any]]:
+    """Where an answer function can be found by the student's code: the package's modules (all
+    of them that are loaded, as each imports what it uses from the others) and the globals of
+    the student's function (``from perceptron_core import augment`` in a notebook)."""
+    spaces = [vars(module) for name, module in list(sys.modules.items())
+              if module is not None and (name == "perceptron_core" or name.startswith("perceptron_core."))]
+    owner = getattr(func, "__func__", func)  # a bound method's function
+    spaces.append(getattr(owner, "__globals__", None))
+    unique: dict[int, dict[str, Any]] = {}
+    for space in spaces:
+        if isinstance(space, dict):
+            unique.setdefault(id(space), space)
+    return list(unique.values())
+
+
+def _switched_off(exercise: str, name: str, original: Callable[..., Any],
+                  calls: list[tuple[str, str | None]]) -> Callable[..., Any]:
+    """What stands in for ``original`` while the check runs: it notes the call and raises."""
+
+    def switched_off(*args: Any, **kwargs: Any) -> Any:
+        # Say whether the student called it or another package function did on their behalf.
+        caller = sys._getframe(1)
+        module = str(caller.f_globals.get("__name__", ""))
+        inside = module.startswith("perceptron_core") and module != __name__  # the check calls the student
+        via = f"{module}.{caller.f_code.co_name}" if inside else None
+        calls.append((f"perceptron_core.{name}", via))
+        raise _SwitchedOff(f"perceptron_core.{name} is switched off while check.{exercise} runs: "
+                           "this exercise asks you to write it yourself.")
+
+    switched_off.__name__ = getattr(original, "__name__", name)
+    switched_off.__qualname__ = getattr(original, "__qualname__", name)
+    switched_off.__doc__ = f"Switched off while check.{exercise} runs: write it yourself."
+    return switched_off
+
+
+def _held(func: Callable[..., Any]) -> list[Any]:
+    """``func`` and what it wraps: a partial's function, a method's, a decorator's ``__wrapped__``."""
+    held, seen = [func], set()
+    while held[-1] is not None and id(held[-1]) not in seen:
+        seen.add(id(held[-1]))
+        f = held[-1]
+        held.append(getattr(f, "func", None) if isinstance(f, functools.partial)
+                    else getattr(f, "__func__", None) or getattr(f, "__wrapped__", None))
+    return held[:-1]
+
+
+@contextlib.contextmanager
+def _without_answers(exercise: str, func: Callable[..., Any]
+                     ) -> Iterator[tuple[list[tuple[str, str | None]], Callable[..., Any]]]:
+    """Switch off :data:`ANSWERS` ``[exercise]`` for the duration of the block.
+
+    Yields the list of calls made to them, as ``(name, via)`` with ``via`` the package function
+    that made the call, or None when the student's code made it, and the function to call in
+    place of ``func``: ``func`` itself, or the stand-in when ``func`` is (or wraps) one of them
+    (``check.augment(perceptron_core.augment)``). The list is what the verdict reads, so a
+    student who catches the error is caught too.
+    """
+    calls: list[tuple[str, str | None]] = []
+    originals = _answer_functions(exercise)
+    if not originals:
+        yield calls, func
+        return
+    stand_ins = {key: _switched_off(exercise, name, original, calls)
+                 for key, (name, original) in originals.items()}
+    restore = {id(s): (s, originals[key][1]) for key, s in stand_ins.items()}
+    held = next((stand_ins[id(f)] for f in _held(func)
+                 if id(f) in originals and f is originals[id(f)][1]), None)
+    try:
+        for space in _namespaces(func):
+            for attr, value in list(space.items()):
+                if id(value) in originals and value is originals[id(value)][1]:
+                    space[attr] = stand_ins[id(value)]
+        yield calls, func if held is None else held
+    finally:
+        # Scan again rather than undo a list: a module imported during the call (the estimator,
+        # imported on first use) may have picked up a stand-in, and must not keep it.
+        for space in _namespaces(func):
+            for attr, value in list(space.items()):
+                if id(value) in restore and value is restore[id(value)][0]:
+                    space[attr] = restore[id(value)][1]
+
+
+# --- the time limit ---------------------------------------------------------------------------
+
+
+class _OutOfTime(BaseException):
+    """Raised in the student's code when its case's time is up.
+
+    A BaseException, like KeyboardInterrupt, so that an ``except Exception`` in the student's
+    loop (one that retries, say) cannot swallow it.
+    """
+
+
+def _call_with_limit(func: Callable[..., Any], args: tuple[Any, ...], limit: float | None) -> Any:
+    """``func(*args)``, raising :class:`_OutOfTime` if it has not returned after ``limit`` s."""
+    if limit is None:
+        return func(*args)
+    if (hasattr(signal, "SIGALRM") and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()):
+        return _call_with_alarm(func, args, limit)
+    return _call_in_thread(func, args, limit)
+
+
+def _call_with_alarm(func: Callable[..., Any], args: tuple[Any, ...], limit: float) -> Any:
+    armed = True
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        # A timer that fires just as the call returns must not turn a finished call into a
+        # failure, nor raise in the check's own code.
+        if armed:
+            raise _OutOfTime
+
+    try:
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+    except ValueError:  # signals need the main thread of the main interpreter
+        return _call_in_thread(func, args, limit)
+    start = time.monotonic()
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return func(*args)
+    finally:
+        armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        # None: the previous handler was not set from Python; the default is the closest.
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if old_delay > 0:
+            # Someone else's timer (pytest-timeout's, say) was running: give it back what it
+            # had left, or fire it at once if it fell due during the call.
+            left = old_delay - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), old_interval)
+
+
+def _call_in_thread(func: Callable[..., Any], args: tuple[Any, ...], limit: float) -> Any:
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func(*args)
+        except _OutOfTime:
+            pass  # asked to stop below: nobody waits for this call any more
+        except BaseException as exc:  # noqa: BLE001 -- handed over to the waiting thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="perceptron_core.check case", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
+        _ask_to_stop(worker)
+        raise _OutOfTime
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _ask_to_stop(worker: threading.Thread) -> None:
+    """Raise :class:`_OutOfTime` in ``worker`` at its next Python instruction (CPython only).
+
+    This ends a pure-Python endless loop; a thread inside one long call into compiled code
+    runs on until that call returns. Either way the check has stopped waiting for it.
+    """
+    try:
+        import ctypes
+
+        set_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    except (ImportError, AttributeError):  # not CPython: the thread is abandoned as it is
+        return
+    if worker.ident is not None and set_exc(ctypes.c_ulong(worker.ident), ctypes.py_object(_OutOfTime)) > 1:
+        set_exc(ctypes.c_ulong(worker.ident), None)  # more than one thread hit: undo, as documented
+
+
+def _check_time_limit(time_limit: Any) -> float | None:
+    if time_limit is None:
+        return None
+    if (isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real)
+            or not 0 < float(time_limit) < math.inf):
+        raise ValueError(f"time_limit must be a positive number of seconds, or None for no limit; "
+                         f"got {time_limit!r}.")
+    return float(time_limit)
 
 
 # --- the runner -------------------------------------------------------------------------------
 
 
-def _run(
-    exercise: str,
-    func: Callable[..., Any],
-    params: Sequence[str],
-    cases: Sequence[Case],
-    reference: Callable[..., Any],
-    compare: Callable[[Any, Any], None],
-    *,
-    quiet: bool = False,
-) -> CheckResult:
+@dataclass(frozen=True)
+class _Exercise:
+    """How a check runs: parameter names, cases, reference, comparison, and for a float answer
+    the size its tolerance is relative to (a function of the case's arguments) and its name."""
+
+    params: tuple[str, ...]
+    cases: Callable[[], list[Case]]
+    reference: Callable[..., Any]
+    compare: Callable[[Any, Any, float], None]
+    scale: Callable[..., float] | None = None
+    scale_name: str = ""
+
+
+def _format_inputs(exercise: str, case: Case, params: Sequence[str]) -> list[str]:
+    lines = ["    inputs:"]
+    for k, v in zip(params, case.args):
+        prefix = f"      {k} = "
+        text = _literal(v)
+        if text is None:
+            text = (f"an array of shape {v.shape}, too large to print here; get it with "
+                    f"check.case_inputs({exercise!r}, {case.name!r})[{k!r}]")
+        first, *rest = text.splitlines()
+        lines.append(prefix + first)
+        lines += [" " * len(prefix) + r for r in rest]
+    return lines
+
+
+def _labelled(label: str, text: str) -> list[str]:
+    first, *rest = text.splitlines()
+    prefix = f"    {label}: "
+    return [prefix + first] + [" " * len(prefix) + r for r in rest]
+
+
+def _run(exercise: str, func: Callable[..., Any], *, quiet: bool = False,
+         time_limit: float | None = TIME_LIMIT) -> CheckResult:
     if not callable(func):
         raise TypeError(
             f"check.{exercise} needs your function itself, got {type(func).__name__}: "
             f"write check.{exercise}(my_function), without calling it."
         )
+    limit = _check_time_limit(time_limit)
+    spec = _SPECS[exercise]
+    params, cases = spec.params, spec.cases()
+    precision = PRECISION[exercise]
     passed: list[str] = []
     for case in cases:
-        expected = reference(*case.args)
+        # The reference runs before the package's answer functions are switched off.
+        expected = spec.reference(*case.args)
+        tolerance = 0.0 if precision is None or spec.scale is None else precision * spec.scale(*case.args)
         # The student's function gets its own copies: it may not change the caller's arrays,
         # and a function that does must not change what the reference sees either.
         copies = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in case.args)
         inputs = dict(zip(params, case.args))
         failure: str | None = None
         received: Any = None
-        try:
-            received = func(*copies)
-        except NotImplementedError:
+        error: Exception | None = None
+        timed_out = False
+        difference: float | None = None
+        with _without_answers(exercise, func) as (calls, call):
+            try:
+                received = _call_with_limit(call, copies, limit)
+            except _OutOfTime:
+                timed_out = True
+            except Exception as exc:  # noqa: BLE001 -- any error of the student's code is a verdict
+                error = exc
+        called = calls[0] if calls else None
+        if timed_out:
+            failure = f"ran out of time: it did not return within {limit:g} s"
+            received = None
+        elif called is not None:
+            name, via = called
+            failure = (f"called {name}" if via is None else f"called {via}, which uses {name}") + (
+                ", which this exercise asks you to write: write it yourself")
+        elif isinstance(error, NotImplementedError):
             message = (f"check.{exercise}: not implemented yet. Replace the line "
                        "`raise NotImplementedError` with your code, then run this cell again.")
             return _finish(CheckResult(exercise, False, "not implemented", len(cases), len(passed),
                                        passed, message=message), quiet)
-        except Exception as exc:  # noqa: BLE001 -- any error of the student's code is a verdict
+        elif error is not None:
             failure = "raised an exception"
-            received = f"{type(exc).__name__}: {exc}"
+            received = f"{type(error).__name__}: {error}"
         if failure is None:
             try:
-                compare(expected, received)
+                spec.compare(expected, received, tolerance)
             except _Mismatch as mismatch:
-                failure, received = mismatch.why, mismatch.received
+                failure, received, difference = mismatch.why, mismatch.received, mismatch.difference
         if failure is None:
             changed = [p for p, a, c in zip(params, case.args, copies)
                        if isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)]
@@ -261,7 +626,18 @@ def _run(
             passed.append(case.name)
             continue
         hint = case.hint
-        if failure == "raised an exception":
+        if timed_out:
+            hint = (f"Your function is probably stuck in an endless loop, for example a loop that "
+                    f"waits for the perceptron to make no mistake, which never happens on data it "
+                    f"cannot separate. Run it on these inputs yourself and interrupt it (the stop "
+                    f"button, or Ctrl-C) to see where it is. If it is only slow, "
+                    f"check.{exercise}(your_function, time_limit=60) gives each case a minute. "
+                    + hint)
+        elif called is not None:
+            # The case's hint is about the answer, not about this: leave it out.
+            hint = (f"The check grades your own code, so {called[0]} is switched off while it "
+                    f"runs (numpy, scipy and the rest of the package are not).")
+        elif failure == "raised an exception":
             hint = ("Your function raised an error on these inputs. Run it on them yourself to "
                     "see where. " + hint)
         elif "in place" in failure:
@@ -269,18 +645,24 @@ def _run(
                     "were given: the caller still needs it.")
         elif "where" in failure or "not an array" in failure:
             hint = f"Check what your function returns. {hint}"
+        float_compared = difference is not None
         result = CheckResult(exercise, False, "failed", len(cases), len(passed), passed,
-                             case.name, inputs, expected, received, hint)
+                             case.name, inputs, expected, received, hint, timed_out=timed_out,
+                             called=called[0] if called else None,
+                             tolerance=tolerance if float_compared else None)
         lines = [f"check.{exercise}: {len(passed)} of {len(cases)} cases passed"
                  + (f" ({', '.join(passed[:6])}{', ...' if len(passed) > 6 else ''})" if passed else "")
                  + f"; case '{case.name}' failed: your function {failure}."]
-        lines.append("    inputs:")
-        for k, v in inputs.items():
-            first, *rest = _show(v).splitlines()
-            lines.append(f"      {k} = {first}")
-            lines += [" " * (10 + len(k)) + r.lstrip() for r in rest]
-        lines.append(f"    expected: {_show(expected)}")
-        lines.append(f"    received: {_show(received)}")
+        lines += _format_inputs(exercise, case, params)
+        if called is None:
+            lines += _labelled("expected", _show_answer(expected))
+            got = f"nothing within {limit:g} s" if timed_out else _show_answer(received)
+            lines += _labelled("received", got)
+        if float_compared:
+            lines.append(textwrap.fill(
+                f"Compared to a relative {precision:g} of {spec.scale_name} "
+                f"({spec.scale(*case.args):.6g}): a difference up to {tolerance:.3g} passes; "
+                f"yours is {difference:.3g}.", 96, initial_indent="    ", subsequent_indent="    "))
         lines.append(textwrap.fill(f"Hint: {hint}", 96, initial_indent="    ", subsequent_indent="    "))
         result.message = "\n".join(lines)
         return _finish(result, quiet)
@@ -298,6 +680,40 @@ def _finish(result: CheckResult, quiet: bool) -> CheckResult:
     if not quiet:
         print(result.message)
     return result
+
+
+def _documented(check: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+    """Append the parameters every check shares to its docstring (one text, not ten copies)."""
+    check.__doc__ = (check.__doc__ or "").rstrip() + """
+
+    Parameters
+    ----------
+    func : your function (not its result: ``check.x(f)``, not ``check.x(f(...))``).
+    quiet : do not print the verdict; it is in the result's ``message``.
+    time_limit : seconds each case may run (default :data:`TIME_LIMIT`); ``None`` for no limit.
+
+    Returns
+    -------
+    CheckResult, truthy when every case passed.
+    """
+    return check
+
+
+def case_inputs(exercise: str, case: str) -> dict[str, Any]:
+    """The inputs of one case of a check, by parameter name, to rerun your function on them.
+
+    A failing verdict prints its case's inputs in full unless they are large; then it names
+    this function. ``f(**check.case_inputs("separable", "XOR"))`` reruns ``f`` on that case.
+    """
+    if exercise not in _SPECS:
+        raise KeyError(f"there is no check.{exercise}; the checks are {', '.join(_SPECS)}.")
+    spec = _SPECS[exercise]
+    cases = spec.cases()
+    for c in cases:
+        if c.name == case:
+            return {p: a.copy() if isinstance(a, np.ndarray) else a for p, a in zip(spec.params, c.args)}
+    names = ", ".join(c.name for c in cases)
+    raise KeyError(f"check.{exercise} has no case {case!r}; its cases are: {names}.")
 
 
 def _rng(salt: int) -> np.random.Generator:
@@ -341,9 +757,14 @@ def _mistakes_cases() -> list[Case]:
     return cases
 
 
-def mistakes(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(X, y, w)``: how many points have ``yᵢ w·xᵢ ≤ 0`` (an int)."""
-    return _run("mistakes", func, ("X", "y", "w"), _mistakes_cases(), _ref_mistakes, _same_int, quiet=quiet)
+@_documented
+def mistakes(func: Callable[..., Any], *, quiet: bool = False,
+             time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, w)``: how many points have ``yᵢ w·xᵢ ≤ 0`` (an int).
+
+    ``margins`` is switched off while it runs.
+    """
+    return _run("mistakes", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- the perceptron update (chapter "perceptron") ---------------------------------------------
@@ -381,13 +802,17 @@ def _update_cases() -> list[Case]:
     return cases
 
 
-def update(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
+@_documented
+def update(func: Callable[..., Any], *, quiet: bool = False,
+           time_limit: float | None = TIME_LIMIT) -> CheckResult:
     """Check ``func(w, x, y)``: the weights after one perceptron step on the example (x, y).
 
     A mistake is a score ``y w·x ≤ 0`` (ties count); on a mistake the new weights are
-    ``w + y x``, otherwise ``w``. Return a new array; do not change ``w`` in place.
+    ``w + y x``, otherwise ``w``. Return a new array; do not change ``w`` in place. Every entry
+    may be off by 1e-6 times the largest ``|entry|`` of w and x. ``perceptron_core`` has no
+    function that answers it, so none is switched off.
     """
-    return _run("update", func, ("w", "x", "y"), _update_cases(), _ref_update, _same_array, quiet=quiet)
+    return _run("update", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- separability through the origin (chapter "separability") ---------------------------------
@@ -437,12 +862,16 @@ def _separable_cases() -> list[Case]:
     return cases
 
 
-def separable(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
+@_documented
+def separable(func: Callable[..., Any], *, quiet: bool = False,
+              time_limit: float | None = TIME_LIMIT) -> CheckResult:
     """Check ``func(X, y)``: True when some w has ``yᵢ w·xᵢ > 0`` for all i (no offset), else False.
 
-    It must return a bool (``numpy.bool_`` is accepted).
+    It must return a bool (``numpy.bool_`` is accepted). Switched off while it runs:
+    ``separability``, ``max_margin``, ``min_norm_point``, ``lp_consistent_halfspace`` and the
+    perceptron runners (:data:`ANSWERS`).
     """
-    return _run("separable", func, ("X", "y"), _separable_cases(), _ref_separable, _same_bool, quiet=quiet)
+    return _run("separable", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- margin and radius (chapter "margin") -----------------------------------------------------
@@ -479,9 +908,15 @@ def _margin_cases() -> list[Case]:
     return cases
 
 
-def margin(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(X, y, w, b)``: the geometric margin ``minᵢ yᵢ (w·xᵢ + b)/‖w‖`` (a float)."""
-    return _run("margin", func, ("X", "y", "w", "b"), _margin_cases(), _ref_margin, _same_float, quiet=quiet)
+@_documented
+def margin(func: Callable[..., Any], *, quiet: bool = False,
+           time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, w, b)``: the geometric margin ``minᵢ yᵢ (w·xᵢ + b)/‖w‖`` (a float).
+
+    Compared to within 1e-6 times ``R + |b|/‖w‖``; ``margins`` and ``dataset_margin`` are
+    switched off while it runs.
+    """
+    return _run("margin", func, quiet=quiet, time_limit=time_limit)
 
 
 def _radius_cases() -> list[Case]:
@@ -505,9 +940,14 @@ def _radius_cases() -> list[Case]:
     return cases
 
 
-def radius(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(X)``: the radius ``R = maxᵢ ‖xᵢ‖`` (a float)."""
-    return _run("radius", func, ("X",), _radius_cases(), _geometry.radius, _same_float, quiet=quiet)
+@_documented
+def radius(func: Callable[..., Any], *, quiet: bool = False,
+           time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X)``: the radius ``R = maxᵢ ‖xᵢ‖`` (a float).
+
+    Compared to a relative 1e-6; ``radius`` is switched off while it runs.
+    """
+    return _run("radius", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- the mistake bound (chapter "convergence") ------------------------------------------------
@@ -530,10 +970,15 @@ def _bound_cases() -> list[Case]:
     return cases
 
 
-def mistake_bound(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(R, gamma)``: the Block–Novikoff bound ``(R/γ)²`` (a float)."""
-    return _run("mistake_bound", func, ("R", "gamma"), _bound_cases(), _bounds.novikoff_bound,
-                _same_float, quiet=quiet)
+@_documented
+def mistake_bound(func: Callable[..., Any], *, quiet: bool = False,
+                  time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(R, gamma)``: the Block–Novikoff bound ``(R/γ)²`` (a float).
+
+    Compared to a relative 1e-6; ``novikoff_bound`` and the bounds equal to it for some argument
+    are switched off while it runs (:data:`ANSWERS`).
+    """
+    return _run("mistake_bound", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- the offset trick (chapter "offset") ------------------------------------------------------
@@ -560,9 +1005,15 @@ def _augment_cases() -> list[Case]:
     return cases
 
 
-def augment(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(X, c)``: X with a last column equal to c, shape (n, d + 1)."""
-    return _run("augment", func, ("X", "c"), _augment_cases(), _data.augment, _same_array, quiet=quiet)
+@_documented
+def augment(func: Callable[..., Any], *, quiet: bool = False,
+            time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, c)``: X with a last column equal to c, shape (n, d + 1).
+
+    Every entry may be off by 1e-6 times the largest ``|entry|`` of X and c; ``augment`` is
+    switched off while it runs.
+    """
+    return _run("augment", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- the margin perceptron's update test (chapter "margin_perceptron") ------------------------
@@ -604,13 +1055,15 @@ def _margin_mistake_cases() -> list[Case]:
     return cases
 
 
-def margin_mistake(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
+@_documented
+def margin_mistake(func: Callable[..., Any], *, quiet: bool = False,
+                   time_limit: float | None = TIME_LIMIT) -> CheckResult:
     """Check ``func(w, x, y, gamma, target)``: does Margin Perceptron(γ) update on (x, y)?
 
     True when ``w = 0`` or ``y w·x / ‖w‖ < target·gamma``, else False (a bool).
+    ``margin_perceptron`` is switched off while it runs.
     """
-    return _run("margin_mistake", func, ("w", "x", "y", "gamma", "target"), _margin_mistake_cases(),
-                _ref_margin_mistake, _same_bool, quiet=quiet)
+    return _run("margin_mistake", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- total hinge deviation (chapter "nonseparable") -------------------------------------------
@@ -640,10 +1093,15 @@ def _hinge_cases() -> list[Case]:
     return cases
 
 
-def hinge_deviation(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
-    """Check ``func(X, y, w, gamma)``: Balcan's total hinge deviation ``Σᵢ max(0, γ − yᵢ u·xᵢ)``."""
-    return _run("hinge_deviation", func, ("X", "y", "w", "gamma"), _hinge_cases(),
-                _bounds.total_hinge_deviation, _same_float, quiet=quiet)
+@_documented
+def hinge_deviation(func: Callable[..., Any], *, quiet: bool = False,
+                    time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, w, gamma)``: Balcan's total hinge deviation ``Σᵢ max(0, γ − yᵢ u·xᵢ)``.
+
+    Compared to within 1e-6 times ``n (γ + R)``; ``total_hinge_deviation`` and the deviations it
+    sums are switched off while it runs.
+    """
+    return _run("hinge_deviation", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- online to PAC (chapter "guarantees") -----------------------------------------------------
@@ -675,15 +1133,21 @@ def _window_cases() -> list[Case]:
     return cases
 
 
-def pac_window(func: Callable[..., Any], *, quiet: bool = False) -> CheckResult:
+@_documented
+def pac_window(func: Callable[..., Any], *, quiet: bool = False,
+               time_limit: float | None = TIME_LIMIT) -> CheckResult:
     """Check ``func(R, gamma, epsilon, delta)``: the window of the online-to-PAC conversion (an int).
 
     The smallest k with ``(1 − ε)ᵏ`` bounded via ``e^(−εk) ≤ δ/(M + 1)``, ``M = ⌊(R/γ)²⌋``:
-    ``⌈(1/ε) ln((M + 1)/δ)⌉``.
+    ``⌈(1/ε) ln((M + 1)/δ)⌉``. ``online_to_pac`` and ``max_rounds`` are switched off while it
+    runs.
     """
-    return _run("pac_window", func, ("R", "gamma", "epsilon", "delta"), _window_cases(), _ref_window,
-                _same_int, quiet=quiet)
+    return _run("pac_window", func, quiet=quiet, time_limit=time_limit)
 
+
+
+
+# --- the tables -------------------------------------------------------------------------------
 
 #: Every check, with the chapter whose exercise uses it and the function signature it expects.
 EXERCISES: dict[str, tuple[str, str]] = {
@@ -697,4 +1161,88 @@ EXERCISES: dict[str, tuple[str, str]] = {
     "margin_mistake": ("margin_perceptron", "margin_mistake(w, x, y, gamma, target)"),
     "hinge_deviation": ("nonseparable", "hinge_deviation(X, y, w, gamma)"),
     "pac_window": ("guarantees", "pac_window(R, gamma, epsilon, delta)"),
+}
+
+#: The precision of each check: a float answer passes within this fraction of the size of the
+#: numbers it is computed from (the module docstring's table says which size); None: the answer
+#: is an int or True/False, compared exactly. 1e-6 is 16 times float32's unit roundoff (6e-8):
+#: an answer computed in float32 passes (the tests run one of each), and a formula that is
+#: wrong is off by far more, even on cases where it is nearly right.
+PRECISION: dict[str, float | None] = {
+    "mistakes": None,
+    "update": 1e-6,
+    "separable": None,
+    "margin": 1e-6,
+    "radius": 1e-6,
+    "mistake_bound": 1e-6,
+    "augment": 1e-6,
+    "margin_mistake": None,
+    "hinge_deviation": 1e-6,
+    "pac_window": None,
+}
+
+#: The package functions that answer each exercise, switched off while its check runs the
+#: student's function (named as ``perceptron_core.<name>``; ``bounds.deviations`` is one not
+#: exported at the top). A function is listed when calling it, alone or with a line around it,
+#: gives the answer: the exercise's own function, and those that compute the same thing under
+#: another name or as part of their result. The rest of the package stays available.
+ANSWERS: dict[str, tuple[str, ...]] = {
+    # y·(w·x + b)/‖w‖ per point, whose signs are the count (and raise at w = 0, which it is not).
+    "mistakes": ("margins",),
+    # No package function takes one step from a given w: every runner starts from w = 0.
+    "update": (),
+    # Everything that decides separability: the exact test, the maximum margin (positive exactly
+    # when separable), the nearest point of the hull of the yᵢxᵢ (zero exactly when not), the
+    # LP route, and the perceptron runners, whose `converged` proves separability.
+    "separable": ("separability", "max_margin", "min_norm_point", "lp_consistent_halfspace",
+                  "perceptron", "online_perceptron", "margin_perceptron", "averaged_perceptron",
+                  "voted_perceptron", "kernel_perceptron"),
+    "margin": ("dataset_margin", "margins"),
+    "radius": ("radius",),
+    # (R/γ)² itself, and the bounds that equal it for some argument: UML's (RB)² with B = 1/γ,
+    # Balcan's and Freund–Schapire's at zero deviation, and online_to_pac's mistake_bound.
+    "mistake_bound": ("novikoff_bound", "uml_bound", "hinge_loss_bound", "bounds.solved_hinge_bound",
+                      "bounds.freund_schapire_bound", "online_to_pac"),
+    "augment": ("augment",),
+    # The runner whose update test this is.
+    "margin_mistake": ("margin_perceptron",),
+    # TD_γ, and the per-point deviations it sums (mistake_deviation sums them over any indices).
+    "hinge_deviation": ("total_hinge_deviation", "bounds.deviations", "bounds.mistake_deviation"),
+    # The window itself, and M + 1, the count of hypotheses the exercise asks to get right.
+    "pac_window": ("online_to_pac", "max_rounds"),
+}
+
+
+def _largest_entry(*arrays: Any) -> float:
+    return max(float(np.max(np.abs(a))) if np.size(a) else 0.0 for a in arrays)
+
+
+def _margin_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float) -> float:
+    # |y(w·x + b)|/‖w‖ ≤ ‖x‖ + |b|/‖w‖ (Cauchy–Schwarz): the size of every term of the answer.
+    return _geometry.radius(X) + abs(b) / float(np.linalg.norm(w))
+
+
+def _hinge_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, gamma: float) -> float:
+    # Each of the n terms is at most γ + ‖xᵢ‖ ≤ γ + R.
+    return len(X) * (gamma + _geometry.radius(X))
+
+
+_SPECS: dict[str, _Exercise] = {
+    "mistakes": _Exercise(("X", "y", "w"), _mistakes_cases, _ref_mistakes, _same_int),
+    "update": _Exercise(("w", "x", "y"), _update_cases, _ref_update, _same_array,
+                        lambda w, x, y: _largest_entry(w, x), "the largest |entry| of w and x"),
+    "separable": _Exercise(("X", "y"), _separable_cases, _ref_separable, _same_bool),
+    "margin": _Exercise(("X", "y", "w", "b"), _margin_cases, _ref_margin, _same_float,
+                        _margin_scale, "R + |b|/‖w‖, the largest a margin can be"),
+    "radius": _Exercise(("X",), _radius_cases, _geometry.radius, _same_float,
+                        lambda X: _geometry.radius(X), "the answer"),
+    "mistake_bound": _Exercise(("R", "gamma"), _bound_cases, _bounds.novikoff_bound, _same_float,
+                               lambda R, gamma: _bounds.novikoff_bound(R, gamma), "the answer"),
+    "augment": _Exercise(("X", "c"), _augment_cases, _data.augment, _same_array,
+                         lambda X, c: _largest_entry(X, c), "the largest |entry| of X and c"),
+    "margin_mistake": _Exercise(("w", "x", "y", "gamma", "target"), _margin_mistake_cases,
+                                _ref_margin_mistake, _same_bool),
+    "hinge_deviation": _Exercise(("X", "y", "w", "gamma"), _hinge_cases, _bounds.total_hinge_deviation,
+                                 _same_float, _hinge_scale, "n (γ + R), the largest TD_γ can be"),
+    "pac_window": _Exercise(("R", "gamma", "epsilon", "delta"), _window_cases, _ref_window, _same_int),
 }

@@ -18,12 +18,25 @@ notebook otherwise, so running the script twice changes nothing the second time.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 import nbformat
 
+from perceptron_core.check import PRECISION
+
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _precision(*checks: str) -> str:
+    """The sentence that tells a float-valued exercise how closely its check compares, from
+    ``perceptron_core.check.PRECISION``, so that the question and the check cannot disagree."""
+    (p,) = {PRECISION[c] for c in checks}
+    exponent = round(math.log10(p))
+    amount = f"$10^{{{exponent}}}$" if p == 10.0**exponent else f"${p:g}$"
+    return (f"\nThe check accepts numbers that differ from its own by up to {amount} times the size of\n"
+            "the numbers involved, so float32 arithmetic is precise enough.")
 
 
 def _exercise(label: str, title_text: str) -> str:
@@ -65,7 +78,7 @@ check.mistakes(mistakes)''',
         """(Code, checked.) Write one step of the perceptron, `update(w, x, y)`: it returns the
 weights after the example $(x, y)$, that is $w + y\\,x$ when $y\\, w\\cdot x \\le 0$ (ties count as
 mistakes) and $w$ otherwise. Return a new array rather than changing `w`. Run the cell to check
-it with `check.update`.""",
+it with `check.update`.""" + _precision("update"),
         '''from perceptron_core import check
 
 
@@ -179,7 +192,7 @@ check.separable(separable)''',
         """(Code, checked.) Write `margin(X, y, w, b)`, the margin of the data set with respect
 to the hyperplane $w\\cdot x + b = 0$: the smallest of the point margins
 $y_i(w\\cdot x_i + b)/\\|w\\|$. It is negative when some point is on the wrong side. Then write
-`radius(X)`, the radius $R = \\max_i \\|x_i\\|$. Run the cell to check both.""",
+`radius(X)`, the radius $R = \\max_i \\|x_i\\|$. Run the cell to check both.""" + _precision("margin", "radius"),
         '''from perceptron_core import check
 
 
@@ -210,7 +223,7 @@ check.radius(radius)''',
     "convergence": (
         "conv-ex-check",
         """(Code, checked.) Write `mistake_bound(R, gamma)`, the Block–Novikoff bound on the
-number of mistakes, and run the cell to check it with `check.mistake_bound`.""",
+number of mistakes, and run the cell to check it with `check.mistake_bound`.""" + _precision("mistake_bound"),
         '''from perceptron_core import check
 
 
@@ -231,7 +244,7 @@ check.mistake_bound(mistake_bound)''',
         "off-ex-check",
         """(Code, checked.) Write `augment(X, c)`, which appends the constant coordinate $c$ to
 every point: row $x_i$ becomes $(x_i, c)$, so the result has one more column than `X`. Run the
-cell to check it with `check.augment`.""",
+cell to check it with `check.augment`.""" + _precision("augment"),
         '''from perceptron_core import check
 
 
@@ -279,7 +292,7 @@ check.margin_mistake(margin_mistake)''',
         "ns-ex-check",
         """(Code, checked.) Write `hinge_deviation(X, y, w, gamma)`, the total hinge deviation
 $TD_\\gamma = \\sum_i \\max(0, \\gamma - y_i\\, u\\cdot x_i)$ of the data with respect to the unit
-vector $u = w/\\|w\\|$. Run the cell to check it with `check.hinge_deviation`.""",
+vector $u = w/\\|w\\|$. Run the cell to check it with `check.hinge_deviation`.""" + _precision("hinge_deviation"),
         '''from perceptron_core import check
 
 

@@ -70,11 +70,20 @@ def window_ok(R, gamma, epsilon, delta):
 
 def _perceptron_few_epochs(X, y):
     """A tempting answer: 'separable if the perceptron converges within 100 sweeps'."""
-    import warnings
+    w = np.zeros(X.shape[1])
+    for _epoch in range(100):
+        mistakes = 0
+        for xi, yi in zip(X, y):
+            if yi * (w @ xi) <= 0:
+                w, mistakes = w + yi * xi, mistakes + 1
+        if not mistakes:
+            return True
+    return False
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return bool(pc.perceptron(X, y, max_epochs=100).converged)
+
+def _separable_with_offset(X, y):
+    """The slip of deciding separability with an offset b (an extra constant feature)."""
+    return separable_ok(np.c_[X, np.ones(len(X))], y)
 
 
 # --- plausible wrong answers, and the case each must fail first --------------------------------
@@ -93,7 +102,7 @@ WRONG = {
     ],
     "separable": [
         (lambda X, y: bool(len(set(y.tolist())) == 1 or X.shape[0] > 1), "XOR"),
-        (lambda X, y: bool(pc.separability(X, y, offset=True).separable), "a point at the origin"),
+        (_separable_with_offset, "a point at the origin"),
         (_perceptron_few_epochs, "separable but slow for the perceptron"),
         (lambda X, y: bool(np.all(np.any(X != 0, axis=1))), "XOR"),
     ],
@@ -253,7 +262,8 @@ def test_verdict_never_shows_the_reference(capsys):
             getattr(check, name)(func)
     out = capsys.readouterr().out
     assert not [line for line in source_lines if line in out]
-    assert "np." not in out and "numpy" not in out
+    # The inputs are printed as np.array(...) to paste; no other numpy appears.
+    assert "np." not in out.replace("np.array(", "") and "numpy" not in out
 
 
 # --- the references agree with the package's algorithms ----------------------------------------
@@ -296,3 +306,380 @@ def test_separable_cases_are_decided():
         assert pc.separability(*case.args).separable in (True, False)
     verdicts = [check._ref_separable(*c.args) for c in check._separable_cases()]
     assert 0 < sum(verdicts) < len(verdicts)  # both answers occur, so a constant answer fails
+
+
+# --- the package does not answer for the student ---------------------------------------------
+
+
+def _package_namespaces():
+    import sys
+
+    return {name: vars(module) for name, module in sys.modules.items()
+            if module is not None and (name == "perceptron_core" or name.startswith("perceptron_core."))}
+
+
+def _snapshot():
+    return {name: dict(space) for name, space in _package_namespaces().items()}
+
+
+def _unchanged(before):
+    after = _package_namespaces()
+    return all(after[name][k] is v for name, space in before.items() for k, v in space.items())
+
+
+def test_answer_table_names_package_functions():
+    import importlib
+
+    assert set(check.ANSWERS) == set(check.EXERCISES) == set(check.PRECISION)
+    for exercise, names in check.ANSWERS.items():
+        for name in names:
+            module, _, attr = ("perceptron_core." + name).rpartition(".")
+            assert callable(getattr(importlib.import_module(module), attr)), (exercise, name)
+
+
+@pytest.mark.parametrize("exercise,name", [(e, n) for e, ns in sorted(check.ANSWERS.items()) for n in ns])
+def test_calling_an_answer_function_fails(exercise, name, capsys):
+    """Every function of ANSWERS, called from the student's function, fails the first case with a
+    verdict that names it; the answer it would give does not matter."""
+    import importlib
+
+    module, _, attr = ("perceptron_core." + name).rpartition(".")
+    holder = importlib.import_module(module)
+    before = _snapshot()
+
+    def student(*args):
+        return getattr(holder, attr)(*args)  # looked up at call time, as pc.<name>(...) is
+
+    result = getattr(check, exercise)(student)
+    out = capsys.readouterr().out
+    assert result.status == "failed" and result.case == check._SPECS[exercise].cases()[0].name
+    assert result.called == f"perceptron_core.{name}"
+    assert f"called perceptron_core.{name}, which this exercise asks you to write: write it yourself" in out
+    assert "Traceback" not in out
+    assert _unchanged(before)  # every module has its functions back
+
+
+def test_the_issues_examples_fail_and_the_package_is_restored(capsys):
+    before = _snapshot()
+    assert not check.augment(pc.augment)
+    out = capsys.readouterr().out
+    assert "your function called perceptron_core.augment, which this exercise asks you to write" in out
+    assert not check.separable(lambda X, y: pc.separability(X, y).separable)
+    assert "called perceptron_core.separability" in capsys.readouterr().out
+    import functools
+
+    for given in (pc.radius, pc.geometry.radius, functools.partial(pc.radius)):
+        result = check.radius(given, quiet=True)
+        assert result.called == "perceptron_core.radius", given
+    assert not check.separable(lambda X, y: pc.data.augment(X, 1.0) is None)  # augment is allowed here
+    assert "called" not in capsys.readouterr().out.splitlines()[0]
+    assert _unchanged(before)
+    assert pc.augment is pc.data.augment and pc.augment(np.ones((1, 1)), 2.0).tolist() == [[1.0, 2.0]]
+
+
+def test_every_module_holding_an_answer_function_is_switched_off():
+    """pc.radius and pc.geometry.radius (and any other module's copy) are switched off together,
+    with the student's own globals (`from perceptron_core import radius`), and put back after."""
+    import sys
+    import types
+
+    namespace = {"lib_radius": pc.radius}
+    exec("def student(X):\n    return lib_radius(X)\n", namespace)
+    before = _snapshot()
+    with check._without_answers("radius", namespace["student"]) as (calls, call):
+        assert call is namespace["student"]
+        holders = [(n, k) for n, space in _package_namespaces().items() for k, v in space.items()
+                   if v is before["perceptron_core.geometry"]["radius"]]
+        assert not holders
+        assert namespace["lib_radius"] is pc.radius is pc.geometry.radius  # all the stand-in
+        # A module imported during the call picks up the stand-in; it must not keep it.
+        fake = types.ModuleType("perceptron_core._imported_during_check")
+        fake.radius = pc.radius
+        sys.modules[fake.__name__] = fake
+        with pytest.raises(RuntimeError, match="switched off while check.radius runs"):
+            pc.radius(np.ones((1, 2)))
+        assert calls == [("perceptron_core.radius", None)]
+    try:
+        assert fake.radius is before["perceptron_core.geometry"]["radius"]
+        assert namespace["lib_radius"] is pc.radius is before["perceptron_core"]["radius"]
+        assert _unchanged(before)
+    finally:
+        del sys.modules[fake.__name__]
+
+
+def test_a_caught_switched_off_error_still_fails(capsys):
+    def sneaky(X, c):
+        try:
+            return pc.augment(X, c)
+        except Exception:
+            return augment_ok(X, c)
+
+    result = check.augment(sneaky)
+    assert result.status == "failed" and result.called == "perceptron_core.augment"
+    capsys.readouterr()
+
+
+def test_restored_when_the_check_is_interrupted():
+    before = _snapshot()
+
+    def interrupted(X, c):
+        raise KeyboardInterrupt  # the student stops the cell: not a verdict, but nothing may stay patched
+
+    with pytest.raises(KeyboardInterrupt):
+        check.augment(interrupted)
+    assert _unchanged(before)
+
+
+def test_indirect_use_is_named():
+    result = check.pac_window(lambda R, g, e, d: math.ceil(math.log(pc.max_rounds(R, g) / d) / e), quiet=True)
+    assert result.called == "perceptron_core.max_rounds" and "write it yourself" in result.message
+    result = check.mistake_bound(lambda R, g: pc.max_rounds(R, g) - 1.0, quiet=True)
+    assert ("called perceptron_core.bounds.max_rounds, which uses perceptron_core.novikoff_bound"
+            in result.message)
+
+
+# --- precision ----------------------------------------------------------------------------------
+
+F32 = np.float32
+
+
+def update_f32(w, x, y):
+    w, x, y = w.astype(F32), x.astype(F32), F32(y)
+    return w + y * x if y * np.dot(w, x) <= 0 else w
+
+
+def margin_f32(X, y, w, b):
+    X, y, w, b = X.astype(F32), y.astype(F32), w.astype(F32), F32(b)
+    return np.min(y * (X @ w + b)) / np.linalg.norm(w)
+
+
+def radius_f32(X):
+    return np.max(np.sqrt(np.sum(X.astype(F32) ** 2, axis=1)))
+
+
+def bound_f32(R, gamma):
+    return (F32(R) / F32(gamma)) ** 2
+
+
+def augment_f32(X, c):
+    return np.hstack([X.astype(F32), np.full((X.shape[0], 1), c, dtype=F32)])
+
+
+def hinge_f32(X, y, w, gamma):
+    X, y, w, gamma = X.astype(F32), y.astype(F32), w.astype(F32), F32(gamma)
+    u = w / np.linalg.norm(w)
+    return np.sum(np.maximum(F32(0), gamma - y * (X @ u)))
+
+
+FLOAT32 = {"update": update_f32, "margin": margin_f32, "radius": radius_f32,
+           "mistake_bound": bound_f32, "augment": augment_f32, "hinge_deviation": hinge_f32}
+
+
+def test_precision_table():
+    floats = {name for name, p in check.PRECISION.items() if p is not None}
+    assert floats == set(FLOAT32)
+    assert all(check.PRECISION[name] == 1e-6 for name in floats)
+    assert all(check._SPECS[name].scale is not None for name in floats)
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT32))
+def test_float32_implementation_passes(name, capsys):
+    assert getattr(check, name)(FLOAT32[name]).passed, capsys.readouterr().out
+    spec = check._SPECS[name]
+    for case in spec.cases():  # and it is really computed in float32, well within the precision
+        got = np.asarray(FLOAT32[name](*case.args))
+        assert got.dtype == np.float32
+        assert np.max(np.abs(got - spec.reference(*case.args))) <= 0.5e-6 * spec.scale(*case.args)
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT32))
+@pytest.mark.parametrize("off", [0.5, 2.0])
+def test_off_by_more_than_the_precision_fails(name, off, capsys):
+    """The reference's answer moved by `off` times the case's tolerance: within it passes,
+    beyond it fails at the first case, with a verdict that states the precision."""
+    spec = check._SPECS[name]
+    # Answers worked out now: the references use functions that the check switches off.
+    table = [(c.args, spec.reference(*c.args) + off * 1e-6 * spec.scale(*c.args)) for c in spec.cases()]
+
+    def shifted(*args):
+        return next(answer for known, answer in table
+                    if all(np.array_equal(a, b) for a, b in zip(known, args)))
+
+    result = getattr(check, name)(shifted)
+    out = capsys.readouterr().out
+    if off < 1:
+        assert result.passed, out
+    else:
+        assert result.case == spec.cases()[0].name
+        assert "Compared to a relative 1e-06 of" in out and "passes; yours is" in out
+        assert result.tolerance == pytest.approx(1e-6 * spec.scale(*spec.cases()[0].args))
+
+
+def test_exact_answers_stay_exact(capsys):
+    assert check.pac_window(lambda R, g, e, d: window_ok(R, g, e, d) + 1).case == "R = gamma"
+    assert "Compared to" not in capsys.readouterr().out
+    assert check.separable(lambda X, y: np.float64(separable_ok(X, y))).status == "failed"
+    capsys.readouterr()
+
+
+# --- time limits --------------------------------------------------------------------------------
+
+
+def _abandoned_calls_stop(seconds=5.0):
+    """Whether the threads of calls that ran out of time end (they are asked to) within seconds."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + seconds
+    while any(t.name == "perceptron_core.check case" for t in threading.enumerate()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _forever(*args):
+    while True:
+        pass
+
+
+def test_endless_loop_runs_out_of_time_in_the_main_thread(capsys):
+    import signal
+    import threading
+    import time
+
+    assert threading.current_thread() is threading.main_thread()
+    fired = []
+
+    def previous_handler(signum, frame):
+        fired.append(signum)
+
+    old = signal.signal(signal.SIGALRM, previous_handler)
+    signal.setitimer(signal.ITIMER_REAL, 100.0)
+    try:
+        start = time.monotonic()
+        result = check.separable(_forever, time_limit=0.5)
+        elapsed = time.monotonic() - start
+        out = capsys.readouterr().out
+        assert result.status == "failed" and result.timed_out and result.case == "one point"
+        assert 0.5 <= elapsed < 10  # stopped (a generous bound: a loaded machine is slow)
+        assert "case 'one point' failed: your function ran out of time: it did not return within 0.5 s" in out
+        assert "X = np.array([[1.0, 2.0]])" in out and "endless loop" in out
+        # Someone else's handler and timer are back, the timer less the time the check took.
+        assert signal.getsignal(signal.SIGALRM) is previous_handler
+        assert 97.0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100.0 - 0.5
+        assert not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_an_except_exception_loop_cannot_swallow_the_limit(capsys):
+    def stubborn(X):
+        while True:
+            try:
+                sum(range(1000))
+            except Exception:
+                pass
+
+    assert check.radius(stubborn, time_limit=0.3).timed_out
+    capsys.readouterr()
+
+
+def test_endless_loop_runs_out_of_time_in_a_worker_thread():
+    import threading
+    import time
+
+    results = {}
+
+    def worker():
+        start = time.monotonic()
+        results["forever"] = check.separable(_forever, time_limit=0.5, quiet=True)
+        results["elapsed"] = time.monotonic() - start
+        results["right"] = check.radius(radius_ok, quiet=True)
+        results["stub"] = check.augment(lambda X, c: (_ for _ in ()).throw(NotImplementedError), quiet=True)
+        results["error"] = check.margin(lambda X, y, w, b: 1 / 0, quiet=True)
+
+    thread = threading.Thread(target=worker, daemon=True)  # a daemon: a hang fails, not blocks
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive()
+    result = results["forever"]
+    assert result.timed_out and result.case == "one point" and "ran out of time" in result.message
+    assert 0.5 <= results["elapsed"] < 10
+    assert results["right"].passed and results["stub"].status == "not implemented"
+    assert "ZeroDivisionError" in results["error"].message
+    # The abandoned call was asked to stop, and a pure-Python loop does.
+    assert _abandoned_calls_stop()
+
+
+def test_without_sigalrm_the_case_runs_in_a_thread(monkeypatch, capsys):
+    """Windows has no SIGALRM: even in the main thread the case then runs in a daemon thread."""
+    import threading
+    import time
+    import types
+
+    monkeypatch.setattr(check, "signal", types.SimpleNamespace())
+    start = time.monotonic()
+    result = check.margin_mistake(_forever, time_limit=0.3)
+    assert result.timed_out and time.monotonic() - start < 10
+    assert check.margin_mistake(margin_mistake_ok, time_limit=0.3).passed
+    capsys.readouterr()
+    assert _abandoned_calls_stop()
+
+
+def test_time_limit_argument(capsys):
+    assert check.radius(radius_ok, time_limit=None).passed
+    assert check.radius(radius_ok, time_limit=2).passed
+    capsys.readouterr()
+    for bad in (0, -1, float("inf"), float("nan"), True, "5"):
+        with pytest.raises(ValueError, match="time_limit must be a positive number"):
+            check.radius(radius_ok, time_limit=bad)
+    assert check.TIME_LIMIT == 5.0
+
+
+# --- a failing case is printed in full ---------------------------------------------------------
+
+
+def test_failing_case_is_printed_to_paste(capsys):
+    """Inputs are written as Python that recreates them exactly: no '...', no rounded digits."""
+    def integers_only(X):
+        return radius_ok(X) if np.all(X == np.round(X)) else 0.0
+
+    result = check.radius(integers_only)
+    out = capsys.readouterr().out
+    assert result.case == "random 1" and "..." not in out
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("      X = "))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("          "))
+    text = "\n".join(lines[start:end]).split("=", 1)[1]
+    X = eval(text, {"np": np})  # noqa: S307 -- the verdict's own text
+    assert np.array_equal(X, check.case_inputs("radius", "random 1")["X"])
+    assert X.dtype == np.float64 and len(np.unique(X)) == X.size  # real random numbers, all of them
+    expected = float(out.split("expected: ")[1].splitlines()[0])
+    assert expected == result.expected  # the answer too, to the last bit
+
+
+def test_large_inputs_say_how_to_get_them(capsys, monkeypatch):
+    monkeypatch.setattr(check, "PRINT_LIMIT", 1)
+    result = check.radius(lambda X: 0.0)
+    out = capsys.readouterr().out
+    assert "X = an array of shape (1, 2), too large to print here" in out
+    assert "check.case_inputs('radius', 'one point')['X']" in out
+    assert np.array_equal(check.case_inputs("radius", "one point")["X"], result.inputs["X"])
+    with pytest.raises(KeyError, match="no case"):
+        check.case_inputs("radius", "nope")
+    with pytest.raises(KeyError, match="there is no check.nope"):
+        check.case_inputs("nope", "one point")
+
+
+def test_literals_round_trip():
+    values = [np.array([0.1, 1 / 3, -2e-300]), np.array([[1.5, 2.0], [3.0, 4.0]]),
+              np.array([0.1, 0.7], dtype=np.float32), np.array([1, -2]), np.array([True, False]),
+              np.zeros((0, 3)), np.array(2.5), 0.1, 1 / 3, np.float32(0.1), 7, True]
+    for v in values:
+        back = eval(check._literal(v), {"np": np})  # noqa: S307
+        if isinstance(v, np.ndarray):
+            assert back.dtype == v.dtype and back.shape == v.shape and np.array_equal(back, v)
+        else:
+            assert back == v and type(back) is type(v)
