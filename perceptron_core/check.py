@@ -89,6 +89,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import inspect
 import math
 import numbers
 import signal
@@ -369,7 +370,7 @@ def _switched_off(exercise: str, name: str, original: Callable[..., Any],
 
     def switched_off(*args: Any, **kwargs: Any) -> Any:
         # Say whether the student called it or another package function did on their behalf.
-        caller = sys._getframe(1)
+        caller = inspect.currentframe().f_back
         module = str(caller.f_globals.get("__name__", ""))
         inside = module.startswith("perceptron_core") and module != __name__  # the check calls the student
         via = f"{module}.{caller.f_code.co_name}" if inside else None
