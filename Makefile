@@ -10,7 +10,7 @@ JB_FLAGS := -n -W --keep-going
 # hypothesis again, a sixth of the unit suite's time. The caches are in .gitignore.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: book exercises student pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench venv-lowest test-lowest test-lowest-unit book-lowest test-lowest-notebooks test-wheel
+.PHONY: book exercises student assignments grade test-assignments pdf test venv chromium test-unit test-deep test-notebooks test-notebooks-native test-notebooks-alt test-browser test-browser-latency test-browser-pages serve clean outputs bench venv-lowest test-lowest test-lowest-unit book-lowest test-lowest-notebooks test-wheel
 
 # numba compiles the package's two loops into its on-disk cache (perceptron_core/__pycache__) when
 # an environment is set up, as pip compiles a package's bytecode when it installs it: every test
@@ -103,6 +103,34 @@ exercises: $(BOOK_SOURCES)
 
 student: exercises
 
+# Autograded assignments (otter-grader): every chapter's exercises, or those of the chapters
+# CHAPTERS names (`make assignments CHAPTERS="margin offset"`), as an otter assignment in
+# _build/assignments/<chapter>/: student/ to hand out, autograder/ with the solution notebook and
+# the autograder zip. The names are checked before the book builds; the masters take the built
+# book's numbers (book/_tools/assignments.py). setuptools' build/ goes first, as in test-wheel.
+assignments: $(STAMP)
+	@$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --validate
+	$(MAKE) --no-print-directory book
+	rm -rf build
+	$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --out _build/assignments
+
+# Grading (book/_tools/grading.py): every file of the folder SUBMISSIONS graded by otter's own
+# runner (`otter run`) with the autograder `make assignments CHAPTERS=<chapter>` built for CHAPTER,
+# JOBS at a time (default: one per core), each within TIMEOUT seconds; the gradebook, one row a
+# student and one column a question, goes to GRADEBOOK (default _build/grades/<chapter>.csv).
+#   make grade SUBMISSIONS=hand-ins/ CHAPTER=margin
+SUBMISSIONS ?=
+CHAPTER     ?=
+JOBS        ?=
+TIMEOUT     ?= 300
+GRADEBOOK   ?=
+grade: $(STAMP)
+	@if [ -z "$(SUBMISSIONS)" ] || [ -z "$(CHAPTER)" ]; then \
+	  echo "Usage: make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=file.csv]" >&2; \
+	  exit 2; fi
+	$(BIN)/python book/_tools/grading.py --chapter "$(CHAPTER)" --submissions "$(SUBMISSIONS)" \
+	  --timeout $(TIMEOUT) $(if $(JOBS),--jobs $(JOBS)) $(if $(GRADEBOOK),--gradebook "$(GRADEBOOK)")
+
 # Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium;
 # the instructor guide is not a handout, and goes to _build/pdf/instructor/.
 pdf: chromium book
@@ -150,6 +178,14 @@ test-notebooks-alt: $(STAMP)
 	  echo "== Every chapter under nbval, numeric set-up 2: $$vars"; \
 	  env $$vars PYTHONPATH=book/_tools $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	    -p nbval_glue $(XDIST) --dist loadfile -q book/
+
+# Every chapter's assignment graded by otter as `make grade` grades (tests/book/test_grading.py):
+# the solution gets full marks, the student notebook nothing, one wrong answer costs its question
+# only, code that raises is graded, an endless loop is stopped at its time limit, a file that is
+# not a notebook gets its row; and the student notebook holds no solution and no hidden test.
+# PERCEPTRON_GRADING=1 runs them (test-notebooks-native selects `-m notebooks` too).
+test-assignments: assignments
+	PERCEPTRON_GRADING=1 $(BIN)/python -m pytest tests/book/test_grading.py -m notebooks -q $(XDIST)
 
 # The lowest versions pyproject.toml accepts (see venv-lowest): the non-browser tests, then the
 # book built with them (into _build/lowest, same flags), then every chapter's glued numbers
@@ -217,8 +253,8 @@ test-browser-pages: chromium book
 
 # The parts of `make test`, in order, each timed; Chromium first, so that a machine without it
 # stops before any test runs. The table of times is printed at the end, or where a part failed.
-TEST_PARTS := chromium venv test-unit book test-notebooks-native test-notebooks-alt \
-  venv-lowest test-lowest test-wheel test-browser-latency test-browser-pages
+TEST_PARTS := chromium venv test-unit book test-notebooks-native test-assignments \
+  test-notebooks-alt venv-lowest test-lowest test-wheel test-browser-latency test-browser-pages
 TIMES := _build/test-times.txt
 
 test:

@@ -81,7 +81,9 @@ huge numpy operation), which ends first. The previous ``SIGALRM`` handler and ti
 afterwards. Elsewhere (another thread, or a system without ``SIGALRM`` such as Windows) the case
 runs in a daemon thread, which the check stops waiting for after the limit: it asks the thread
 to stop (an exception raised in it at its next Python instruction, which ends a pure-Python
-loop) and otherwise abandons it, still running, until the interpreter exits.
+loop) and otherwise abandons it, still running, until the interpreter exits. :func:`call` puts
+one call of a function under the same limit outside a check, raising ``TimeoutError`` when it
+runs out: an autograder's hidden tests call the student's function through it.
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ __all__ = [
     "PRECISION",
     "ANSWERS",
     "TIME_LIMIT",
+    "call",
     "case_inputs",
     "mistakes",
     "update",
@@ -226,7 +229,9 @@ def _scalar_literal(value: Any) -> str:
     if isinstance(value, (bool, np.bool_)):
         return repr(bool(value))
     if isinstance(value, np.floating) and value.dtype != np.float64:
-        return repr(value)  # np.float32(0.1): its own shortest digits, and the type that has them
+        # np.float32(0.1): its own shortest digits (str gives them), and the type that has them
+        # (numpy 1.x's repr drops the type)
+        return f"np.{value.dtype.name}({value!s})"
     if isinstance(value, (float, np.floating)):
         return repr(float(value))
     if isinstance(value, np.integer):
@@ -527,6 +532,58 @@ def _check_time_limit(time_limit: Any) -> float | None:
         raise ValueError(f"time_limit must be a positive number of seconds, or None for no limit; "
                          f"got {time_limit!r}.")
     return float(time_limit)
+
+
+def call(func: Callable[..., Any], *args: Any, time_limit: float | None = TIME_LIMIT, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` under a time limit: its value, or a TimeoutError.
+
+    The time limit of the checks (see the module docstring: a ``SIGALRM`` timer in the main
+    thread, a watched daemon thread elsewhere), for one call outside a check: an autograder's
+    hidden tests call the student's function through it, so that an endless loop fails the
+    test instead of hanging the grader. Nothing else is changed: the package functions that a
+    check switches off stay on, and the arguments are passed as they are (not copied).
+
+    Parameters
+    ----------
+    func : the function to call.
+    *args, **kwargs : its arguments (``time_limit`` is this function's own keyword, never
+        passed on).
+    time_limit : seconds the call may run (default :data:`TIME_LIMIT`); ``None`` for no limit.
+
+    Returns
+    -------
+    What ``func`` returns. An exception it raises propagates unchanged.
+
+    Raises
+    ------
+    TimeoutError
+        When ``func`` has not returned after ``time_limit`` seconds. Its traceback ends where
+        the call was stopped (in the main thread), to show where it looped.
+    ValueError
+        When ``time_limit`` is not a positive number of seconds or None.
+
+    Examples
+    --------
+    >>> call(max, 3, 7)
+    7
+    >>> def forever(x):
+    ...     while True:
+    ...         pass
+    >>> call(forever, 1, time_limit=0.1)
+    Traceback (most recent call last):
+    ...
+    TimeoutError: forever(...) did not return within 0.1 s: an endless loop?
+    """
+    if not callable(func):
+        raise TypeError(f"call needs a function to call, got {type(func).__name__}.")
+    limit = _check_time_limit(time_limit)
+    target = functools.partial(func, **kwargs) if kwargs else func
+    try:
+        return _call_with_limit(target, args, limit)
+    except _OutOfTime as stopped:
+        name = getattr(func, "__name__", None) or type(func).__name__
+        raise TimeoutError(f"{name}(...) did not return within {limit:g} s: an endless loop?"
+                           ).with_traceback(stopped.__traceback__) from None
 
 
 # --- the runner -------------------------------------------------------------------------------

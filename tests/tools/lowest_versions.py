@@ -28,11 +28,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-__all__ = ["EXCLUDED_EXTRAS", "floors", "lowest_requirements", "normalize", "main"]
+__all__ = ["EXCLUDED_EXTRAS", "MAIN_ONLY", "floors", "lowest_requirements", "normalize", "main"]
 
 REPO = Path(__file__).resolve().parents[2]
 # Extras whose entries are tools pinned by requirements.txt, not the package's promises.
 EXCLUDED_EXTRAS = frozenset({"test"})
+# Tools of the main environment only, left out of the lowest one: otter-grader makes and grades
+# the assignments (make assignments, make grade, make test-assignments) with the pinned packages,
+# and needs a newer ipywidgets (>=8.1.5) than the floor the package promises to work with.
+MAIN_ONLY = frozenset({"otter-grader"})
 
 # A PEP 508 requirement, as far as pyproject's entries use it: name, optional [extras],
 # version specifiers, optional "; marker".
@@ -98,14 +102,16 @@ def lowest_requirements(requirements: str, pins: dict[str, str]) -> str:
     """The text of a requirements file with each package of ``pins`` pinned at its floor.
 
     Lines naming a floored package are replaced by ``name==floor`` (with a note of the pin they
-    replace); every other line, comments included, is kept; floored packages the file does not
-    name are appended.
+    replace); lines naming a package of :data:`MAIN_ONLY` are commented out; every other line,
+    comments included, is kept; floored packages the file does not name are appended.
     """
     out, seen = [], set()
     for line in requirements.splitlines():
         match = _REQ_LINE.match(line)
         name = normalize(match["name"]) if match else None
-        if name in pins:
+        if name in MAIN_ONLY:
+            out.append(f"# {line.strip()}  (main environment only: lowest_versions.MAIN_ONLY)")
+        elif name in pins:
             seen.add(name)
             out.append(f"{name}=={pins[name]}  # lowest accepted by pyproject.toml; pinned: {line.strip()}")
         else:

@@ -1,0 +1,995 @@
+"""Hidden autograder tests for the checked code exercises, each against an independent oracle.
+
+In the otter assignments ``check.<name>(<name>)`` is the public test of each checked code exercise
+(:data:`perceptron_core.check.EXERCISES`); :data:`HIDDEN` holds, for every exercise, two or three
+hidden test cells that the autograder runs besides and the student never sees. Each one tries the
+student's function on inputs the public check does not use (other seeds, other sizes, other edge
+cases) and compares every answer with an *oracle*: a brute force, exact rational arithmetic
+(``fractions.Fraction`` of the floats, ``decimal`` at 60 digits) or a closed form written out in
+the cell, from the exercise's definition in its chapter.
+
+Why independent: the package's own implementation of an answer is the solution (a test that
+compares with it proves only that two copies of one formula agree, slips included), and so are
+the references inside ``check.py``. No cell imports anything of ``perceptron_core`` but
+``perceptron_core.check``'s :func:`~perceptron_core.check.call` (which calls the student's
+function under a time limit, so that an endless loop fails the test with a ``TimeoutError``
+instead of hanging the grader), ``PRECISION`` (the precision the exercise text states) and
+``TIME_LIMIT`` (that limit). Exact arithmetic on the very floats the function receives also
+settles what a float computation cannot: a point exactly on the line, a margin exactly at the
+target. Where an exact answer and a correct float computation could still differ (a score within
+rounding of 0, a bound within rounding of an integer), the random cases are drawn away from that
+boundary, and the boundary itself is tested on numbers whose float arithmetic is exact in any
+order of operations (small integers, multiples of 1/8, weight vectors along an axis, powers of
+2). Hand-made cases with a known answer check the oracle against it, and a known verdict on
+separability carries a proof the cell checks exactly (a separating ``w``, or a Gordan
+certificate), so that a wrong expectation fails loudly instead of grading students against it.
+
+Conventions match the public check: ties are mistakes (``y w·x ≤ 0``) for ``mistakes`` and
+``update``, the margin-mistake test is strict (``< τγ``, and ``w = 0`` is always one),
+``separable`` is strict separation through the origin, and ``pac_window`` is
+``⌈(1/ε) ln((M + 1)/δ)⌉`` with ``M = ⌊(R/γ)²⌋``. Floats pass within ``PRECISION[name]`` times the
+size the module docstring of ``perceptron_core.check`` names (the answer, or the largest its terms
+can be); ints and True/False are compared exactly, and must be of that type.
+
+The form of a cell, which both of otter's test formats accept (an OK-format doctest after
+``ast.unparse``, or an exception-based test: at most a function definition and a call of it)::
+
+    def test_<name>_<what>(<name>):
+        import numpy as np                          # its own imports, inside the function
+        from perceptron_core.check import TIME_LIMIT, call
+        ...
+        got = call(<name>, X, y, w, time_limit=TIME_LIMIT)
+        assert got == want, f"<name>(X, y, w) on X = ...: expected {want}, got {got!r}"
+    test_<name>_<what>(<name>)
+
+The function's parameter is the student's function, looked up by the exercise's name (otter's
+exception-based tests pass globals by parameter name; the final call does it for a doctest). A
+failing assertion's message shows the inputs and the expected answer. The cells print nothing
+(an OK-format test compares printed output with none).
+
+**The time limit** of every call is ``perceptron_core.check.TIME_LIMIT`` (5 s), read when the
+cell runs: a grader on a slow machine sets ``perceptron_core.check.TIME_LIMIT = 30`` before the
+tests, and the tests of this module set it to a fraction of a second to see an endless loop fail
+quickly. (The public checks take their default when ``check.py`` is imported, so they are not
+affected.)
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+__all__ = ["HIDDEN", "names", "function_name"]
+
+
+def _cell(source: str) -> str:
+    return textwrap.dedent(source).strip("\n") + "\n"
+
+
+# --- mistakes (chapter "first_look"): count the points with y w·x ≤ 0 -------------------------
+
+_MISTAKES = [
+    _cell(r'''
+    def test_mistakes_exact_ties(mistakes):
+        # Small integers: many points lie exactly on the line w.x = 0 (some at the origin) and
+        # count as mistakes. Oracle: the count in exact rational arithmetic.
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def exact_count(X, y, w):
+            return sum(1 for xi, yi in zip(X.tolist(), y.tolist())
+                       if Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist())) <= 0)
+        rng = np.random.default_rng(90210)
+        ties = 0
+        for case in range(40):
+            n, d = int(rng.integers(1, 16)), int(rng.integers(1, 5))
+            X = rng.integers(-2, 3, size=(n, d)).astype(float)
+            y = rng.choice([-1.0, 1.0], size=n)
+            w = rng.integers(-2, 3, size=d).astype(float)
+            want = exact_count(X, y, w)
+            ties += sum(1 for xi in X.tolist() if sum(a * b for a, b in zip(xi, w.tolist())) == 0)
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)), (
+                f"mistakes(X, y, w) must return an int; on X = {X.tolist()}, y = {y.tolist()}, "
+                f"w = {w.tolist()} it returned {type(got).__name__} {got!r} (expected {want})")
+            assert got == want, (f"mistakes(X, y, w) on X = {X.tolist()}, y = {y.tolist()}, "
+                                 f"w = {w.tolist()}: expected {want}, got {got!r}")
+        assert ties > 0, "the cases were meant to put points exactly on the line"
+    test_mistakes_exact_ties(mistakes)
+    '''),
+    _cell(r'''
+    def test_mistakes_dyadic_and_random(mistakes):
+        # Multiples of 1/8 (exact in floats, ties included) and Gaussian data of several sizes
+        # and scales, drawn away from ties. Oracle: the count in exact rational arithmetic.
+        import math
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def scores(X, y, w):
+            return [Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist()))
+                    for xi, yi in zip(X.tolist(), y.tolist())]
+        rng = np.random.default_rng(31337)
+        cases = []
+        for k in range(15):
+            n, d = int(rng.integers(2, 25)), int(rng.integers(1, 6))
+            cases.append((rng.integers(-8, 9, size=(n, d)) / 8.0, rng.choice([-1.0, 1.0], size=n),
+                          rng.integers(-4, 5, size=d) / 4.0))
+        while len(cases) < 35:
+            n, d = int(rng.integers(1, 80)), int(rng.integers(1, 9))
+            scale = 10.0 ** int(rng.integers(-3, 4))
+            X, w = rng.normal(size=(n, d)) * scale, rng.normal(size=d)
+            y = rng.choice([-1.0, 1.0], size=n)
+            size = scale * math.sqrt(d) * float(np.max(np.abs(w))) * 10
+            if all(abs(float(s)) > 1e-9 * size for s in scores(X, y, w)):  # no near-tie
+                cases.append((X, y, w))
+        for X, y, w in cases:
+            want = sum(1 for s in scores(X, y, w) if s <= 0)
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
+                f"mistakes(X, y, w) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}: "
+                f"expected {want}, got {got!r}")
+    test_mistakes_dyadic_and_random(mistakes)
+    '''),
+    _cell(r'''
+    def test_mistakes_edge_cases(mistakes):
+        # Hand-made cases whose count is known; the exact count agrees with each.
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def exact_count(X, y, w):
+            return sum(1 for xi, yi in zip(X.tolist(), y.tolist())
+                       if Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist())) <= 0)
+        grid = np.array([[a, b] for a in range(-20, 21) for b in range(-20, 21) if a != b], dtype=float)
+        labels = np.where(grid[:, 0] > grid[:, 1], 1.0, -1.0)
+        labels[::37] *= -1  # every 37th label flipped: exactly those points are mistakes
+        cases = [
+            ("w = 0: every point", np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, 0.0]]),
+             np.array([1.0, -1.0, 1.0]), np.zeros(2), 3),
+            ("every point at the origin", np.zeros((4, 3)), np.array([1.0, -1.0, -1.0, 1.0]),
+             np.array([1.0, 2.0, 3.0]), 4),
+            ("negative labels, all correct", np.array([[-1.0, 0.0], [-2.0, 5.0]]),
+             np.array([-1.0, -1.0]), np.array([1.0, 0.0]), 0),
+            ("two points on the line, with either label", np.array([[1.0, -1.0], [-2.0, 2.0], [3.0, 1.0]]),
+             np.array([1.0, -1.0, 1.0]), np.array([1.0, 1.0]), 2),
+            ("one dimension", np.array([[-2.0], [-1.0], [0.0], [1.0], [2.0]]),
+             np.array([-1.0, -1.0, 1.0, 1.0, -1.0]), np.array([0.5]), 2),
+            ("one point, correct", np.array([[0.25, -0.75]]), np.array([-1.0]), np.array([-1.0, 1.0]), 0),
+            ("1640 points, every 37th label flipped", grid, labels, np.array([1.0, -1.0]),
+             len(range(0, len(grid), 37))),
+        ]
+        for name, X, y, w, known in cases:
+            want = exact_count(X, y, w)
+            assert want == known, f"the oracle disagrees with the known count on {name!r}"
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
+                f"mistakes(X, y, w), {name}: X = {X.tolist() if X.size <= 60 else 'a grid of shape ' + str(X.shape)}, "
+                f"y = {y.tolist() if y.size <= 60 else '...'}, w = {w.tolist()}: expected {want}, got {got!r}")
+    test_mistakes_edge_cases(mistakes)
+    '''),
+]
+
+
+# --- update (chapter "perceptron"): w + y x when y w·x ≤ 0, else w -----------------------------
+
+_UPDATE = [
+    _cell(r'''
+    def test_update_exact_ties(update):
+        # Small integers, so that y w.x = 0 (a tie, which is a mistake) happens often, and w = 0.
+        # Oracle: the step in exact rational arithmetic.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def exact_step(w, x, y):
+            W, Xf, Y = [Fraction(v) for v in w.tolist()], [Fraction(v) for v in x.tolist()], Fraction(y)
+            if Y * sum(a * b for a, b in zip(W, Xf)) <= 0:
+                return [a + Y * b for a, b in zip(W, Xf)]
+            return W
+        rng = np.random.default_rng(4242)
+        ties = 0
+        for case in range(50):
+            d = int(rng.integers(1, 7))
+            w = rng.integers(-2, 3, size=d).astype(float) if case % 10 else np.zeros(d)
+            x = rng.integers(-2, 3, size=d).astype(float)
+            y = float(rng.choice([-1.0, 1.0]))
+            ties += float(w @ x) == 0
+            want = exact_step(w, x, y)
+            w_in, x_in = w.copy(), x.copy()
+            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT)
+            shown = f"update(w, x, y) on w = {w.tolist()}, x = {x.tolist()}, y = {y}"
+            assert np.array_equal(w_in, w) and np.array_equal(x_in, x), f"{shown} changed w or x in place"
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == (d,), f"{shown}: expected shape {(d,)}, got {got!r}"
+            tol = PRECISION["update"] * max(float(np.max(np.abs(w))), float(np.max(np.abs(x))))
+            assert all(abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"{shown}: expected {[float(e) for e in want]}, got {got!r}")
+        assert ties > 0, "the cases were meant to include ties"
+    test_update_exact_ties(update)
+    '''),
+    _cell(r'''
+    def test_update_random(update):
+        # Gaussian w and x of up to 40 coordinates and scales from 1e-3 to 1e3, drawn away from
+        # a tie, and multiples of 1/8 with ties. Oracle: the step in exact rational arithmetic.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(8675309)
+        cases = []
+        while len(cases) < 40:
+            if len(cases) % 4 == 0:
+                d = int(rng.integers(1, 4))
+                w, x = rng.integers(-4, 5, size=d) / 8.0, rng.integers(-4, 5, size=d) / 8.0
+            else:
+                d = int(rng.integers(1, 41))
+                w = rng.normal(size=d) * 10.0 ** int(rng.integers(-3, 4))
+                x = rng.normal(size=d) * 10.0 ** int(rng.integers(-3, 4))
+            y = float(rng.choice([-1.0, 1.0]))
+            s = Fraction(y) * sum(Fraction(a) * Fraction(b) for a, b in zip(w.tolist(), x.tolist()))
+            size = float(np.abs(w) @ np.abs(x))
+            if s == 0 or abs(float(s)) > 1e-9 * size:  # an exact tie, or clearly not one
+                cases.append((w, x, y, s))
+        assert any(s == 0 for w, x, y, s in cases), "the cases were meant to include ties"
+        for w, x, y, s in cases:
+            W, Xf = [Fraction(v) for v in w.tolist()], [Fraction(v) for v in x.tolist()]
+            want = [a + Fraction(y) * b for a, b in zip(W, Xf)] if s <= 0 else W
+            w_in, x_in = w.copy(), x.copy()
+            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT)
+            shown = f"update(w, x, y) on w = {w.tolist()}, x = {x.tolist()}, y = {y}"
+            assert np.array_equal(w_in, w) and np.array_equal(x_in, x), f"{shown} changed w or x in place"
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == w.shape, f"{shown}: expected shape {w.shape}, got {got!r}"
+            tol = PRECISION["update"] * max(float(np.max(np.abs(w))), float(np.max(np.abs(x))))
+            assert all(abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"{shown}: expected {[float(e) for e in want]}, got {got!r}")
+    test_update_random(update)
+    '''),
+    _cell(r'''
+    def test_update_along_a_run(update):
+        # The steps of a perceptron run from w = 0, three passes over nine integer points (each
+        # step given the exact weights so far). Oracle: the run in exact rational arithmetic.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        X = np.array([[2, 1, 0], [0, 1, 1], [-1, 0, 2], [1, -2, 1], [0, 0, 1],
+                      [-2, -1, 0], [3, 0, -1], [1, 1, 1], [0, -1, 0]], dtype=float)
+        y = np.array([1, 1, -1, 1, -1, -1, 1, 1, -1], dtype=float)
+        W = [Fraction(0)] * 3
+        updates = 0
+        for sweep in range(3):
+            for i, (x, yi) in enumerate(zip(X, y)):
+                w = np.array([float(v) for v in W])
+                Xf = [Fraction(v) for v in x.tolist()]
+                if Fraction(yi) * sum(a * b for a, b in zip(W, Xf)) <= 0:
+                    W, updates = [a + Fraction(yi) * b for a, b in zip(W, Xf)], updates + 1
+                got = call(update, w.copy(), x.copy(), float(yi), time_limit=TIME_LIMIT)
+                got_array = np.asarray(got, dtype=float)
+                tol = PRECISION["update"] * max(float(np.max(np.abs(w))), float(np.max(np.abs(x))))
+                assert got_array.shape == (3,) and all(
+                    abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), W)), (
+                    f"update(w, x, y) at pass {sweep + 1}, example {i} of a perceptron run, on "
+                    f"w = {w.tolist()}, x = {x.tolist()}, y = {float(yi)}: "
+                    f"expected {[float(e) for e in W]}, got {got!r}")
+        assert updates >= 3, "the run was meant to make several updates"
+    test_update_along_a_run(update)
+    '''),
+]
+
+
+# --- separable (chapter "separability"): some w with y_i w·x_i > 0 for all i, no offset ----------
+
+_SEPARABLE = [
+    _cell(r'''
+    def test_separable_known_answers(separable):
+        # Logic gates, cones and a margin of 1e-6, each with a proof checked here in exact
+        # arithmetic: a w with y_i w.x_i > 0 for every i (separable), or a Gordan certificate,
+        # weights l_i >= 0, not all 0, with sum_i l_i y_i x_i = 0 (not separable: any w would give
+        # w . sum = sum_i l_i y_i w.x_i > 0).
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def proved(X, y, kind, proof):
+            Z = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            P = [Fraction(p) for p in proof]
+            if kind == "witness":
+                return all(sum(z * p for z, p in zip(row, P)) > 0 for row in Z)
+            return (all(p >= 0 for p in P) and sum(P) > 0
+                    and all(sum(p * row[j] for p, row in zip(P, Z)) == 0 for j in range(len(Z[0]))))
+        bits = [(0, 0), (0, 1), (1, 0), (1, 1)]
+        signs = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        def gate(points, rule, bias):
+            X = np.array([[a, b, 1.0] if bias else [a, b] for a, b in points], dtype=float)
+            return X, np.array([1.0 if rule(a, b) else -1.0 for a, b in points])
+        cases = []
+        for name, rule, kind, proof in [
+                ("AND", lambda a, b: a and b, "witness", [2, 2, -3]),
+                ("OR", lambda a, b: a or b, "witness", [2, 2, -1]),
+                ("NAND", lambda a, b: not (a and b), "witness", [-2, -2, 3]),
+                ("NOR", lambda a, b: not (a or b), "witness", [-2, -2, 1]),
+                ("x1 and not x2", lambda a, b: a and not b, "witness", [2, -2, -1]),
+                ("always true", lambda a, b: True, "witness", [0, 0, 1]),
+                ("XOR", lambda a, b: a != b, "certificate", [1, 1, 1, 1]),
+                ("XNOR", lambda a, b: a == b, "certificate", [1, 1, 1, 1])]:
+            cases.append((f"{name} on {{0,1}}^2 with a constant feature 1", *gate(bits, rule, True), kind, proof))
+        for name, rule, kind, proof in [
+                ("x1", lambda a, b: a > 0, "witness", [1, 0]),
+                ("not x2", lambda a, b: b < 0, "witness", [0, -1]),
+                ("AND", lambda a, b: a > 0 and b > 0, "certificate", [0, 1, 1, 0]),
+                ("OR", lambda a, b: a > 0 or b > 0, "certificate", [0, 1, 1, 0]),
+                ("XOR", lambda a, b: a != b, "certificate", [1, 0, 0, 1])]:
+            cases.append((f"{name} on {{-1,1}}^2 through the origin", *gate(signs, rule, False), kind, proof))
+        cases.append(("AND on {0,1}^2 through the origin (a point at the origin)",
+                      *gate(bits, lambda a, b: a and b, False), "certificate", [1, 0, 0, 0]))
+        cases += [
+            ("the unit vectors of R^3", np.eye(3), np.ones(3), "witness", [1, 1, 1]),
+            ("the unit vectors of R^3 and minus their sum", np.r_[np.eye(3), -np.ones((1, 3))],
+             np.ones(4), "certificate", [1, 1, 1, 1]),
+            ("the unit vectors of R^5 with labels, and their signed sum with label -1",
+             np.r_[np.diag([1.0, -1, 1, 1, -1]), np.ones((1, 5))], np.array([1.0, -1, 1, 1, -1, -1]),
+             "certificate", [1, 1, 1, 1, 1, 1]),
+            ("one point", np.array([[0.0, -3.0, 2.0]]), np.array([-1.0]), "witness", [0, 1, -1]),
+            ("one point at the origin", np.zeros((1, 2)), np.array([1.0]), "certificate", [1]),
+            ("a point and its copy, same label", np.array([[1.0, 2.0], [1.0, 2.0]]), np.array([1.0, 1.0]),
+             "witness", [1, 0]),
+            ("a point and its negative, same label", np.array([[1.0, 2.0], [-1.0, -2.0]]),
+             np.array([1.0, 1.0]), "certificate", [1, 1]),
+            ("three directions spanning a closed half-plane", np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]]),
+             np.ones(3), "certificate", [1, 0, 1]),
+            ("three directions inside an open half-plane", np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 1.0]]),
+             np.ones(3), "witness", [1, 3]),
+            ("margin about 1e-6: the perceptron would need about 1e12 passes",
+             np.array([[1.0, 0.0], [1.0, -1e-6]]), np.array([1.0, -1.0]), "witness", [1, 2e6]),
+            ("margin about 1e-6 and a point closing it", np.array([[1.0, 0.0], [1.0, -1e-6], [0.0, 1.0]]),
+             np.array([1.0, -1.0, -1.0]), "certificate", [1, 1, Fraction(1e-6)]),
+        ]
+        for name, X, y, kind, proof in cases:
+            assert proved(X, y, kind, proof), f"the proof of the known answer for {name!r} does not check"
+            want = kind == "witness"
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"separable(X, y), {name}: X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
+    test_separable_known_answers(separable)
+    '''),
+    _cell(r'''
+    def test_separable_brute_force_plane(separable):
+        # Random small-integer sets in 1 and 2 dimensions. Oracle, exact: in 1 dimension, separable
+        # through the origin exactly when every y_i x_i is non-zero and of one sign; in the plane,
+        # the separators w form an open cone, empty or else containing some z_i = y_i x_i (when
+        # all z_i point one way) or the sum of its two edges, each a rotation of some z_j by 90
+        # degrees: so it is non-empty exactly when one of these candidates separates exactly.
+        import itertools
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def brute_force(X, y):
+            Z = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            if len(Z[0]) == 1:
+                return all(z[0] > 0 for z in Z) or all(z[0] < 0 for z in Z)
+            turned = [(-z[1], z[0]) for z in Z]
+            candidates = [tuple(z) for z in Z] + [
+                (s * p[0] + t * q[0], s * p[1] + t * q[1])
+                for p, q in itertools.combinations_with_replacement(turned, 2) for s in (1, -1) for t in (1, -1)]
+            return any(all(w[0] * z[0] + w[1] * z[1] > 0 for z in Z) for w in candidates)
+        rng = np.random.default_rng(2718)
+        seen = set()
+        for case in range(60):
+            n, d = int(rng.integers(1, 8)), 1 if case % 5 == 0 else 2
+            X = rng.integers(-3, 4, size=(n, d)).astype(float)
+            if case % 3 == 0:  # labels from a random line through the origin, often separable
+                u = rng.integers(-3, 4, size=d)
+                y = np.where(X @ u >= 0, 1.0, -1.0)
+            else:
+                y = rng.choice([-1.0, 1.0], size=n)
+            want = brute_force(X, y)
+            seen.add(want)
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"separable(X, y) on X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
+        assert seen == {True, False}, "the cases were meant to include both answers"
+    test_separable_brute_force_plane(separable)
+    '''),
+    _cell(r'''
+    def test_separable_planted(separable):
+        # Random integer sets in 3 to 6 dimensions with the answer planted and its proof checked
+        # exactly: labels y_i = sign(w*.x_i) of a random integer w* (separable: w* separates),
+        # or points z_1..z_k with a last point -(z_1 + ... + z_k), each given a random label and
+        # x_i = y_i z_i (not separable: l_i = 1 is a Gordan certificate, sum_i l_i y_i x_i = 0).
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        rng = np.random.default_rng(1618)
+        for case in range(30):
+            d = int(rng.integers(3, 7))
+            if case % 2 == 0:
+                w_star = rng.integers(-3, 4, size=d)
+                while not w_star.any():
+                    w_star = rng.integers(-3, 4, size=d)
+                X = rng.integers(-4, 5, size=(int(rng.integers(3, 13)), d))
+                X = X[X @ w_star != 0].astype(float)
+                if len(X) == 0:
+                    continue
+                y = np.sign(X @ w_star).astype(float)
+                want = True
+                assert all(Fraction(yi) * sum(Fraction(a) * int(b) for a, b in zip(xi, w_star)) > 0
+                           for xi, yi in zip(X.tolist(), y.tolist())), "the planted w* does not separate"
+            else:
+                Z = rng.integers(-4, 5, size=(int(rng.integers(2, 11)), d))
+                Z = np.r_[Z, -Z.sum(axis=0, keepdims=True)]
+                y = rng.choice([-1.0, 1.0], size=len(Z))
+                X = (y[:, None] * Z).astype(float)
+                order = rng.permutation(len(X))
+                X, y = X[order], y[order]
+                want = False
+                assert all(sum(Fraction(yi) * Fraction(xi[j]) for xi, yi in zip(X.tolist(), y.tolist())) == 0
+                           for j in range(d)), "the planted certificate does not check"
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"separable(X, y) on X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
+    test_separable_planted(separable)
+    '''),
+]
+
+
+# --- margin and radius (chapter "margin") ------------------------------------------------------
+
+_MARGIN = [
+    _cell(r'''
+    def test_margin_exact_boundaries(margin):
+        # Small integers with offsets: points on the hyperplane (margin exactly 0), on the wrong
+        # side, and w of every length. Oracle: min_i y_i (w.x_i + b) in exact rational arithmetic,
+        # divided by ||w|| = sqrt of the exact sum of squares.
+        import math
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def oracle(X, y, w, b):
+            m = min(Fraction(yi) * (sum(Fraction(a) * Fraction(c) for a, c in zip(xi, w.tolist())) + Fraction(b))
+                    for xi, yi in zip(X.tolist(), y.tolist()))
+            norm2 = sum(Fraction(c) ** 2 for c in w.tolist())
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            return math.copysign(math.sqrt(float(m * m / norm2)), m), R + abs(b) / math.sqrt(float(norm2))
+        rng = np.random.default_rng(6021)
+        zeros = 0
+        for case in range(40):
+            n, d = int(rng.integers(1, 10)), int(rng.integers(1, 5))
+            X = rng.integers(-3, 4, size=(n, d)).astype(float)
+            w = rng.integers(-3, 4, size=d).astype(float)
+            if not w.any():
+                w[0] = 2.0
+            b = float(rng.integers(-2, 3))
+            if case % 2:  # random labels: often a negative margin
+                y = rng.choice([-1.0, 1.0], size=n)
+            else:  # labels from the hyperplane itself: margin 0 when a point is on it
+                y = np.where(X @ w + b >= 0, 1.0, -1.0)
+            want, scale = oracle(X, y, w, b)
+            zeros += want == 0
+            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT)
+            shown = f"margin(X, y, w, b) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, b = {b}"
+            assert isinstance(got, numbers.Real) or np.ndim(got) == 0, f"{shown}: expected a number, got {got!r}"
+            assert not isinstance(got, (bool, np.bool_)), f"{shown}: expected a number, got {got!r}"
+            assert abs(float(got) - want) <= PRECISION["margin"] * scale, f"{shown}: expected {want!r}, got {got!r}"
+        assert zeros > 0, "the cases were meant to include a point on the hyperplane"
+    test_margin_exact_boundaries(margin)
+    '''),
+    _cell(r'''
+    def test_margin_random(margin):
+        # Gaussian data of up to 50 points in up to 8 dimensions, w of lengths 1e-3 to 1e3 (the
+        # margin does not depend on it) and offsets. Oracle: as for the integer cases, exact.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def oracle(X, y, w, b):
+            m = min(Fraction(yi) * (sum(Fraction(a) * Fraction(c) for a, c in zip(xi, w.tolist())) + Fraction(b))
+                    for xi, yi in zip(X.tolist(), y.tolist()))
+            norm2 = sum(Fraction(c) ** 2 for c in w.tolist())
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            return math.copysign(math.sqrt(float(m * m / norm2)), m), R + abs(b) / math.sqrt(float(norm2))
+        rng = np.random.default_rng(1123)
+        for case in range(30):
+            n, d = int(rng.integers(1, 51)), int(rng.integers(1, 9))
+            X = rng.normal(size=(n, d)) * 2
+            y = rng.choice([-1.0, 1.0], size=n)
+            direction = rng.normal(size=d)
+            b = float(rng.normal()) * 2
+            for length in (1e-3, 1.0, 1e3):
+                w = direction * length
+                want, scale = oracle(X, y, w, b * length)
+                got = call(margin, X.copy(), y.copy(), w.copy(), b * length, time_limit=TIME_LIMIT)
+                ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["margin"] * scale
+                assert ok, (
+                    f"margin(X, y, w, b) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, "
+                    f"b = {b * length!r}: expected {want!r}, got {got!r}")
+    test_margin_random(margin)
+    '''),
+    _cell(r'''
+    def test_margin_edge_cases(margin):
+        # Hand-made cases whose margin is known in closed form; the exact oracle agrees with each.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def oracle(X, y, w, b):
+            m = min(Fraction(yi) * (sum(Fraction(a) * Fraction(c) for a, c in zip(xi, w.tolist())) + Fraction(b))
+                    for xi, yi in zip(X.tolist(), y.tolist()))
+            norm2 = sum(Fraction(c) ** 2 for c in w.tolist())
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            return math.copysign(math.sqrt(float(m * m / norm2)), m), R + abs(b) / math.sqrt(float(norm2))
+        cases = [
+            ("one point", np.array([[3.0, 4.0]]), np.array([1.0]), np.array([3.0, 4.0]), 0.0, 5.0),
+            ("every point on the wrong side", np.array([[1.0, 0.0], [2.0, 0.0]]), np.array([-1.0, -1.0]),
+             np.array([4.0, 0.0]), 0.0, -2.0),
+            ("only the origin, with an offset", np.zeros((1, 2)), np.array([-1.0]), np.array([0.0, -5.0]),
+             2.5, -0.5),
+            ("one dimension, negative w", np.array([[-3.0], [1.0], [-0.5]]), np.array([1.0, -1.0, 1.0]),
+             np.array([-2.0]), 0.0, 0.5),
+            ("Pythagorean w and an offset", np.array([[1.0, 1.0], [-1.0, 2.0]]), np.array([1.0, -1.0]),
+             np.array([6.0, 8.0]), -4.0, -0.6),
+            ("large offset", np.array([[0.0, 1.0], [0.0, -1.0]]), np.array([1.0, 1.0]), np.array([0.0, 1e-3]),
+             1.0, 999.0),
+        ]
+        for name, X, y, w, b, known in cases:
+            want, scale = oracle(X, y, w, b)
+            assert abs(want - known) <= 1e-12 * scale, f"the oracle disagrees with the known margin on {name!r}"
+            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT)
+            assert not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["margin"] * scale, (
+                f"margin(X, y, w, b), {name}: X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, b = {b}: "
+                f"expected {want!r}, got {got!r}")
+    test_margin_edge_cases(margin)
+    '''),
+]
+
+_RADIUS = [
+    _cell(r'''
+    def test_radius_known_values(radius):
+        # Pythagorean rows, whose radius is an integer, and other hand-made cases. Oracle: the
+        # square root of the largest squared norm, summed exactly in fractions.
+        import math
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def oracle(X):
+            return math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+        cases = [
+            ("a 5-12-13 triangle among shorter rows", np.array([[3.0, 4.0], [-5.0, 12.0], [12.0, 0.0]]), 13.0),
+            ("a 1-2-2 row in three dimensions", np.array([[1.0, -2.0, 2.0], [0.0, 0.0, 2.5]]), 3.0),
+            ("largest entry in a shorter row", np.array([[10.0, 0.0, 0.0], [8.0, 8.0, 1.0]]), math.sqrt(129.0)),
+            ("the longest row last", np.array([[1.0, 1.0]] * 9 + [[-8.0, -15.0]]), 17.0),
+            ("only the origin", np.zeros((3, 4)), 0.0),
+            ("one dimension", np.array([[-7.5], [7.0], [0.0]]), 7.5),
+            ("tiny numbers", np.array([[3e-4, 4e-4], [1e-4, 1e-4]]), 5e-4),
+            ("large numbers", np.array([[6e5, 8e5], [-9e5, 1e5]]), 1e6),
+        ]
+        for name, X, known in cases:
+            want = oracle(X)
+            assert abs(want - known) <= 1e-12 * known, f"the oracle disagrees with the known radius on {name!r}"
+            got = call(radius, X.copy(), time_limit=TIME_LIMIT)
+            shown = f"radius(X), {name}: X = {X.tolist()}"
+            assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
+                f"{shown}: expected a number, got {got!r}")
+            assert abs(float(got) - want) <= PRECISION["radius"] * want, f"{shown}: expected {want!r}, got {got!r}"
+    test_radius_known_values(radius)
+    '''),
+    _cell(r'''
+    def test_radius_random(radius):
+        # Gaussian data of 1 to 200 points in 1 to 12 dimensions, at scales 1e-3 to 1e3. Oracle:
+        # the square root of the largest squared norm, summed exactly in fractions.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(577)
+        for case in range(30):
+            n, d = int(rng.integers(1, 201)), int(rng.integers(1, 13))
+            X = rng.normal(size=(n, d)) * 10.0 ** int(rng.integers(-3, 4))
+            want = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            got = call(radius, X.copy(), time_limit=TIME_LIMIT)
+            assert not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["radius"] * want, (
+                f"radius(X) on X = {X.tolist()}: expected {want!r}, got {got!r}")
+    test_radius_random(radius)
+    '''),
+]
+
+
+# --- mistake_bound (chapter "convergence"): (R/γ)² ---------------------------------------------
+
+_MISTAKE_BOUND = [
+    _cell(r'''
+    def test_mistake_bound_closed_form(mistake_bound):
+        # (R/gamma)^2 at hand-picked points, computed exactly in fractions of the given floats.
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        cases = [(3.0, 1.0, 9.0), (1.0, 0.1, 100.0), (0.0, 0.3, 0.0), (2.5, 2.5, 1.0), (0.5, 2.0, 0.0625),
+                 (7.0, 0.25, 784.0), (1e3, 1e-3, 1e12), (1e-3, 1e-3, 1.0), (10.0, 3.0, 100 / 9)]
+        for R, gamma, known in cases:
+            want = float(Fraction(R) ** 2 / Fraction(gamma) ** 2)
+            assert abs(want - known) <= 1e-12 * max(known, 1e-300), f"the oracle disagrees at R = {R}, gamma = {gamma}"
+            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT)
+            shown = f"mistake_bound(R, gamma) on R = {R!r}, gamma = {gamma!r}"
+            assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
+                f"{shown}: expected a number, got {got!r}")
+            assert abs(float(got) - want) <= PRECISION["mistake_bound"] * want, (
+                f"{shown}: expected {want!r}, got {got!r}")
+    test_mistake_bound_closed_form(mistake_bound)
+    '''),
+    _cell(r'''
+    def test_mistake_bound_random(mistake_bound):
+        # R from 1e-3 to 1e3 and gamma from 1e-4 R to R, and gamma above R. Oracle: (R/gamma)^2
+        # exactly in fractions of the given floats.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(1729)
+        for case in range(40):
+            R = float(10.0 ** rng.uniform(-3, 3))
+            gamma = float(R * 10.0 ** rng.uniform(-4, 0 if case % 4 else 1))
+            want = float(Fraction(R) ** 2 / Fraction(gamma) ** 2)
+            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT)
+            ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["mistake_bound"] * want
+            assert ok, (
+                f"mistake_bound(R, gamma) on R = {R!r}, gamma = {gamma!r}: expected {want!r}, got {got!r}")
+    test_mistake_bound_random(mistake_bound)
+    '''),
+]
+
+
+# --- augment (chapter "offset"): X with a last column of c's -----------------------------------
+
+_AUGMENT = [
+    _cell(r'''
+    def test_augment_random(augment):
+        # Random shapes up to 300 x 10 and constants of either sign, 0 included. Oracle: every
+        # row with c appended, written out entry by entry.
+        import numpy as np
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(3141)
+        for case in range(30):
+            n, d = int(rng.integers(1, 301)), int(rng.integers(1, 11))
+            X = rng.normal(size=(n, d)) * 10.0 ** int(rng.integers(-2, 3))
+            c = [0.0, -1.0, 1.0, float(rng.uniform(-5, 5))][case % 4]
+            want = [list(row) + [c] for row in X.tolist()]
+            X_in = X.copy()
+            got = call(augment, X_in, c, time_limit=TIME_LIMIT)
+            shown = f"augment(X, c) on X of shape {X.shape} = {X.tolist() if X.size <= 40 else '...'}, c = {c!r}"
+            assert np.array_equal(X_in, X), f"{shown} changed X in place"
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == (n, d + 1), f"{shown}: expected shape {(n, d + 1)}, got shape {got_array.shape}"
+            tol = PRECISION["augment"] * max(float(np.max(np.abs(X))), abs(c))
+            bad = [(i, j) for i in range(n) for j in range(d + 1) if not abs(got_array[i, j] - want[i][j]) <= tol]
+            assert not bad, (f"{shown}: expected row {bad[0][0]} to be {want[bad[0][0]]}, got "
+                             f"{got_array[bad[0][0]].tolist()}")
+    test_augment_random(augment)
+    '''),
+    _cell(r'''
+    def test_augment_edge_cases(augment):
+        # One row, one column, integer-valued entries, c = 0 and c far from 1. Oracle: every row
+        # with c appended, written out entry by entry.
+        import numpy as np
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        cases = [
+            (np.array([[2.0, -3.0, 0.5]]), 1.0),
+            (np.array([[4.0], [-1.0], [0.0], [2.5]]), -2.0),
+            (np.array([[1.0, 2.0], [3.0, 4.0]]), 0.0),
+            (np.array([[0.0, 0.0]]), 1e3),
+            (np.arange(12.0).reshape(4, 3), 0.25),
+            (np.eye(5), 5.0),
+        ]
+        for X, c in cases:
+            n, d = X.shape
+            want = [list(row) + [c] for row in X.tolist()]
+            got = call(augment, X.copy(), c, time_limit=TIME_LIMIT)
+            shown = f"augment(X, c) on X = {X.tolist()}, c = {c!r}"
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == (n, d + 1), f"{shown}: expected {want}, got {got!r}"
+            tol = PRECISION["augment"] * max(float(np.max(np.abs(X))), abs(c))
+            assert all(abs(g - e) <= tol for grow, erow in zip(got_array.tolist(), want) for g, e in zip(grow, erow)), (
+                f"{shown}: expected {want}, got {got!r}")
+    test_augment_edge_cases(augment)
+    '''),
+]
+
+
+# --- margin_mistake (chapter "margin_perceptron"): w = 0, or y w·x/‖w‖ < τγ ----------------------
+
+_MARGIN_MISTAKE = [
+    _cell(r'''
+    def test_margin_mistake_exactly_at_target(margin_mistake):
+        # Points exactly at the target t = target * gamma (no update: the test is strict), just
+        # below it (update) or above, with w along an axis, so that every way of computing the
+        # margin in floats is exact (w.x/||w||, or (w/||w||).x); Pythagorean w (length 5 or 13)
+        # for points clearly off the target; and w scaled by powers of 2, which changes nothing.
+        # Oracle: exact, with s = y w.x in fractions, the verdict "s < t ||w||", that is
+        # s < 0 or s^2 < t^2 ||w||^2.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def oracle(w, x, y, gamma, target):
+            W = [Fraction(v) for v in w.tolist()]
+            norm2 = sum(v * v for v in W)
+            if norm2 == 0:
+                return True
+            s = Fraction(y) * sum(a * Fraction(b) for a, b in zip(W, x.tolist()))
+            t = Fraction(target) * Fraction(gamma)
+            return s < 0 or s * s < t * t * norm2
+        base = [  # w, x, y, gamma, target, expected
+            ([-2.0, 0.0], [-0.5, 7.0], 1.0, 1.0, 0.5, False),       # margin 1/2 = 0.5 = t
+            ([-2.0, 0.0], [-0.25, 7.0], 1.0, 1.0, 0.5, True),       # margin 0.25 < t
+            ([0.0, -8.0], [3.0, -0.75], 1.0, 1.0, 0.75, False),     # margin 6/8 = 0.75 = t
+            ([0.0, -8.0], [3.0, -0.6875], 1.0, 1.0, 0.75, True),    # margin 5.5/8 < t
+            ([3.0, 4.0], [0.75, -0.375], 1.0, 0.5, 0.5, True),      # margin 0.75/5 = 0.15 < 0.25
+            ([3.0, 4.0], [1.0, 0.0], 1.0, 0.5, 0.5, False),         # margin 0.6 > 0.25
+            ([-5.0, 12.0], [-1.0, 0.0], -1.0, 0.5, 0.75, True),     # margin -5/13 < 0
+            ([-5.0, 12.0], [0.0, -0.8125], -1.0, 1.0, 0.5, False),  # margin 9.75/13 = 0.75 > 0.5
+            ([-5.0, 12.0], [0.0, -0.75], -1.0, 1.0, 0.75, True),    # margin 9/13 < 0.75
+            ([0.0, 0.0, 2.0], [5.0, 5.0, 0.25], 1.0, 0.5, 0.25, False),  # margin 0.25 > 0.125
+            ([0.0, 0.0, 2.0], [5.0, 5.0, 0.125], 1.0, 0.5, 0.25, False), # margin 0.125 = t
+            ([0.0, 0.0, 2.0], [5.0, 5.0, 0.0625], 1.0, 0.5, 0.25, True), # margin 0.0625 < t
+            ([1.0], [0.0], 1.0, 0.5, 0.5, True),                    # x = 0: margin 0 < t
+        ]
+        for w, x, y, gamma, target, known in base:
+            for scale in (1.0, 2.0 ** -20, 2.0 ** 20, 1024.0):
+                w_s, x_a = np.array(w) * scale, np.array(x)
+                want = oracle(w_s, x_a, y, gamma, target)
+                assert want == known, f"the oracle disagrees with the known verdict at w = {w_s.tolist()}, x = {x}"
+                got = call(margin_mistake, w_s.copy(), x_a.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+                assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                    f"margin_mistake(w, x, y, gamma, target) on w = {w_s.tolist()}, x = {x}, y = {y}, "
+                    f"gamma = {gamma}, target = {target}: expected {want}, got {got!r}")
+    test_margin_mistake_exactly_at_target(margin_mistake)
+    '''),
+    _cell(r'''
+    def test_margin_mistake_random(margin_mistake):
+        # Gaussian w and x in up to 10 dimensions, w of lengths 1e-3 to 1e3, drawn away from the
+        # boundary. Oracle: exact, s = y w.x in fractions, "s < 0 or s^2 < (target gamma)^2 ||w||^2".
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        rng = np.random.default_rng(7919)
+        checked = {True: 0, False: 0}
+        while sum(checked.values()) < 60:
+            d = int(rng.integers(1, 11))
+            w = rng.normal(size=d) * 10.0 ** int(rng.integers(-3, 4))
+            x = rng.normal(size=d)
+            y = float(rng.choice([-1.0, 1.0]))
+            gamma, target = float(rng.uniform(0.01, 1)), float(rng.uniform(0.05, 0.95))
+            W = [Fraction(v) for v in w.tolist()]
+            s = Fraction(y) * sum(a * Fraction(b) for a, b in zip(W, x.tolist()))
+            t, norm2 = Fraction(target) * Fraction(gamma), sum(v * v for v in W)
+            gap = float(s * s - t * t * norm2) if s >= 0 else -1.0
+            if abs(gap) < 1e-9 * float(t * t * norm2 + s * s):
+                continue  # too close to the boundary for a float computation to be sure
+            want = s < 0 or s * s < t * t * norm2
+            checked[want] += 1
+            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"margin_mistake(w, x, y, gamma, target) on w = {w.tolist()}, x = {x.tolist()}, y = {y}, "
+                f"gamma = {gamma!r}, target = {target!r}: expected {want}, got {got!r}")
+        assert min(checked.values()) > 0, "the cases were meant to include both verdicts"
+    test_margin_mistake_random(margin_mistake)
+    '''),
+    _cell(r'''
+    def test_margin_mistake_zero_weights(margin_mistake):
+        # w = 0 (of any dimension, also -0.0): no margin yet, so always an update, whatever the
+        # point; a tiny non-zero w is not zero. Oracle: the definition, exactly.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        cases = [
+            (np.zeros(1), np.array([5.0]), 1.0, 0.5, 0.5, True),
+            (np.zeros(4), np.array([1.0, 2.0, 3.0, 4.0]), -1.0, 0.1, 0.9, True),
+            (np.array([-0.0, 0.0]), np.array([0.0, 0.0]), 1.0, 1.0, 0.5, True),
+            (np.zeros(3), np.array([-2.0, 0.0, 1.0]), -1.0, 2.0, 0.25, True),
+            (np.array([2.0 ** -400, 0.0]), np.array([1.0, 0.0]), 1.0, 0.5, 0.5, False),  # margin 1
+            (np.array([0.0, -(2.0 ** -400)]), np.array([0.0, 1.0]), 1.0, 0.5, 0.5, True),  # margin -1
+        ]
+        for w, x, y, gamma, target, known in cases:
+            W = [Fraction(v) for v in w.tolist()]
+            norm2 = sum(v * v for v in W)
+            s = Fraction(y) * sum(a * Fraction(b) for a, b in zip(W, x.tolist()))
+            t = Fraction(target) * Fraction(gamma)
+            want = norm2 == 0 or s < 0 or s * s < t * t * norm2
+            assert want == known, f"the oracle disagrees with the known verdict at w = {w.tolist()}"
+            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"margin_mistake(w, x, y, gamma, target) on w = {w.tolist()}, x = {x.tolist()}, y = {y}, "
+                f"gamma = {gamma}, target = {target}: expected {want}, got {got!r}")
+    test_margin_mistake_zero_weights(margin_mistake)
+    '''),
+]
+
+
+# --- hinge_deviation (chapter "nonseparable"): TD_γ = Σ max(0, γ − y_i u·x_i), u = w/‖w‖ ------
+
+_HINGE = [
+    _cell(r'''
+    def test_hinge_deviation_known_sums(hinge_deviation):
+        # Pythagorean w (||w|| = 5), so every margin is exact: points at margin exactly gamma
+        # (deviation 0), beyond it (0), inside it, on the hyperplane (gamma) and on the wrong side
+        # (more than gamma). Oracle: the sum worked out by hand, and the same sum from exact
+        # y_i w.x_i in fractions.
+        import math
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def oracle(X, y, w, gamma):
+            norm2 = sum(Fraction(c) ** 2 for c in w.tolist())
+            total = []
+            for xi, yi in zip(X.tolist(), y.tolist()):
+                s = Fraction(yi) * sum(Fraction(a) * Fraction(c) for a, c in zip(xi, w.tolist()))
+                m = math.copysign(math.sqrt(float(s * s / norm2)), s)
+                total.append(max(0.0, gamma - m))
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            return math.fsum(total), len(X) * (gamma + R)
+        w = np.array([3.0, 4.0])
+        X = np.array([[3.0, 4.0], [6.0, 8.0], [1.0, 0.5], [4.0, -3.0], [-3.0, -4.0], [0.0, 0.0], [1.5, 2.0]])
+        cases = [
+            # margins 5, 10, 1, 0, -5, 0, 2.5 (all y = +1), gamma = 1: 0 + 0 + 0 + 1 + 6 + 1 + 0 = 8
+            ("margins 5, 10, 1, 0, -5, 0 and 2.5, gamma 1", X, np.ones(7), w, 1.0, 8.0),
+            # the same with gamma 2.5: 0 + 0 + 1.5 + 2.5 + 7.5 + 2.5 + 0 = 14
+            ("the same, gamma 2.5", X, np.ones(7), w, 2.5, 14.0),
+            # labels -1 flip every margin: -5, -10, -1, 0, 5, 0, -2.5; gamma 1: 6 + 11 + 2 + 1 + 0 + 1 + 3.5
+            ("labels -1, gamma 1", X, -np.ones(7), w, 1.0, 24.5),
+            ("w a thousand times longer", X, np.ones(7), w * 1000, 1.0, 8.0),
+            ("one point beyond the margin", X[:1], np.ones(1), w, 1.0, 0.0),
+            ("one dimension", np.array([[2.0], [-1.0], [0.5]]), np.array([1.0, 1.0, -1.0]), np.array([-0.5]), 0.75,
+             (0.75 + 2) + 0 + 0.75 - 0.5),
+        ]
+        for name, X, y, w_, gamma, known in cases:
+            want, size = oracle(X, y, w_, gamma)
+            assert abs(want - known) <= 1e-12 * size, f"the oracle disagrees with the known sum on {name!r}"
+            got = call(hinge_deviation, X.copy(), y.copy(), w_.copy(), gamma, time_limit=TIME_LIMIT)
+            shown = (f"hinge_deviation(X, y, w, gamma), {name}: X = {X.tolist()}, y = {y.tolist()}, "
+                     f"w = {w_.tolist()}, gamma = {gamma}")
+            assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
+                f"{shown}: expected a number, got {got!r}")
+            assert abs(float(got) - want) <= PRECISION["hinge_deviation"] * size, (
+                f"{shown}: expected {want!r}, got {got!r}")
+    test_hinge_deviation_known_sums(hinge_deviation)
+    '''),
+    _cell(r'''
+    def test_hinge_deviation_random(hinge_deviation):
+        # Gaussian data of up to 60 points in up to 6 dimensions, w of lengths 1e-3 to 1e3 and
+        # gamma from 0.01 to 3. Oracle: each margin from the exact y_i w.x_i and ||w||^2 in
+        # fractions, the deviations max(0, gamma - margin) summed with math.fsum.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(1414)
+        for case in range(30):
+            n, d = int(rng.integers(1, 61)), int(rng.integers(1, 7))
+            X = rng.normal(size=(n, d)) * float(rng.uniform(0.2, 3))
+            y = rng.choice([-1.0, 1.0], size=n)
+            w = rng.normal(size=d) * 10.0 ** int(rng.integers(-3, 4))
+            gamma = float(rng.uniform(0.01, 3))
+            norm2 = sum(Fraction(c) ** 2 for c in w.tolist())
+            terms = []
+            for xi, yi in zip(X.tolist(), y.tolist()):
+                s = Fraction(yi) * sum(Fraction(a) * Fraction(c) for a, c in zip(xi, w.tolist()))
+                terms.append(max(0.0, gamma - math.copysign(math.sqrt(float(s * s / norm2)), s)))
+            want = math.fsum(terms)
+            size = n * (gamma + math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist()))))
+            got = call(hinge_deviation, X.copy(), y.copy(), w.copy(), gamma, time_limit=TIME_LIMIT)
+            ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["hinge_deviation"] * size
+            assert ok, (
+                f"hinge_deviation(X, y, w, gamma) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, "
+                f"gamma = {gamma!r}: expected {want!r}, got {got!r}")
+    test_hinge_deviation_random(hinge_deviation)
+    '''),
+]
+
+
+# --- pac_window (chapter "guarantees"): ⌈(1/ε) ln((M + 1)/δ)⌉, M = ⌊(R/γ)²⌋ -------------------
+
+_PAC_WINDOW = [
+    _cell(r'''
+    def test_pac_window_known_values(pac_window):
+        # M = floor((R/gamma)^2) mistakes leave M + 1 hypotheses, each tested on a window of
+        # ceil((1/epsilon) ln((M + 1)/delta)) examples. Oracle: M exactly in fractions, the
+        # window with decimal logarithms to 60 digits; and values worked out by hand.
+        import math
+        import numbers
+        import numpy as np
+        from decimal import ROUND_CEILING, Decimal, localcontext
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def oracle(R, gamma, epsilon, delta):
+            M = math.floor(Fraction(R) ** 2 / Fraction(gamma) ** 2)
+            with localcontext() as ctx:
+                ctx.prec = 60
+                value = (Decimal(M + 1) / Decimal(delta)).ln() / Decimal(epsilon)
+                return int(value.to_integral_value(rounding=ROUND_CEILING))
+        cases = [
+            (1.0, 0.5, 0.1, 0.05, 47),      # M = 4: ceil(10 ln 100) = ceil(46.05)
+            (1.0, 1.0, 0.1, 0.05, 37),      # R = gamma: M = 1, two hypotheses: ceil(10 ln 40) = ceil(36.89)
+            (0.0, 1.0, 0.5, 0.5, 2),        # R = 0: M = 0, one hypothesis: ceil(2 ln 2) = ceil(1.39)
+            (0.5, 1.0, 0.25, 0.1, 10),      # R < gamma: M = 0: ceil(4 ln 10) = ceil(9.21)
+            (3.0, 1.0, 0.01, 0.01, 691),    # M = 9: ceil(100 ln 1000) = ceil(690.78)
+            (1.5, 0.5, 0.2, 0.2, 20),       # M = 9 exactly: ceil(5 ln 50) = ceil(19.56)
+            (2.0, 1.5, 0.1, 0.05, 37),      # (4/3)^2 = 1.78: M = 1, as for R = gamma
+            (12.5, 0.125, 0.001, 1e-6, 23026),  # M = 10000: ceil(1000 ln(10001/1e-6)) = ceil(23025.95)
+            (1.25, 0.5, 0.5, 0.9, 5),       # 2.5^2 = 6.25: M = 6: ceil(2 ln(7/0.9)) = ceil(4.10)
+        ]
+        for R, gamma, epsilon, delta, known in cases:
+            want = oracle(R, gamma, epsilon, delta)
+            assert want == known, (
+                f"the oracle ({want}) disagrees with the known window ({known}) at {(R, gamma, epsilon, delta)}")
+            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT)
+            shown = (f"pac_window(R, gamma, epsilon, delta) on R = {R}, gamma = {gamma}, "
+                     f"epsilon = {epsilon}, delta = {delta}")
+            assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)), (
+                f"{shown}: expected the int {want}, got {type(got).__name__} {got!r}")
+            assert got == want, f"{shown}: expected {want}, got {got!r}"
+    test_pac_window_known_values(pac_window)
+    '''),
+    _cell(r'''
+    def test_pac_window_random(pac_window):
+        # R/gamma from 1 to 100, epsilon from 0.001 to 0.5 and delta from 1e-9 to 0.5, drawn
+        # away from the points where a float computation could round M or the window the other
+        # way. Oracle: M = floor((R/gamma)^2) exactly in fractions, the window with decimal
+        # logarithms to 60 digits, rounded up.
+        import math
+        import numbers
+        import numpy as np
+        from decimal import ROUND_CEILING, Decimal, localcontext
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        rng = np.random.default_rng(6174)
+        done = 0
+        while done < 40:
+            R = float(10.0 ** rng.uniform(-2, 2))
+            gamma = float(R / 10.0 ** rng.uniform(0, 2))
+            epsilon = float(10.0 ** rng.uniform(-3, math.log10(0.5)))
+            delta = float(10.0 ** rng.uniform(-9, math.log10(0.5)))
+            B = Fraction(R) ** 2 / Fraction(gamma) ** 2
+            M = math.floor(B)
+            if B != M and min(B - M, M + 1 - B) < 1e-9 * B:
+                continue
+            with localcontext() as ctx:
+                ctx.prec = 60
+                value = (Decimal(M + 1) / Decimal(delta)).ln() / Decimal(epsilon)
+                if abs(value - value.to_integral_value()) < Decimal("1e-9") * value:
+                    continue
+                want = int(value.to_integral_value(rounding=ROUND_CEILING))
+            done += 1
+            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT)
+            assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
+                f"pac_window(R, gamma, epsilon, delta) on R = {R!r}, gamma = {gamma!r}, epsilon = {epsilon!r}, "
+                f"delta = {delta!r} (M = {M}): expected {want}, got {got!r}")
+    test_pac_window_random(pac_window)
+    '''),
+]
+
+
+#: Hidden test cells by exercise name (the names of :data:`perceptron_core.check.EXERCISES`).
+HIDDEN: dict[str, list[str]] = {
+    "mistakes": _MISTAKES,
+    "update": _UPDATE,
+    "separable": _SEPARABLE,
+    "margin": _MARGIN,
+    "radius": _RADIUS,
+    "mistake_bound": _MISTAKE_BOUND,
+    "augment": _AUGMENT,
+    "margin_mistake": _MARGIN_MISTAKE,
+    "hinge_deviation": _HINGE,
+    "pac_window": _PAC_WINDOW,
+}
+
+
+def names() -> list[str]:
+    """The exercises that have hidden tests, in the order of :data:`HIDDEN` (the check order)."""
+    return list(HIDDEN)
+
+
+def function_name(cell: str) -> str:
+    """The name of the test function a hidden cell defines (``test_mistakes_exact_ties``)."""
+    first = ast.parse(cell).body[0]
+    if not isinstance(first, ast.FunctionDef):
+        raise ValueError("a hidden test cell starts with the definition of its test function")
+    return first.name

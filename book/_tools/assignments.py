@@ -1,0 +1,665 @@
+"""Autograded assignments: every chapter's exercises as an otter-grader assignment.
+
+``make assignments`` writes, for every chapter (or those ``CHAPTERS`` names), a *master notebook*
+in otter-grader's format from the repository's own sources, and runs ``otter assign`` on it::
+
+    _build/assignments/<chapter>/master/<chapter>.ipynb   the master (generated, never stored)
+    _build/assignments/<chapter>/student/<chapter>.ipynb  to hand out: no solution, no hidden test
+    _build/assignments/<chapter>/autograder/              the solution notebook and the
+                                                          autograder zip (Gradescope, otter run)
+
+The master holds, in the chapter's order, one question per exercise (``q1``, ``q2``, ...):
+
+* the chapter's code-checked exercise (``add_check_exercises.EXERCISES``) is autograded, one
+  question per function it asks for (the margin chapter asks for two), :data:`CHECKED_POINTS`
+  points each: the stub, with the solution's body hidden between ``# BEGIN SOLUTION`` and
+  ``# END SOLUTION`` and the stub's ``raise NotImplementedError`` as the students' prompt; a public
+  test, the package's own check (:data:`PUBLIC_POINTS` point); hidden tests, the cells
+  ``assignment_oracles.HIDDEN[<function>]`` (the rest);
+* every other exercise is a written question graded by hand (:data:`MANUAL_POINTS` point), with
+  the book's solution (text, and its code shown as code) as the solution only the autograder's
+  notebook keeps.
+
+The texts are the reader notebooks' plain Markdown (``reader_notebooks.reader_notebook``): the
+page's exercise numbers and glued numbers, no MyST. :func:`master_notebook` is a pure function of
+the chapter's source notebook and what the book build knows (a ``reader_notebooks.Book``);
+:func:`book_from_build` reads that from a built book (``make book``).
+
+The autograder zip installs the package from the wheel it carries (:func:`grader_requirements`):
+the package as it was when the assignment was made, whether or not the book's repository is
+public, and whatever the repository holds later. A local ``otter run`` uses the current
+environment and installs nothing.
+
+Usage::
+
+    .venv/bin/python book/_tools/assignments.py [--out DIR] [--chapters "margin offset"]
+    .venv/bin/python book/_tools/assignments.py --chapters "margin offset" --validate
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping, Sequence
+
+import nbformat
+import yaml
+
+from chapters import REPO, chapter_names  # book/_tools, beside this file
+from reader_notebooks import INSTALL_TAG, Book, reader_notebook
+
+BOOK_DIR = REPO / "book"
+OUT = REPO / "_build" / "assignments"
+#: A question per function of the checked exercise: the public test's point and the hidden
+#: tests' share the rest.
+CHECKED_POINTS = 2
+PUBLIC_POINTS = 1
+#: A written question, graded by hand.
+MANUAL_POINTS = 1
+#: The Python of otter's grading image (conda): the lowest the package supports, the one the
+#: tests' environments run.
+GRADER_PYTHON = "3.11"
+#: Where Gradescope (and otter's Docker image) unpacks the autograder: the zip's ``files/`` are
+#: in ``<this>/source/files/`` while the image is built.
+GRADER_DIR = "/autograder"
+#: The package's imports the exercises' code uses, in the notebook's first cell.
+SETUP = "import numpy as np\nfrom perceptron_core import check"
+_HIDDEN_HEAD = '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
+_PUBLIC_HEAD = f'""" # BEGIN TEST CONFIG\npoints: {PUBLIC_POINTS}\n""" # END TEST CONFIG\n'
+# ```{name} arg  or  :::{name} arg (colon fence): a MyST directive's first line.
+_OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)[ \t]*$")
+_LABEL = re.compile(r"^:label:[ \t]*(\S+)[ \t]*$", re.M)
+_PLUMBING = {"remove-input", "remove-cell", "hide-input"}
+
+
+# ------------------------------------------------------------------------- the chapter's exercises
+
+
+@dataclass
+class Exercise:
+    """One ``{exercise}`` of a chapter, as MyST: the directive and its solution's cells."""
+
+    label: str
+    directive: str
+    #: The solution as notebook cells (MyST Markdown and code), directives included: a
+    #: ``{solution}`` block, or everything from ``{solution-start}`` to ``{solution-end}``.
+    solution: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _closes(line: str, fence: str) -> bool:
+    text = line.strip()
+    return len(text) >= len(fence) and set(text) == {fence[0]}
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)
+
+
+def chapter_exercises(nb: dict[str, Any]) -> list[Exercise]:
+    """The chapter's exercises in its order, each with its solution (the same reading of
+    ``{solution}``, ``{solution-start}`` and ``{solution-end}`` as
+    ``sphinx_extension.strip_solutions``, which removes exactly these solutions).
+
+    Raises ``ValueError`` on an exercise without a label, a solution of no exercise above it, an
+    unclosed directive or an unended gated solution.
+    """
+    exercises: dict[str, Exercise] = {}
+    gated: Exercise | None = None  # inside solution-start ... solution-end
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            if gated is not None and cell["cell_type"] == "code":
+                gated.solution.append(cell)
+            continue
+        lines = _source(cell).splitlines()
+        kept: list[str] = []  # the gated solution's lines in this cell
+
+        def owner(arg: str, name: str) -> Exercise:
+            if arg.strip() not in exercises:
+                raise ValueError(f"a {{{name}}} for {arg!r}, which is not an exercise above it")
+            return exercises[arg.strip()]
+
+        i = 0
+        while i < len(lines):
+            opened = _OPEN.match(lines[i])
+            if not opened:
+                if gated is not None:
+                    kept.append(lines[i])
+                i += 1
+                continue
+            fence, name, arg = opened.group("fence", "name", "arg")
+            end = i + 1
+            while end < len(lines) and not _closes(lines[end], fence):
+                end += 1
+            if end == len(lines):
+                raise ValueError(f"the {{{name}}} directive opened with {fence} is not closed "
+                                 "in its cell")
+            block = lines[i:end + 1]
+            i = end + 1
+            if name == "exercise":
+                label = _LABEL.search("\n".join(block))
+                if not label:
+                    raise ValueError("an {exercise} without a :label:")
+                exercises[label.group(1)] = Exercise(label.group(1), "\n".join(block))
+            elif name == "solution":
+                owner(arg, name).solution.append(
+                    {"cell_type": "markdown", "metadata": {}, "source": "\n".join(block)})
+            elif name == "solution-start":
+                if gated is not None:
+                    raise ValueError(f"a {{solution-start}} inside the solution of {gated.label}")
+                gated = owner(arg, name)
+                kept += block
+            elif name == "solution-end":
+                if gated is None:
+                    raise ValueError("a {solution-end} without a {solution-start}")
+                gated.solution.append({"cell_type": "markdown", "metadata": {},
+                                       "source": "\n".join(kept + block)})
+                gated, kept = None, []
+            elif gated is not None:
+                kept += block  # a directive inside a solution (a proof, say)
+        if gated is not None and kept:
+            gated.solution.append({"cell_type": "markdown", "metadata": {},
+                                   "source": "\n".join(kept)})
+    if gated is not None:
+        raise ValueError(f"the {{solution-start}} of {gated.label} has no {{solution-end}}")
+    return list(exercises.values())
+
+
+def converted(exercise: Exercise, book: Book) -> tuple[str, str]:
+    """The exercise's prompt and its solution as plain Markdown (the reader notebooks'
+    conversion): ``("### Exercise 17 (title)\\n\\n...", "**Solution to Exercise 17.**...")``.
+
+    The solution's code cells are shown as code blocks, not run: they use the chapter's data. The
+    plumbing cells that glue numbers into the text are left out. No solution gives ``""``.
+    """
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": exercise.directive},
+             *exercise.solution]
+    out = reader_notebook({"cells": cells, "metadata": {}}, book, repository_url="")
+    parts: list[str] = []
+    for cell in out["cells"]:
+        if cell["cell_type"] == "markdown":
+            parts.append(cell["source"])
+        elif (INSTALL_TAG not in cell["metadata"].get("tags", [])
+              and "jupyter" not in cell["metadata"]):  # not the install cell, nor plumbing
+            parts.append(f"```python\n{cell['source'].strip()}\n```")
+    if not parts or not parts[0].startswith("### "):
+        raise ValueError(f"exercise {exercise.label}: its conversion does not start with its title")
+    return parts[0], "\n\n".join(parts[1:])
+
+
+# ---------------------------------------------------------------------- the checked exercise's code
+
+
+def _functions(code: str) -> dict[str, ast.FunctionDef]:
+    return {node.name: node for node in ast.parse(code).body if isinstance(node, ast.FunctionDef)}
+
+
+def check_names(stub: str) -> list[str]:
+    """The functions a stub's cell checks, in its order: ``check.margin(margin)`` names margin."""
+    names = []
+    for node in ast.parse(stub).body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == "check"):
+            names.append(call.func.attr)
+    if not names:
+        raise ValueError("the checked exercise's stub calls no check.<name>(<name>)")
+    return names
+
+
+def _lines(code: str, first: int, last: int) -> list[str]:
+    return code.splitlines()[first - 1:last]
+
+
+def solution_cell(name: str, stub: str, solution: str, *, preamble: bool) -> str:
+    """The question's code cell in otter's format: the stub's ``def`` line and docstring, the
+    solution's body as the hidden solution, and the stub's body as what students see instead.
+
+    The students' version is then the stub itself, which defines the function (raising
+    ``NotImplementedError`` until they write it); the autograder's runs the solution. With
+    ``preamble``, the solution's other top-level code (its imports and helpers) comes first,
+    hidden with no prompt in its place.
+    """
+    stub_fn, sol_fns = _functions(stub)[name], _functions(solution)
+    if name not in sol_fns:
+        raise ValueError(f"the solution of the checked exercise defines no {name}()")
+    sol_fn = sol_fns[name]
+    body = stub_fn.body
+    has_doc = (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+               and isinstance(body[0].value.value, str))
+    head_end = body[0].end_lineno if has_doc else body[0].lineno - 1
+    head = _lines(stub, stub_fn.lineno, head_end)
+    prompt = _lines(stub, (body[1] if has_doc else body[0]).lineno, stub_fn.end_lineno)
+    sol_body = sol_fn.body
+    if (isinstance(sol_body[0], ast.Expr) and isinstance(sol_body[0].value, ast.Constant)
+            and isinstance(sol_body[0].value.value, str)) and len(sol_body) > 1:
+        sol_body = sol_body[1:]  # the stub's docstring is the one kept
+    answer = _lines(solution, sol_body[0].lineno, sol_fn.end_lineno)
+    indent = re.match(r"\s*", answer[0]).group(0)
+    out: list[str] = []
+    if preamble:
+        tree = ast.parse(solution)
+        rest = [node for node in tree.body
+                if not (isinstance(node, ast.FunctionDef) and node.name in _checked_here(solution))
+                and not _is_check_call(node)]
+        if rest:
+            out.append("# BEGIN SOLUTION NO PROMPT")
+            for node in rest:
+                out += _lines(solution, node.lineno, node.end_lineno) + [""]
+            out[-1:] = ["# END SOLUTION", "", ""]
+    out += head
+    out.append(f"{indent}# BEGIN SOLUTION NO PROMPT")
+    out += answer
+    out.append(f"{indent}# END SOLUTION")
+    out.append(f'{indent}""" # BEGIN PROMPT')
+    out += prompt
+    out.append(f'{indent}""" # END PROMPT')
+    return "\n".join(out)
+
+
+def _is_check_call(node: ast.stmt) -> bool:
+    call = node.value if isinstance(node, ast.Expr) else None
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "check")
+
+
+def _checked_here(solution: str) -> set[str]:
+    return {node.value.func.attr for node in ast.parse(solution).body if _is_check_call(node)}
+
+
+def public_test(name: str) -> str:
+    """The public test: the package's own check, quiet (otter compares a test's output with the
+    master's, which is none), its verdict the assertion's message."""
+    return (f"{_PUBLIC_HEAD}result = check.{name}({name}, quiet=True)\n"
+            "assert result, str(result)")
+
+
+def load_hidden() -> Mapping[str, list[str]]:
+    """``assignment_oracles.HIDDEN`` (book/_tools), imported when first needed."""
+    try:
+        import assignment_oracles
+    except ModuleNotFoundError as exc:
+        if exc.name != "assignment_oracles":
+            raise
+        raise RuntimeError("book/_tools/assignment_oracles.py is missing: the autograded "
+                           "questions' hidden tests (HIDDEN) come from it") from None
+    return assignment_oracles.HIDDEN
+
+
+def hidden_tests(name: str, hidden: Mapping[str, list[str]]) -> list[str]:
+    """The hidden test cells of the check ``name``, each with otter's ``hidden: true`` config."""
+    cells = hidden.get(name)
+    if not cells:
+        raise KeyError(f"assignment_oracles.HIDDEN has no hidden tests for {name!r}: every "
+                       "checked function needs at least one")
+    out = []
+    for source in cells:
+        source = source.strip("\n")
+        if "# BEGIN TEST CONFIG" in source:
+            if not re.search(r"^hidden:\s*true\s*$", source, re.M):
+                raise ValueError(f"a hidden test of {name!r} has a config without hidden: true")
+            out.append(source)
+        else:
+            out.append(_HIDDEN_HEAD + source)
+    return out
+
+
+# ------------------------------------------------------------------------------------ the master
+
+
+def chapter_title(nb: dict[str, Any]) -> str:
+    """The chapter's ``# Title`` (the first level-1 heading of its Markdown)."""
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            title = re.search(r"^# (.+?)\s*$", _source(cell), re.M)
+            if title:
+                return title.group(1)
+    raise ValueError("the chapter has no # title")
+
+
+def _config(chapter: str, requirements: Sequence[str], autograder_files: Sequence[str]) -> str:
+    config: dict[str, Any] = {
+        "name": chapter,
+        "solutions_pdf": False,
+        "init_cell": True,
+        "check_all_cell": True,
+        # Students hand in the .ipynb itself, not a zip that an export cell would write.
+        "export_cell": False,
+        # otter assign grades the solution notebook, which must get every point.
+        "run_tests": True,
+        "python_version": GRADER_PYTHON,
+        "generate": True,
+    }
+    if requirements:
+        config["requirements"] = list(requirements)
+    if autograder_files:
+        config["autograder_files"] = list(autograder_files)
+    return "# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False, width=1000)
+
+
+def _intro(chapter: str, title: str, page_url: str, questions: list[tuple[str, bool]]) -> str:
+    where = (f"[the chapter in the book]({page_url})" if page_url
+             else f"the chapter \"{title}\" of the book (`book/{chapter}.ipynb`)")
+    auto = [q for q, checked in questions if checked]
+    written = [q for q, checked in questions if not checked]
+    first = auto[0] if auto else "q1"
+    return "\n".join([
+        f"# {title}: exercises",
+        "",
+        f"The exercises of {where}, with their numbers there. Read the chapter and run its "
+        "notebook first: the exercises use its data and its functions.",
+        "",
+        f"- **Code, graded automatically** ({', '.join(auto)}): write the function in its cell, "
+        f"keeping its name and arguments, run the cell, then run `grader.check(\"{first}\")` "
+        "(with the question's name) in the cell below it. That runs the public test; the "
+        "autograder also runs hidden tests. `check.<function>(<function>)` prints a detailed "
+        "verdict.",
+        f"- **Written, graded by hand** ({', '.join(written) or 'none'}): answer in the cell "
+        "below the question, in text and $math$; add code cells where the exercise asks for code.",
+        "",
+        "It runs where the chapters' notebooks run, with `otter-grader` besides "
+        "(`pip install otter-grader`), which its first cell imports.",
+        "",
+        "To hand in: restart the kernel and run all cells (the autograder runs the notebook from "
+        "the top, so every cell must run), save, and submit this `.ipynb` file as it is, under "
+        "its name.",
+    ])
+
+
+def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
+                    page_url: str = "",
+                    requirements: Sequence[str] = (),
+                    autograder_files: Sequence[str] = (),
+                    hidden: Mapping[str, list[str]] | None = None,
+                    checked: tuple[str, str, str, str, str] | None = None,
+                    ) -> nbformat.NotebookNode:
+    """The otter-grader master notebook of one chapter (format v1).
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's name (``"margin"``): the assignment's name.
+    nb : dict
+        The chapter's source notebook (MyST, with solutions); not changed.
+    book : Book
+        What the book build knows: exercise numbers, glued numbers, labels, citations.
+    page_url : str
+        The chapter's page in the published book ("" when the book has no address).
+    requirements, autograder_files : sequence of str
+        What the grading image installs, and the files the autograder zip carries for it.
+    hidden : mapping, optional
+        Each check's hidden test cells; ``assignment_oracles.HIDDEN`` when not given.
+    checked : tuple, optional
+        The chapter's checked exercise as ``add_check_exercises.EXERCISES`` holds it (label,
+        text, stub, solution text, solution code); by default, from there.
+
+    Returns
+    -------
+    nbformat.NotebookNode
+        A valid notebook with deterministic cell ids: the assignment config, an introduction, a
+        setup cell, then one question per exercise in the chapter's order.
+    """
+    if checked is None:
+        from add_check_exercises import EXERCISES
+
+        checked = EXERCISES[chapter]
+    label, _text, stub, _solution_text, solution = checked
+    exercises = chapter_exercises(nb)
+    if label not in {e.label for e in exercises}:
+        raise ValueError(f"{chapter}: the checked exercise {label} is not in the chapter")
+    names = check_names(stub)
+    if hidden is None:
+        hidden = load_hidden()
+
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    raw = nbformat.v4.new_raw_cell
+    questions: list[tuple[str, bool]] = []
+    body: list[nbformat.NotebookNode] = []
+
+    def question(config: str, cells: list[nbformat.NotebookNode]) -> None:
+        body.extend([raw(f"# BEGIN QUESTION\n{config}"), *cells, raw("# END QUESTION")])
+
+    for exercise in exercises:
+        prompt, answer = converted(exercise, book)
+        if exercise.label == label:
+            number = book.numbers[label]
+            for k, name in enumerate(names):
+                q = f"q{len(questions) + 1}"
+                questions.append((q, True))
+                head = prompt if k == 0 else f"### {number}, continued: `{name}`"
+                note = (f"*{q}, {CHECKED_POINTS} points, graded automatically.* Write `{name}` "
+                        f"in the cell below, run it, then run `grader.check(\"{q}\")`.")
+                question(f"name: {q}\npoints: {CHECKED_POINTS}", [
+                    md(f"{head}\n\n{note}"),
+                    raw("# BEGIN SOLUTION"),
+                    code(solution_cell(name, stub, solution, preamble=k == 0)),
+                    raw("# END SOLUTION"),
+                    raw("# BEGIN TESTS"),
+                    code(public_test(name)),
+                    *(code(t) for t in hidden_tests(name, hidden)),
+                    raw("# END TESTS"),
+                ])
+        else:
+            q = f"q{len(questions) + 1}"
+            questions.append((q, False))
+            note = (f"*{q}, {MANUAL_POINTS} point, graded by hand.* Answer in the cell below.")
+            question(f"name: {q}\nmanual: true\npoints: {MANUAL_POINTS}", [
+                md(f"{prompt}\n\n{note}"),
+                raw("# BEGIN SOLUTION"),
+                md(answer or f"*The book gives no solution to {book.numbers[exercise.label]}.*"),
+                raw("# END SOLUTION"),
+            ])
+
+    # The title through the same conversion, in case it ever holds a role.
+    title = reader_notebook({"cells": [{"cell_type": "markdown", "metadata": {},
+                                        "source": chapter_title(nb)}], "metadata": {}},
+                            book, repository_url="")["cells"][0]["source"]
+    cells = [raw(_config(chapter, requirements, autograder_files)),
+             md(_intro(chapter, title, page_url, questions)),
+             code(SETUP), *body]
+    for i, cell in enumerate(cells):
+        cell["id"] = f"{chapter}-{i:03d}"
+    master = nbformat.v4.new_notebook(cells=cells)
+    master.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                      "name": "python3"},
+                       "language_info": {"name": "python"}}
+    nbformat.validate(master)
+    return master
+
+
+# ------------------------------------------------------------------------ what the build knows
+
+
+def _config_yml() -> dict[str, Any]:
+    return yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
+
+
+def site_url() -> str:
+    """The published book's address (``sphinx_extension.site_url`` on ``_config.yml``)."""
+    from sphinx_extension import site_url as from_config
+
+    cfg = _config_yml()
+    config = SimpleNamespace(
+        html_baseurl=(cfg.get("html") or {}).get("baseurl", ""),
+        html_theme_options={"repository_url": (cfg.get("repository") or {}).get("url", "")})
+    return from_config(config)
+
+
+def book_from_build(chapter: str, html_dir: Path = REPO / "_build" / "html",
+                    cache_dir: Path = REPO / "_build" / ".jupyter_cache") -> Book:
+    """What ``make book`` knows about a chapter, read from its output: the boxes' numbers from
+    the pages, every label from ``objects.inv``, the glued numbers from the execution cache."""
+    import posixpath
+
+    from jupyter_cache import get_cache
+    from myst_nb.core.variables import format_plain_text
+    from reader_notebooks import Target, citations, glued_values, page_numbers
+    from sphinx.util.inventory import InventoryFile
+
+    inventory = html_dir / "objects.inv"
+    if not inventory.is_file():
+        raise RuntimeError(f"no built book in {html_dir}: run `make book` first")
+    with inventory.open("rb") as f:
+        inv = InventoryFile.load(f, "", posixpath.join)
+    base = site_url()
+
+    def link(uri: str) -> str:
+        return f"{base}{uri}" if base else ""
+
+    targets: dict[str, Target] = {}
+    for label, item in inv.get("std:label", {}).items():
+        uri, shown = item[2], item[3]
+        targets[label] = Target(label if shown in ("", "-") else shown, link(uri))
+    numbers: dict[str, str] = {}
+    for docname in inv.get("std:doc", {}):
+        page = html_dir / f"{docname}.html"
+        if page.is_file():
+            for label, number in page_numbers(page.read_text(encoding="utf-8")).items():
+                numbers[label] = number
+                targets[label] = Target(number, link(f"{docname}.html#{label}"))
+    source = BOOK_DIR / f"{chapter}.ipynb"
+    try:
+        _, executed = get_cache(str(cache_dir)).merge_match_into_notebook(
+            nbformat.read(source, as_version=4))
+    except KeyError:
+        raise RuntimeError(f"the book build has not run book/{chapter}.ipynb as it is now: run "
+                           "`make book` first") from None
+    refs = "book/references"
+    cite = citations([str(REPO / f) for f in _config_yml().get("bibtex_bibfiles", [])],
+                     link(f"{refs}.html") if refs in inv.get("std:doc", {}) else "")
+    return Book(glued=glued_values(json.loads(nbformat.writes(executed))),
+                format_glued=format_plain_text, numbers=numbers, targets=targets, cite=cite)
+
+
+def _same_as_reader(chapter: str, nb: dict[str, Any], book: Book, html_dir: Path) -> None:
+    """Every exercise's text as the book's own reader notebook has it: a stale build (or a Book
+    read wrongly) would give other numbers or another text."""
+    reader_path = html_dir / "_notebooks" / "book" / f"{chapter}.ipynb"
+    if not reader_path.is_file():
+        raise RuntimeError(f"{reader_path} is missing: run `make book` first")
+    reader = json.loads(reader_path.read_text(encoding="utf-8"))
+    text = "\n\n".join(_source(c) for c in reader["cells"] if c["cell_type"] == "markdown")
+    for exercise in chapter_exercises(nb):
+        prompt = converted(exercise, book)[0]
+        if prompt not in text:
+            raise RuntimeError(f"{chapter}: {prompt.splitlines()[0]} reads differently in the "
+                               f"built book's notebook ({reader_path}): run `make book` again")
+
+
+# --------------------------------------------------------------------------- otter and the zip
+
+
+def grader_requirements(wheel: str) -> list[str]:
+    """What otter's grading image installs: the package from the wheel in the zip, with its book
+    extra, and the package's dependencies at the pins of ``requirements.txt`` (the versions the
+    book and its tests run)."""
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    needed = pyproject["dependencies"] + pyproject["optional-dependencies"]["book"]
+
+    def key(requirement: str) -> str:
+        return re.split(r"[\s<>=!~\[;]", requirement, 1)[0].lower().replace("_", "-")
+
+    wanted = {key(r) for r in needed}
+    pins = []
+    for line in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line and key(line) in wanted:
+            pins.append(line)
+    return [f"perceptron_core[book] @ file://{GRADER_DIR}/source/files/{wheel}", *pins]
+
+
+def build_wheel(dist: Path) -> Path:
+    """The package's wheel, built from the repository into ``dist`` (emptied first)."""
+    shutil.rmtree(dist, ignore_errors=True)
+    dist.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist),
+                    str(REPO)], check=True)
+    (wheel,) = dist.glob("perceptron_core-*.whl")
+    return wheel
+
+
+def run_otter(master: Path, result: Path) -> None:
+    """``otter assign`` from this environment: ``result/student`` and ``result/autograder``."""
+    done = subprocess.run([sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master),
+                           str(result)], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        raise RuntimeError(f"otter assign failed on {master}")
+
+
+def chosen(requested: str) -> list[str]:
+    """The chapters ``requested`` names (spaces or commas; all when empty), in the book's order.
+
+    A name that is not a chapter is a ``ValueError`` that lists the chapters (``make exercises``
+    checks its ``CHAPTERS`` with the same function).
+    """
+    from sphinx_extension import handed_out
+
+    return handed_out(chapter_names(), requested)
+
+
+def make_assignment(chapter: str, out: Path, wheel: Path, *,
+                    html_dir: Path = REPO / "_build" / "html") -> Path:
+    """Write the chapter's master and run otter on it; returns ``out/<chapter>``."""
+    result = out / chapter
+    master_dir = result / "master"
+    shutil.rmtree(master_dir, ignore_errors=True)
+    master_dir.mkdir(parents=True)
+    shutil.copy(wheel, master_dir / wheel.name)
+    nb = json.loads((BOOK_DIR / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    base = site_url()
+    book = book_from_build(chapter, html_dir)
+    _same_as_reader(chapter, nb, book, html_dir)
+    master = master_notebook(chapter, nb, book,
+                             page_url=f"{base}book/{chapter}.html" if base else "",
+                             requirements=grader_requirements(wheel.name),
+                             autograder_files=[wheel.name])
+    path = master_dir / f"{chapter}.ipynb"
+    nbformat.write(master, path)
+    run_otter(path, result)
+    return result
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write (%(default)s)")
+    parser.add_argument("--chapters", default="",
+                        help="chapter names, separated by spaces or commas (default: all)")
+    parser.add_argument("--validate", action="store_true",
+                        help="only check the chapter names")
+    args = parser.parse_args(argv)
+    try:
+        chapters = chosen(args.chapters)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.validate:
+        return 0
+    out = args.out.resolve()
+    wheel = build_wheel(out / "dist")
+    for chapter in chapters:
+        result = make_assignment(chapter, out, wheel)
+        (zipped,) = (result / "autograder").glob(f"{chapter}-autograder_*.zip")
+        print(f"{chapter}: hand out {_shown(result / 'student' / f'{chapter}.ipynb')}; "
+              f"autograder {_shown(zipped)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,490 @@
+"""Grading with otter (``book/_tools/grading.py``, ``make grade``), on the assignments
+``make assignments`` builds in ``_build/assignments/<chapter>/``.
+
+For every chapter built there, six submissions are graded in one pool (one ``otter run`` per
+core, the time limits of grading.py): the solution notebook (full marks), the student notebook as
+handed out (nothing), the solution with its first autograded answer made wrong (that question's
+points lost, the others kept), the solution with ``raise RuntimeError("boom")`` early (graded:
+otter runs the cells after the error), the solution with an endless loop early (stopped at the
+time limit), and a file that is not a notebook. Then the student notebook must hold none of the
+solution's lines and none of the hidden tests' text, and the command line writes its CSV.
+
+``make test-assignments`` runs these after ``make assignments``. They grade with otter and read a
+build, hence the ``notebooks`` marker, and run only with ``PERCEPTRON_GRADING=1`` (which that
+target sets): ``make test-notebooks-native`` selects ``-m notebooks`` too, and builds no
+assignments. ``PERCEPTRON_ASSIGNMENTS`` points them at another folder of assignments.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import csv
+import json
+import os
+import re
+import sys
+import time
+import uuid
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import grading  # book/_tools, on sys.path (tests/conftest.py)
+
+RUN = os.environ.get("PERCEPTRON_GRADING", "").lower() in {"1", "true", "yes", "on"}
+ASSIGNMENTS = Path(os.environ.get("PERCEPTRON_ASSIGNMENTS", grading.ASSIGNMENTS)).resolve()
+CHAPTERS = sorted(p.parent.name for p in ASSIGNMENTS.glob("*/autograder") if p.is_dir()) \
+    if ASSIGNMENTS.is_dir() else []
+TIMEOUT = 180.0  # for a submission that ends; far more than one takes (4-10 s)
+LOOP_TIMEOUT = 6.0  # for the one that never ends: the kernel is up in 1-2 s
+
+
+def on_the_build(test):
+    """A test that grades the built assignments with otter: marked ``notebooks``, and run with
+    PERCEPTRON_GRADING=1 only."""
+    test = pytest.mark.skipif(not RUN, reason="grades with otter: run `make test-assignments` "
+                              "(PERCEPTRON_GRADING=1)")(test)
+    return pytest.mark.notebooks(test)
+
+
+def every_chapter(test):
+    """``on_the_build``, once for every chapter built."""
+    chapters = CHAPTERS or [pytest.param(None, marks=pytest.mark.skip(reason="no assignments built"))]
+    return on_the_build(pytest.mark.parametrize("chapter", chapters)(test))
+
+
+@on_the_build
+def test_the_assignments_are_built():
+    assert CHAPTERS, f"no assignments in {ASSIGNMENTS}: run `make assignments` first"
+
+
+# --------------------------------------------------------------------------- the submissions
+
+
+def _text(source) -> str:
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _code_cell(source: str) -> dict:
+    return {"cell_type": "code", "id": uuid.uuid4().hex[:8], "metadata": {}, "source": source,
+            "outputs": [], "execution_count": None}
+
+
+def _check_cell(cells: list[dict], question: str) -> int:
+    call = re.compile(r"""grader\.check\(\s*["']%s["']\s*\)""" % re.escape(question))
+    return next(i for i, c in enumerate(cells)
+                if c["cell_type"] == "code" and call.search(_text(c["source"])))
+
+
+WRONG = '''
+def _wrong(value):
+    import numbers
+    import numpy as np
+    if isinstance(value, (bool, np.bool_)):
+        return not value
+    if isinstance(value, numbers.Number):
+        return value + 1 if value == value else 0.0
+    if isinstance(value, np.ndarray):
+        return ~value if value.dtype == bool else value + 1
+    if isinstance(value, (tuple, list)):
+        return type(value)(_wrong(v) for v in value)
+    if value is None:
+        return 1
+    return None
+
+
+def _broken(function):
+    def broken(*args, **kwargs):
+        return _wrong(function(*args, **kwargs))
+    return broken
+'''
+
+
+def make_wrong(nb: dict, question: str) -> dict:
+    """``nb`` with the answer to ``question`` wrong: every function its solution cell (the last
+    solution code cell before the question's check) defines returns a wrong value, and every value
+    it assigns is wrong; restored after the check, so that a later question that uses the answer
+    is graded on its own (otter scores a question by its check cell, where the notebook calls it)."""
+    nb = copy.deepcopy(nb)
+    cells = nb["cells"]
+    at = _check_cell(cells, question)
+    solutions = [i for i in range(at) if cells[i]["cell_type"] == "code" and
+                 "otter_assign_solution_cell" in cells[i].get("metadata", {}).get("tags", [])]
+    assert solutions, f"no solution cell before the check of {question}"
+    cell = cells[solutions[-1]]
+    tree = ast.parse(_text(cell["source"]))
+    functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    values = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+              if isinstance(t, ast.Name)]
+    assert functions or values, f"the solution cell of {question} defines nothing to break"
+    keep = "".join(f"_right_{name} = {name}\n" for name in functions + values)
+    brk = "".join(f"{name} = _broken({name})\n" for name in functions) + \
+        "".join(f"{name} = _wrong({name})\n" for name in values)
+    cell["source"] = _text(cell["source"]) + "\n" + WRONG + keep + brk
+    cells.insert(at + 1, _code_cell("".join(f"{name} = _right_{name}\n" for name in functions + values)))
+    return nb
+
+
+def _early(nb: dict, source: str) -> dict:
+    """``nb`` with a code cell of ``source`` after its first code cell (otter's set-up)."""
+    nb = copy.deepcopy(nb)
+    first = next(i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code")
+    nb["cells"].insert(first + 1, _code_cell(source))
+    return nb
+
+
+def write_submissions(chapter: str, folder: Path) -> dict[str, Path]:
+    """The six submissions of a chapter, written into ``folder``."""
+    built = ASSIGNMENTS / chapter
+    solution = json.loads((built / "autograder" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    first = grading.Assignment.find(chapter, ASSIGNMENTS).autograded[0].name
+    notebooks = {
+        "solution": solution,
+        "student": json.loads((built / "student" / f"{chapter}.ipynb").read_text(encoding="utf-8")),
+        "wrong": make_wrong(solution, first),
+        "raising": _early(solution, 'raise RuntimeError("boom")'),
+        "looping": _early(solution, "while True:\n    pass"),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for kind, nb in notebooks.items():
+        paths[kind] = folder / f"{kind}.ipynb"
+        paths[kind].write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    paths["not_a_notebook"] = folder / "not_a_notebook.ipynb"
+    paths["not_a_notebook"].write_text("My answers are in the attached PDF.\n", encoding="utf-8")
+    return paths
+
+
+@pytest.fixture(scope="session")
+def graded(once_per_run) -> dict[str, dict[str, dict]]:
+    """chapter -> kind -> gradebook row: every chapter's six submissions, graded once per test
+    run in one pool of one ``otter run`` per core (the first test process to ask grades them)."""
+
+    def grade_everything(folder: Path) -> dict:
+        work, keys = [], []
+        for chapter in CHAPTERS:
+            assignment = grading.Assignment.find(chapter, ASSIGNMENTS)
+            for kind, path in write_submissions(chapter, folder / chapter).items():
+                work.append((path, assignment, LOOP_TIMEOUT if kind == "looping" else TIMEOUT))
+                keys.append((chapter, kind))
+        (folder / "runs").mkdir()
+        start = time.monotonic()
+        rows = grading.grade_all(work, echo=None, workdir=folder / "runs")
+        print(f"graded {len(work)} submissions in {time.monotonic() - start:.0f} s")
+        result: dict = {"left running": _running_in(folder / "runs")}
+        for (chapter, kind), row in zip(keys, rows):
+            result.setdefault(chapter, {})[kind] = row
+        return result
+
+    return once_per_run("grading", grade_everything)
+
+
+def _assignment(chapter: str) -> grading.Assignment:
+    return grading.Assignment.find(chapter, ASSIGNMENTS)
+
+
+# --------------------------------------------------------------------------- grading
+
+
+@every_chapter
+def test_the_solution_gets_full_marks(chapter, graded):
+    row, assignment = graded[chapter]["solution"], _assignment(chapter)
+    assert row["reason"] == ""
+    assert assignment.autograded, f"{chapter}: no autograded question"
+    for q in assignment.questions:
+        assert row[q.name] == (None if q.manual else q.points), (chapter, q)
+    assert row["total"] == row["max"] == assignment.max_points > 0
+
+
+@every_chapter
+def test_the_student_notebook_as_handed_out_gets_nothing(chapter, graded):
+    row, assignment = graded[chapter]["student"], _assignment(chapter)
+    assert row["reason"] == ""  # graded, not a crash
+    assert {q.name: row[q.name] for q in assignment.autograded} == \
+        {q.name: 0 for q in assignment.autograded}
+    assert row["total"] == 0 and row["max"] == assignment.max_points
+
+
+@every_chapter
+def test_one_wrong_answer_costs_that_question_only(chapter, graded):
+    row, assignment = graded[chapter]["wrong"], _assignment(chapter)
+    first, *others = assignment.autograded
+    assert row["reason"] == ""
+    assert row[first.name] == 0
+    assert [row[q.name] for q in others] == [q.points for q in others]
+    assert row["total"] == assignment.max_points - first.points
+
+
+@every_chapter
+def test_code_that_raises_is_graded(chapter, graded):
+    row, solution = graded[chapter]["raising"], graded[chapter]["solution"]
+    # The error is in a cell of its own: otter runs the cells after it, so every answer is there.
+    assert row["reason"] == ""
+    assert row["total"] == solution["total"], row
+    assert row["seconds"] < TIMEOUT
+
+
+@every_chapter
+def test_a_notebook_that_never_ends_is_stopped(chapter, graded):
+    row = graded[chapter]["looping"]
+    assert row["reason"] == f"did not finish within {LOOP_TIMEOUT:g} s"
+    assert row["total"] == 0 and row["max"] == _assignment(chapter).max_points
+    assert row["seconds"] < LOOP_TIMEOUT + 10  # killed at once, the kernel with it
+
+
+@every_chapter
+def test_a_file_that_is_not_a_notebook_gets_a_row(chapter, graded):
+    row = graded[chapter]["not_a_notebook"]
+    assert row["student"] == "not_a_notebook"
+    assert row["reason"].startswith("not a notebook: not JSON")
+    assert row["total"] == 0
+
+
+def _running_in(folder: Path) -> list[str]:
+    """The live processes that work in ``folder``: started there, or with their temporary files
+    there (every ``otter run`` of grading.py and the kernel it starts have TMPDIR in its folder)."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["pid", "cmdline", "status"]):
+        try:
+            if proc.info["status"] == psutil.STATUS_ZOMBIE:
+                continue
+            places = [proc.cwd(), proc.environ().get("TMPDIR", ""), *(proc.info["cmdline"] or [])]
+        except (psutil.Error, OSError):
+            continue
+        if any(str(folder) in place for place in places):
+            found.append(f"{proc.info['pid']}: {' '.join(proc.info['cmdline'] or [])}")
+    return found
+
+
+@on_the_build
+def test_no_process_is_left_running(graded):
+    """The endless loops were killed with their kernels (which run in sessions of their own)."""
+    assert graded["left running"] == []
+
+
+# --------------------------------------------------------------------------- what students get
+
+
+def _strings(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in _strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _strings(v)]
+    return []
+
+
+def _lines(text: str) -> set[str]:
+    return {re.sub(r"^(>>>|\.\.\.)( |$)", "", line.strip()).strip() for line in text.splitlines()}
+
+
+SOLUTION_BEGIN = re.compile(r"^\s*#\s*BEGIN SOLUTION\b")
+SOLUTION_END = re.compile(r"^\s*#\s*END SOLUTION\b")
+
+
+def master_parts(master: dict) -> tuple[set[str], set[str]]:
+    """(solution lines, public lines) of an otter master notebook: the solution lines are those
+    between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` in a code cell, those marked ``# SOLUTION``,
+    and the whole of a markdown cell in a solution block; the public ones are every other line
+    outside the tests and the configuration."""
+    solution, public = set(), set()
+    block = tests = False
+    for cell in master["cells"]:
+        text = _text(cell["source"])
+        head = text.strip().splitlines()[0] if text.strip() else ""
+        if cell["cell_type"] == "raw":
+            block = {"# BEGIN SOLUTION": True, "# END SOLUTION": False}.get(head, block)
+            tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(head, tests)
+            continue
+        if tests:
+            continue
+        if cell["cell_type"] == "markdown":
+            (solution if block else public).update(_lines(text))
+            continue
+        inside = False
+        for line in text.splitlines():
+            if SOLUTION_BEGIN.match(line):
+                inside = True
+            elif SOLUTION_END.match(line):
+                inside = False
+            elif inside or re.search(r"#\s*SOLUTION\s*$", line):
+                solution.add(re.sub(r"#\s*SOLUTION\s*$", "", line).strip())
+            else:
+                public.add(line.strip())
+    return solution, public
+
+
+def hidden_tests(autograder: Path) -> tuple[set[str], set[str]]:
+    """(hidden, public) lines of the autograder's test cases."""
+    hidden, public = set(), set()
+    with zipfile.ZipFile(autograder) as zf:
+        for name in zf.namelist():
+            if re.fullmatch(r"tests/[^/]+\.py", name):
+                tree = ast.parse(zf.read(name).decode("utf-8"))
+                spec = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+                            and any(getattr(t, "id", "") == "test" for t in n.targets))
+                for case in spec["suites"][0]["cases"]:
+                    (hidden if case.get("hidden", True) else public).update(_lines(case["code"]))
+    return hidden, public
+
+
+def _meaningful(line: str) -> bool:
+    return bool(re.search(r"\w", line)) and line not in {"pass", "else:", "try:", "return", "..."}
+
+
+@every_chapter
+def test_the_student_notebook_holds_no_solution_and_no_hidden_test(chapter):
+    built = ASSIGNMENTS / chapter
+    master = json.loads((built / "master" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    student = json.loads((built / "student" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    shown = set().union(*(_lines(s) for s in _strings(student)))
+    solution, public = master_parts(master)
+    hidden, public_tests = hidden_tests(_assignment(chapter).autograder)
+    assert solution, f"{chapter}: no solution found in the master"
+    secret = {line for line in solution - public - public_tests if _meaningful(line)}
+    leaked = sorted(secret & shown)
+    assert not leaked, f"{chapter}: the student notebook holds solution lines: {leaked[:5]}"
+    secret_tests = {line for line in hidden - public - public_tests if _meaningful(line)}
+    leaked = sorted(secret_tests & shown)
+    assert not leaked, f"{chapter}: the student notebook holds hidden tests' lines: {leaked[:5]}"
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+@on_the_build
+def test_the_command_line_writes_the_gradebook(tmp_path, capsys):
+    if not CHAPTERS:
+        pytest.fail(f"no assignments in {ASSIGNMENTS}: run `make assignments` first")
+    chapter = CHAPTERS[0]
+    folder = tmp_path / "hand-ins"
+    folder.mkdir()
+    solution = ASSIGNMENTS / chapter / "autograder" / f"{chapter}.ipynb"
+    (folder / "ada.ipynb").write_bytes(solution.read_bytes())
+    (folder / "bob.pdf").write_bytes(b"%PDF-1.4\n")
+    (folder / ".DS_Store").write_bytes(b"")
+    gradebook = tmp_path / "grades.csv"
+    assert grading.main(["--chapter", chapter, "--submissions", str(folder), "--assignments",
+                         str(ASSIGNMENTS), "--gradebook", str(gradebook), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert str(gradebook) in out and "ada: " in out and "bob.pdf: 0 / " in out
+    assignment = _assignment(chapter)
+    with open(gradebook, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == ["student", *(q.name for q in assignment.questions), "total", "max", "reason"]
+    ada, bob = rows
+    assert ada["student"] == "ada" and ada["reason"] == "" and float(ada["total"]) == assignment.max_points
+    assert all(ada[q.name] == "" for q in assignment.questions if q.manual)
+    assert bob["student"] == "bob.pdf" and bob["reason"].startswith("not a notebook")
+
+
+def test_a_chapter_without_an_autograder_says_what_to_run(tmp_path, capsys):
+    (tmp_path / "hand-ins").mkdir()
+    assert grading.main(["--chapter", "nowhere", "--submissions", str(tmp_path / "hand-ins"),
+                         "--assignments", str(tmp_path)]) == 2
+    assert "make assignments CHAPTERS=nowhere" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- without otter
+# Unit tests (no marker: `make test-unit` runs them): the parts of grading.py that need neither
+# otter nor a build, with a stand-in for `otter run`.
+
+
+@pytest.mark.parametrize(("spec", "points"), [
+    ({"points": 2, "cases": [{}, {"points": 1}]}, 2),  # the rest shared among unmarked cases
+    ({"points": 2, "cases": [{}, {}, {}]}, 2),
+    ({"points": [1, 0.5], "cases": [{}, {}]}, 1.5),
+    ({"cases": [{}, {}]}, 1),  # no points anywhere: 1 for the question
+    ({"cases": [{"points": 0}, {}]}, 1),
+    ({"cases": [{"points": 2}, {}]}, 2),  # points on some cases only: the others are worth 0
+    ({"points": 3, "cases": [{"points": 3}]}, 3),
+])
+def test_points_are_resolved_as_otter_resolves_them(spec, points):
+    test = {"name": "q1", "suites": [{"cases": spec["cases"]}]}
+    if "points" in spec:
+        test["points"] = spec["points"]
+    assert grading._test_points(test) == points
+
+
+def test_files_that_are_not_notebooks(tmp_path):
+    cases = {"answers.pdf": b"%PDF-1.4", "a.ipynb": b"My answers are in the PDF.",
+             "b.ipynb": bytes(range(256)), "c.ipynb": b'{"answer": 42}', "d.ipynb": b"[]"}
+    reasons = {}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        reasons[name] = grading.not_a_notebook(tmp_path / name)
+    assert reasons == {
+        "answers.pdf": "not a notebook: answers.pdf is not an .ipynb file",
+        "a.ipynb": "not a notebook: not JSON (Expecting value, line 1 column 1)",
+        "b.ipynb": "not a notebook: not UTF-8 text",
+        "c.ipynb": "not a notebook: JSON without a notebook's cells and nbformat",
+        "d.ipynb": "not a notebook: JSON without a notebook's cells and nbformat",
+    }
+
+
+FAKE_OTTER = """
+import json, subprocess, sys, threading
+args = sys.argv[1:]
+out, submission = args[args.index("-o") + 1], args[-1]
+behaviour = json.load(open(submission))["behaviour"]
+if behaviour == "loops":
+    # as jupyter_client starts a kernel: in a session of its own
+    subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+    threading.Event().wait()  # never set: waits until killed
+if behaviour == "fails":
+    sys.exit("Traceback (most recent call last):\\n  ...\\n"
+             "otter.run.run_autograder.utils.OtterRuntimeError: Received submission for assignment 'x'")
+json.dump({"tests": [{"name": "Public Tests"}, {"name": "q1", "score": 1.0, "max_score": 2.0},
+                     {"name": "q3", "score": 1.5, "max_score": 1.5}]}, open(out + "/results.json", "w"))
+"""
+
+
+@pytest.fixture
+def fake_otter(tmp_path, monkeypatch):
+    """grading.py with a stand-in for `otter run`, and an assignment of three questions (q2 by
+    hand); returns a function that grades a "submission" that behaves as told."""
+    script = tmp_path / "otter.py"
+    script.write_text(FAKE_OTTER)
+    monkeypatch.setattr(grading, "_otter_command", lambda: [sys.executable, str(script)])
+    monkeypatch.setattr(grading, "not_a_notebook", lambda path: None)
+    assignment = grading.Assignment("demo", tmp_path / "demo-autograder_1.zip", (
+        grading.Question("q1", 2.0), grading.Question("q2", 1, manual=True), grading.Question("q3", 1.5)))
+
+    def grade(behaviour: str, timeout: float = 30.0) -> tuple[dict, Path]:
+        path = tmp_path / f"{behaviour}.ipynb"
+        path.write_text(json.dumps({"behaviour": behaviour}))
+        work = tmp_path / "work"
+        work.mkdir(exist_ok=True)
+        return grading.grade(path, assignment, timeout, workdir=work), work
+
+    return grade
+
+
+def test_a_row_holds_the_scores_otter_wrote(fake_otter):
+    row, _ = fake_otter("passes")
+    assert {k: v for k, v in row.items() if k != "seconds"} == {
+        "student": "passes", "q1": 1, "q2": None, "q3": 1.5, "total": 2.5, "max": 3.5, "reason": ""}
+
+
+def test_when_otter_fails_the_reason_is_its_last_line(fake_otter):
+    row, _ = fake_otter("fails")
+    assert row["reason"] == ("otter failed: OtterRuntimeError: Received submission for assignment 'x'")
+    assert (row["q1"], row["q3"], row["total"]) == (0, 0, 0)
+
+
+def test_a_run_out_of_time_is_killed_with_the_processes_it_started(fake_otter):
+    import psutil
+
+    start = time.monotonic()
+    row, work = fake_otter("loops", timeout=2)
+    assert time.monotonic() - start < 10
+    assert row["reason"] == "did not finish within 2 s" and row["total"] == 0
+    assert not list(work.iterdir())  # its folder removed,
+    # and the stand-in kernel with it, though in a session of its own (a zombie waiting for its
+    # new parent to reap it does not count)
+    assert _running_in(work) == []

@@ -1,0 +1,458 @@
+"""book/_tools/assignment_oracles.py: the hidden autograder tests of the checked code exercises.
+
+For every exercise: (a) every hidden test passes with the chapter's own solution (the solution
+cell of ``add_check_exercises.EXERCISES``, run as the book runs it), and with other correct
+functions computed another way (loops, another order of operations, float32); (b) every deliberately wrong
+function (a tie counted the other way, a missing normalization, an answer off by one, the
+negative, ...) fails at least one hidden test with an AssertionError, and every hidden test fails
+at least one of them, so none is dead weight; (c) a function that loops forever fails every
+hidden test with a TimeoutError, quickly, under a lowered ``perceptron_core.check.TIME_LIMIT``
+(the knob the cells read when they run); (d) the cells import nothing of ``perceptron_core`` but
+``perceptron_core.check``'s ``call``, ``PRECISION`` and ``TIME_LIMIT``, call the student's
+function only through ``call``, and have the form both of otter's test formats accept, which
+(e) otter itself then runs, where it is installed.
+
+A cell runs by ``exec`` in a fresh namespace that holds only the function under test, by its
+exercise name: the cells do their own imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import math
+import re
+import time
+
+import numpy as np
+import pytest
+
+from perceptron_core import check
+from add_check_exercises import EXERCISES as CHAPTER_EXERCISES  # book/_tools (tests/conftest.py puts it on sys.path)
+from assignment_oracles import HIDDEN, function_name, names
+
+SHORT_LIMIT = 0.2  # seconds per call in (c)
+ALLOWED_FROM_CHECK = {"call", "PRECISION", "TIME_LIMIT"}
+ALLOWED_MODULES = {"numpy", "fractions", "itertools", "math", "numbers", "decimal", "perceptron_core.check"}
+
+CELLS = [(name, i) for name in HIDDEN for i in range(len(HIDDEN[name]))]
+
+
+def _cell_id(item):
+    name, i = item
+    return function_name(HIDDEN[name][i])
+
+
+def solution(name):
+    """The chapter's solution function for ``name``: its solution cell, without the check call."""
+    chapter = check.EXERCISES[name][0]
+    source = CHAPTER_EXERCISES[chapter][4]
+    code = "\n".join(line for line in source.splitlines() if not line.startswith("check."))
+    namespace = {"np": np}
+    exec(compile(code, f"<solution of {chapter}>", "exec"), namespace)  # noqa: S102 -- the book's own cell
+    return namespace[name]
+
+
+def run_cell(name, i, func):
+    """Run hidden cell i of ``name`` with ``func`` as the student's function, in a fresh namespace."""
+    cell = HIDDEN[name][i]
+    filename = f"<hidden test {function_name(cell)}>"
+    linecache.cache[filename] = (len(cell), None, cell.splitlines(True), filename)  # tracebacks show it
+    exec(compile(cell, filename, "exec"), {name: func})  # noqa: S102
+
+
+# --- wrong functions, each a slip a student could make ----------------------------------------
+
+
+def _separable_perceptron(X, y, epochs=1000):
+    """'Separable if the perceptron converges within 1000 passes': wrong for tiny margins."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        clean = True
+        for x, yi in zip(X, y):
+            if yi * (w @ x) <= 0:
+                w, clean = w + yi * x, False
+        if clean:
+            return True
+    return False
+
+
+def _separable_with_offset(X, y):
+    return solution("separable")(np.c_[X, np.ones(len(X))], y)
+
+
+def _separable_negated(X, y):
+    return not solution("separable")(X, y)
+
+
+def _pac_window_unfloored(R, gamma, epsilon, delta):
+    return math.ceil(math.log(((R / gamma) ** 2 + 1) / delta) / epsilon)
+
+
+def _pac_window_m_hypotheses(R, gamma, epsilon, delta):
+    M = math.floor((R / gamma) ** 2)
+    return math.ceil(math.log(max(M, 1) / delta) / epsilon)
+
+
+WRONG = {
+    "mistakes": [
+        ("ties not counted (< instead of <=)", lambda X, y, w: int(np.sum(y * (X @ w) < 0))),
+        ("counts the correct points", lambda X, y, w: int(np.sum(y * (X @ w) > 0))),
+        ("labels ignored", lambda X, y, w: int(np.sum(X @ w <= 0))),
+        ("off by one", lambda X, y, w: int(np.sum(y * (X @ w) <= 0)) + 1),
+        ("returns a float", lambda X, y, w: float(np.sum(y * (X @ w) <= 0))),
+    ],
+    "update": [
+        ("ties not updated (< instead of <=)", lambda w, x, y: w + y * x if y * (w @ x) < 0 else w.copy()),
+        ("the negative step", lambda w, x, y: w - y * x if y * (w @ x) <= 0 else w.copy()),
+        ("always updates", lambda w, x, y: w + y * x),
+        ("label left out of the test", lambda w, x, y: w + y * x if (w @ x) <= 0 else w.copy()),
+        ("changes w in place", lambda w, x, y: (w.__iadd__(y * x) if y * (w @ x) <= 0 else w)),
+    ],
+    "separable": [
+        ("the perceptron for 1000 passes", _separable_perceptron),
+        ("separable with an offset", _separable_with_offset),
+        ("the negative answer", _separable_negated),
+        ("always True", lambda X, y: True),
+        ("no point at the origin", lambda X, y: bool(np.all(np.any(X != 0, axis=1)))),
+    ],
+    "margin": [
+        ("not normalized", lambda X, y, w, b: float(np.min(y * (X @ w + b)))),
+        ("offset left out", lambda X, y, w, b: float(np.min(y * (X @ w)) / np.linalg.norm(w))),
+        ("absolute values", lambda X, y, w, b: float(np.min(np.abs(X @ w + b)) / np.linalg.norm(w))),
+        ("max instead of min", lambda X, y, w, b: float(np.max(y * (X @ w + b)) / np.linalg.norm(w))),
+        ("the negative", lambda X, y, w, b: -float(np.min(y * (X @ w + b)) / np.linalg.norm(w))),
+    ],
+    "radius": [
+        ("largest entry", lambda X: float(np.max(np.abs(X)))),
+        ("squared norm", lambda X: float(np.max(np.sum(X**2, axis=1)))),
+        ("mean of the norms", lambda X: float(np.mean(np.linalg.norm(X, axis=1)))),
+        ("norm of the whole matrix", lambda X: float(np.linalg.norm(X))),
+    ],
+    "mistake_bound": [
+        ("not squared", lambda R, gamma: R / gamma),
+        ("only R squared", lambda R, gamma: R**2 / gamma),
+        ("off by one", lambda R, gamma: (R / gamma) ** 2 + 1),
+        ("rounded to an int", lambda R, gamma: math.ceil((R / gamma) ** 2)),
+    ],
+    "augment": [
+        ("column in front", lambda X, c: np.hstack([np.full((X.shape[0], 1), c), X])),
+        ("always a column of ones", lambda X, c: np.hstack([X, np.ones((X.shape[0], 1))])),
+        ("a row instead of a column", lambda X, c: np.vstack([X, np.full((1, X.shape[1]), c)])),
+        ("c added to every entry", lambda X, c: np.hstack([X + c, np.full((X.shape[0], 1), c)])),
+    ],
+    "margin_mistake": [
+        ("<= instead of <", lambda w, x, y, gamma, target: bool(
+            np.linalg.norm(w) == 0 or y * (w @ x) / np.linalg.norm(w) <= target * gamma)),
+        ("not normalized", lambda w, x, y, gamma, target: bool(
+            np.linalg.norm(w) == 0 or y * (w @ x) < target * gamma)),
+        ("w = 0 not an update", lambda w, x, y, gamma, target: bool(
+            np.linalg.norm(w) > 0 and y * (w @ x) / np.linalg.norm(w) < target * gamma)),
+        ("gamma instead of target * gamma", lambda w, x, y, gamma, target: bool(
+            np.linalg.norm(w) == 0 or y * (w @ x) / np.linalg.norm(w) < gamma)),
+        ("the negative", lambda w, x, y, gamma, target: not bool(
+            np.linalg.norm(w) == 0 or y * (w @ x) / np.linalg.norm(w) < target * gamma)),
+    ],
+    "hinge_deviation": [
+        ("not normalized", lambda X, y, w, gamma: float(np.sum(np.maximum(0, gamma - y * (X @ w))))),
+        ("no max(0, .)", lambda X, y, w, gamma: float(np.sum(gamma - y * (X @ (w / np.linalg.norm(w)))))),
+        ("mean instead of sum", lambda X, y, w, gamma: float(
+            np.mean(np.maximum(0, gamma - y * (X @ (w / np.linalg.norm(w))))))),
+        ("labels left out", lambda X, y, w, gamma: float(np.sum(np.maximum(0, gamma - X @ (w / np.linalg.norm(w)))))),
+    ],
+    "pac_window": [
+        ("M hypotheses instead of M + 1", _pac_window_m_hypotheses),
+        ("(R/gamma)^2 not rounded down", _pac_window_unfloored),
+        ("rounded down", lambda R, gamma, eps, delta: math.floor(
+            math.log((math.floor((R / gamma) ** 2) + 1) / delta) / eps)),
+        ("a float", lambda R, gamma, eps, delta: float(math.ceil(
+            math.log((math.floor((R / gamma) ** 2) + 1) / delta) / eps))),
+        ("ln(1/delta) only", lambda R, gamma, eps, delta: math.ceil(math.log(1 / delta) / eps)),
+    ],
+}
+
+WRONG_CASES = [(name, k) for name in WRONG for k in range(len(WRONG[name]))]
+
+
+def _forever(*args):
+    while True:
+        pass
+
+
+def _separable_until_clean(X, y):
+    """The perceptron until a pass without mistakes: an endless loop on inseparable data."""
+    w = np.zeros(X.shape[1])
+    while True:
+        clean = True
+        for x, yi in zip(X, y):
+            if yi * (w @ x) <= 0:
+                w, clean = w + yi * x, False
+        if clean:
+            return True
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def test_every_exercise_has_two_or_three_hidden_tests():
+    assert names() == list(check.EXERCISES) == list(HIDDEN)
+    assert set(WRONG) == set(HIDDEN)
+    for name, cells in HIDDEN.items():
+        assert 2 <= len(cells) <= 3, name
+        assert all(isinstance(c, str) and c.endswith("\n") for c in cells)
+    every = [function_name(c) for cells in HIDDEN.values() for c in cells]
+    assert len(set(every)) == len(every), "test function names repeat"
+    with pytest.raises(ValueError):
+        function_name("x = 1\n")
+
+
+# --- (a) the chapter's solution passes --------------------------------------------------------
+
+
+@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+def test_the_chapter_solution_passes(item):
+    name, i = item
+    run_cell(name, i, solution(name))
+
+
+def test_the_solutions_are_the_chapters():
+    """The solutions used in (a) pass the public check too (they are the book's, not ours)."""
+    for name in HIDDEN:
+        assert check._run(name, solution(name), quiet=True).passed, name
+
+
+# Other correct ways to answer, computed differently from the chapter's solution (Python loops,
+# another order of operations, float32 where the answer is a float): the oracles must not
+# encode one way of computing, nor hold a float32 answer to more than the stated precision.
+f32 = np.float32
+
+
+def _separable_lp_witness(X, y):
+    """The LP witness alone, checked exactly (tests/core/test_check.py's separable_ok)."""
+    from fractions import Fraction
+
+    from scipy.optimize import linprog
+
+    n, d = X.shape
+    Z = y[:, None] * X
+    res = linprog(np.r_[np.zeros(d), -1.0], A_ub=np.c_[-Z, np.ones(n)], b_ub=np.zeros(n),
+                  bounds=[(-1, 1)] * d + [(None, 1)], method="highs")
+    w = res.x[:d]
+    exact = all(sum(Fraction(float(z)) * Fraction(float(c)) for z, c in zip(row, w)) > 0 for row in Z)
+    return bool(res.x[-1] > 1e-9 and exact)
+
+
+ALTERNATIVES = {
+    "mistakes": [
+        lambda X, y, w: sum(1 for xi, yi in zip(X, y) if yi * sum(a * b for a, b in zip(xi, w)) <= 0),
+        lambda X, y, w: int(np.count_nonzero(np.einsum("ij,j->i", X, w) * y <= 0)),
+    ],
+    "update": [
+        lambda w, x, y: (w.astype(f32) + f32(y) * x.astype(f32)) if f32(y) * (w.astype(f32) @ x.astype(f32)) <= 0
+        else w.astype(f32),
+        lambda w, x, y: np.array([a + y * b for a, b in zip(w, x)]) if y * sum(a * b for a, b in zip(w, x)) <= 0
+        else np.array(w),
+    ],
+    "separable": [_separable_lp_witness],
+    "margin": [
+        lambda X, y, w, b: float(np.min(y * (X @ (w / np.linalg.norm(w)) + b / np.linalg.norm(w)))),
+        lambda X, y, w, b: f32(np.min(y * (X.astype(f32) @ w.astype(f32) + f32(b))) / np.linalg.norm(w.astype(f32))),
+    ],
+    "radius": [
+        lambda X: max(math.hypot(*row) for row in X.tolist()),
+        lambda X: np.max(np.linalg.norm(X.astype(f32), axis=1)),
+        lambda X: float(np.sqrt(np.max(np.einsum("ij,ij->i", X, X)))),
+    ],
+    "mistake_bound": [lambda R, gamma: R**2 / gamma**2, lambda R, gamma: f32(R) ** 2 / f32(gamma) ** 2],
+    "augment": [
+        lambda X, c: np.c_[X, np.full(len(X), c)],
+        lambda X, c: np.column_stack([X, c * np.ones(len(X))]).astype(f32),
+        lambda X, c: [list(row) + [c] for row in X.tolist()],
+    ],
+    "margin_mistake": [
+        lambda w, x, y, gamma, target: (not np.any(w)) or bool(y * np.dot(w / np.linalg.norm(w), x) < target * gamma),
+        lambda w, x, y, gamma, target: (not np.any(w)) or bool(y * np.dot(w, x) < gamma * target * np.linalg.norm(w)),
+        lambda w, x, y, gamma, target: bool(
+            np.linalg.norm(w) == 0 or y * np.dot(w, x) / np.linalg.norm(w) / gamma < target),
+    ],
+    "hinge_deviation": [
+        lambda X, y, w, gamma: np.sum(np.maximum(f32(0), f32(gamma) - y.astype(f32) * (
+            X.astype(f32) @ (w / np.linalg.norm(w)).astype(f32)))),
+        lambda X, y, w, gamma: sum(max(0.0, gamma - yi * float(np.dot(w, xi)) / float(np.linalg.norm(w)))
+                                   for xi, yi in zip(X, y)),
+    ],
+    "pac_window": [
+        lambda R, gamma, eps, delta: math.ceil((math.log(int((R / gamma) ** 2) + 1) - math.log(delta)) / eps),
+        lambda R, gamma, eps, delta: int(np.ceil(np.log((np.floor(R**2 / gamma**2) + 1) / delta) / eps)),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(HIDDEN))
+def test_other_correct_functions_pass(name):
+    assert set(ALTERNATIVES) == set(HIDDEN)
+    for func in ALTERNATIVES[name]:
+        for i in range(len(HIDDEN[name])):
+            run_cell(name, i, func)
+
+
+# --- (b) wrong functions fail -----------------------------------------------------------------
+
+
+def _outcome(name, i, func):
+    try:
+        run_cell(name, i, func)
+    except AssertionError as exc:
+        return "assertion", str(exc)
+    except Exception as exc:  # noqa: BLE001 -- a wrong function may also raise
+        return "error", f"{type(exc).__name__}: {exc}"
+    return "passed", ""
+
+
+@pytest.mark.parametrize("item", WRONG_CASES, ids=lambda it: f"{it[0]}: {WRONG[it[0]][it[1]][0]}")
+def test_a_wrong_function_fails_a_hidden_test(item):
+    name, k = item
+    label, func = WRONG[name][k]
+    outcomes = [_outcome(name, i, func) for i in range(len(HIDDEN[name]))]
+    assert any(kind == "assertion" for kind, _ in outcomes), f"{name}: {label!r} passes every hidden test"
+    # The message names the function, shows the inputs and what was expected.
+    message = next(text for kind, text in outcomes if kind == "assertion")
+    assert (f"{name}(" in message and ("expected" in message or "in place" in message)), message
+
+
+@pytest.mark.parametrize("name", list(HIDDEN))
+def test_every_hidden_test_catches_a_wrong_function(name):
+    for i in range(len(HIDDEN[name])):
+        caught = [label for label, func in WRONG[name] if _outcome(name, i, func)[0] == "assertion"]
+        assert caught, f"{function_name(HIDDEN[name][i])} catches none of the wrong functions"
+
+
+def test_a_broken_oracle_fails_the_solution():
+    """A sanity check of the harness: break one oracle (ties no longer counted) and (a) fails."""
+    cell = HIDDEN["mistakes"][0]
+    broken = cell.replace("for a, b in zip(xi, w.tolist())) <= 0)", "for a, b in zip(xi, w.tolist())) < 0)")
+    assert broken != cell
+    with pytest.raises(AssertionError, match=r"expected \d+, got"):
+        exec(compile(broken, "<broken>", "exec"), {"mistakes": solution("mistakes")})  # noqa: S102
+
+
+# --- (c) an endless loop fails quickly --------------------------------------------------------
+
+
+@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+def test_an_endless_loop_fails_with_a_timeout(item, monkeypatch):
+    name, i = item
+    monkeypatch.setattr(check, "TIME_LIMIT", SHORT_LIMIT)
+    start = time.monotonic()
+    with pytest.raises(TimeoutError, match=rf"did not return within {SHORT_LIMIT:g} s: an endless loop\?"):
+        run_cell(name, i, _forever)
+    assert time.monotonic() - start < 10  # a generous bound: a loaded machine is slow
+
+
+def test_a_perceptron_that_never_stops_fails_separable(monkeypatch):
+    monkeypatch.setattr(check, "TIME_LIMIT", SHORT_LIMIT)
+    for i in range(len(HIDDEN["separable"])):
+        start = time.monotonic()
+        with pytest.raises(TimeoutError, match=r"_separable_until_clean\(\.\.\.\) did not return"):
+            run_cell("separable", i, _separable_until_clean)
+        assert time.monotonic() - start < 10
+
+
+# --- (d) what the cells may use, and their form -----------------------------------------------
+
+
+def _parents(tree):
+    parent = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parent[child] = node
+    return parent
+
+
+@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+def test_a_cell_imports_only_call_from_the_package(item):
+    name, i = item
+    cell = HIDDEN[name][i]
+    tree = ast.parse(cell)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                assert not alias.name.startswith("perceptron_core"), ast.unparse(node)
+                assert alias.name in ALLOWED_MODULES, ast.unparse(node)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0 and node.module in ALLOWED_MODULES, ast.unparse(node)
+            if node.module.startswith("perceptron_core"):
+                assert node.module == "perceptron_core.check", ast.unparse(node)
+                assert {a.name for a in node.names} <= ALLOWED_FROM_CHECK, ast.unparse(node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id not in {"__import__", "eval", "exec"}, ast.unparse(node)
+    # The package is named in those import lines only.
+    lines = [line.strip() for line in cell.splitlines() if "perceptron_core" in line]
+    assert lines and all(re.fullmatch(r"from perceptron_core\.check import [\w, ]+", line) for line in lines), lines
+
+
+@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+def test_a_cell_has_the_form_otter_accepts_and_calls_only_through_call(item):
+    name, i = item
+    cell = HIDDEN[name][i]
+    tree = ast.parse(cell)
+    # A function definition of one parameter, the exercise's name, and a call of it on that name.
+    assert len(tree.body) == 2, "a cell is a test function and one call of it"
+    define, invoke = tree.body
+    assert isinstance(define, ast.FunctionDef) and define.name.startswith(f"test_{name}_")
+    assert [a.arg for a in define.args.args] == [name] and not define.decorator_list
+    assert ast.unparse(invoke) == f"{define.name}({name})"
+    # Inside, the student's function appears only as the first argument of call(...), and
+    # every call(...) passes the time limit the cell read.
+    parent = _parents(define)
+    uses = [n for n in ast.walk(define) if isinstance(n, ast.Name) and n.id == name]
+    assert uses, f"the cell never calls {name}"
+    for use in uses:
+        holder = parent[use]
+        assert (isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id == "call"
+                and holder.args and holder.args[0] is use), f"{name} used outside call(...): {ast.unparse(holder)}"
+    for node in ast.walk(define):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "call":
+            assert [ast.unparse(k) for k in node.keywords if k.arg == "time_limit"] == ["time_limit=TIME_LIMIT"]
+    # No other top-level name is left in the grader's namespace but the test function's, and
+    # nothing is printed (an OK-format test compares the output with none).
+    assert not any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print" for n in ast.walk(tree))
+
+
+# --- (e) otter runs them ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+def test_otter_runs_the_cell_in_both_formats(item, monkeypatch):
+    """As otter assign turns a test cell into an OK-format doctest (``ast.unparse``, then
+    ``str_to_doctest``) or an exception-based test file, and as otter grade runs them."""
+    pytest.importorskip("otter")
+    from otter.assign.utils import str_to_doctest
+    from otter.test_files.exception_test import ExceptionTestFile
+    from otter.test_files.ok_test import run_doctest
+
+    name, i = item
+    cell = HIDDEN[name][i]
+    tree = ast.parse(cell)
+    doctest_body = "\n".join(str_to_doctest(ast.unparse(tree).split("\n"), []))
+    test_file = ("from otter.test_files import test_case\n\nOK_FORMAT = False\nname = 'q'\npoints = 1\n\n"
+                 "@test_case(points=None, hidden=True)\n" + ast.unparse(tree.body[0]) + "\n")
+    right, wrong = solution(name), WRONG[name]
+    assert run_doctest("q", doctest_body, {name: right}) == (True, "")
+    exception_test = ExceptionTestFile.from_string(test_file)
+    exception_test.run({name: right})
+    assert exception_test.passed_all, exception_test.summary()
+    # A function that loops forever fails, in both, without hanging the grader.
+    monkeypatch.setattr(check, "TIME_LIMIT", SHORT_LIMIT)
+    passed, report = run_doctest("q", doctest_body, {name: _forever})
+    assert not passed and "TimeoutError" in report
+    exception_test = ExceptionTestFile.from_string(test_file)
+    exception_test.run({name: _forever})
+    assert not exception_test.passed_all and "TimeoutError" in exception_test.summary()
+    monkeypatch.undo()
+    # And a wrong one that this cell catches fails with the cell's message.
+    for label, func in wrong:
+        if _outcome(name, i, func)[0] == "assertion":
+            passed, report = run_doctest("q", doctest_body, {name: func})
+            assert not passed and "AssertionError" in report and "expected" in report
+            break
