@@ -55,7 +55,7 @@ import nbformat
 import yaml
 
 from chapters import REPO, chapter_names  # book/_tools, beside this file
-from reader_notebooks import INSTALL_TAG, Book, reader_notebook
+from reader_notebooks import INSTALL_TAG, Book, install_spec, reader_notebook
 
 BOOK_DIR = REPO / "book"
 OUT = REPO / "_build" / "assignments"
@@ -73,6 +73,8 @@ GRADER_PYTHON = "3.11"
 GRADER_DIR = "/autograder"
 #: The package's imports the exercises' code uses, in the notebook's first cell.
 SETUP = "import numpy as np\nfrom perceptron_core import check"
+#: The module otter-grader's notebooks import, and its distribution.
+OTTER = ("otter", "otter-grader")
 _HIDDEN_HEAD = '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
 _PUBLIC_HEAD = f'""" # BEGIN TEST CONFIG\npoints: {PUBLIC_POINTS}\n""" # END TEST CONFIG\n'
 # ```{name} arg  or  :::{name} arg (colon fence): a MyST directive's first line.
@@ -326,11 +328,59 @@ def chapter_title(nb: dict[str, Any]) -> str:
     raise ValueError("the chapter has no # title")
 
 
+def otter_requirement() -> str:
+    """otter-grader at the version ``requirements.txt`` pins (the one the tests grade with)."""
+    for line in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.lower().startswith(OTTER[1] + "=="):
+            return line
+    raise RuntimeError(f"requirements.txt pins no {OTTER[1]}: the student notebook installs that pin")
+
+
+def init_cell(chapter: str, repository_url: str) -> str:
+    """The student notebook's first code cell, otter's own ``grader = otter.Notebook(...)`` with
+    two things before and after it.
+
+    Before: where ``perceptron_core`` or otter-grader is missing (Colab, a fresh Jupyter), it
+    installs it (the package from the book's repository, otter at its pin), as the reader
+    notebooks' first cell does; where both are installed, as on the grading machine, it does
+    nothing. After: on Colab, where otter reads its tests only from a ``tests/`` folder that a
+    single notebook cannot carry, ``otter.Notebook`` raises; the cell then says to use the
+    package's checks, the same public tests, instead of stopping the notebook there.
+    """
+    spec = install_spec(repository_url) or None
+    return (
+        "# Installs what this notebook needs where it is missing (Colab, a fresh Jupyter): the\n"
+        "# course's library and otter-grader, which checks the answers. Where both are there, it\n"
+        "# installs nothing.\n"
+        "import importlib.util\n"
+        "import subprocess\n"
+        "import sys\n\n"
+        f"needed = {{\"otter\": {otter_requirement()!r}, \"perceptron_core\": {spec!r}}}\n"
+        "missing = {m: p for m, p in needed.items() if importlib.util.find_spec(m) is None}\n"
+        "if \"perceptron_core\" in missing and missing[\"perceptron_core\"] is None:  # no repository\n"
+        "    sys.exit(\"perceptron_core is not installed: in a copy of the book's repository run \"\n"
+        "             \"`pip install -e '.[book]'`, then restart the kernel.\")\n"
+        "if missing:\n"
+        "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"--quiet\", *missing.values()],\n"
+        "                   check=True)\n"
+        "    importlib.invalidate_caches()\n"
+        "\n"
+        "import otter\n\n"
+        "try:\n"
+        f"    grader = otter.Notebook(\"{chapter}.ipynb\")\n"
+        "except ValueError as error:  # Colab: otter wants a tests/ folder beside the notebook\n"
+        "    print(f\"grader.check cannot run here ({error}). Each code question's cell runs the \"\n"
+        "          \"package's check of your function, the same public test: read its verdict.\")"
+    )
+
+
 def _config(chapter: str, requirements: Sequence[str], autograder_files: Sequence[str]) -> str:
     config: dict[str, Any] = {
         "name": chapter,
         "solutions_pdf": False,
-        "init_cell": True,
+        # The notebook's first code cell is this module's (init_cell), not otter's.
+        "init_cell": False,
         "check_all_cell": True,
         # Students hand in the .ipynb itself, not a zip that an export cell would write.
         "export_cell": False,
@@ -359,15 +409,18 @@ def _intro(chapter: str, title: str, page_url: str, questions: list[tuple[str, b
         "notebook first: the exercises use its data and its functions.",
         "",
         f"- **Code, graded automatically** ({', '.join(auto)}): write the function in its cell, "
-        f"keeping its name and arguments, run the cell, then run `grader.check(\"{first}\")` "
-        "(with the question's name) in the cell below it. That runs the public test; the "
-        "autograder also runs hidden tests. `check.<function>(<function>)` prints a detailed "
-        "verdict.",
+        "keeping its name and arguments, and run the cell: its last line, "
+        "`check.<function>(<function>)`, tries your function and prints a detailed verdict. "
+        f"Then run `grader.check(\"{first}\")` (with the question's name) in the cell below it, "
+        "otter's run of the same public test; the autograder also runs hidden tests.",
         f"- **Written, graded by hand** ({', '.join(written) or 'none'}): answer in the cell "
         "below the question, in text and $math$; add code cells where the exercise asks for code.",
         "",
-        "It runs where the chapters' notebooks run, with `otter-grader` besides "
-        "(`pip install otter-grader`), which its first cell imports.",
+        "It runs where the chapters' notebooks run (Jupyter, JupyterLab, VS Code), with "
+        "otter-grader besides: its first code cell installs what is missing (`perceptron_core` "
+        f"and `{otter_requirement()}`). On Colab `grader.check` cannot run, since otter reads its "
+        "tests there from a `tests/` folder; each code question's cell runs the same public "
+        "test, `check.<function>(<function>)`, and prints its verdict.",
         "",
         "To hand in: restart the kernel and run all cells (the autograder runs the notebook from "
         "the top, so every cell must run), save, and submit this `.ipynb` file as it is, under "
@@ -377,6 +430,7 @@ def _intro(chapter: str, title: str, page_url: str, questions: list[tuple[str, b
 
 def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     page_url: str = "",
+                    repository_url: str = "",
                     requirements: Sequence[str] = (),
                     autograder_files: Sequence[str] = (),
                     hidden: Mapping[str, list[str]] | None = None,
@@ -394,6 +448,9 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         What the book build knows: exercise numbers, glued numbers, labels, citations.
     page_url : str
         The chapter's page in the published book ("" when the book has no address).
+    repository_url : str
+        The book's repository, from which the first cell installs ``perceptron_core`` where it
+        is missing ("": it says how to install it instead).
     requirements, autograder_files : sequence of str
         What the grading image installs, and the files the autograder zip carries for it.
     hidden : mapping, optional
@@ -437,11 +494,15 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                 questions.append((q, True))
                 head = prompt if k == 0 else f"### {number}, continued: `{name}`"
                 note = (f"*{q}, {CHECKED_POINTS} points, graded automatically.* Write `{name}` "
-                        f"in the cell below, run it, then run `grader.check(\"{q}\")`.")
+                        f"in the cell below and run it: its last line, `check.{name}({name})`, "
+                        f"prints the package's verdict. Then run `grader.check(\"{q}\")`.")
                 question(f"name: {q}\npoints: {CHECKED_POINTS}", [
                     md(f"{head}\n\n{note}"),
                     raw("# BEGIN SOLUTION"),
-                    code(solution_cell(name, stub, solution, preamble=k == 0)),
+                    # The check call stays in the students' cell, as in the book's: the
+                    # exercise's text says that running the cell checks the function.
+                    code(solution_cell(name, stub, solution, preamble=k == 0)
+                         + f"\n\n\ncheck.{name}({name})"),
                     raw("# END SOLUTION"),
                     raw("# BEGIN TESTS"),
                     code(public_test(name)),
@@ -465,7 +526,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                             book, repository_url="")["cells"][0]["source"]
     cells = [raw(_config(chapter, requirements, autograder_files)),
              md(_intro(chapter, title, page_url, questions)),
-             code(SETUP), *body]
+             code(init_cell(chapter, repository_url)), code(SETUP), *body]
     for i, cell in enumerate(cells):
         cell["id"] = f"{chapter}-{i:03d}"
     master = nbformat.v4.new_notebook(cells=cells)
@@ -621,6 +682,7 @@ def make_assignment(chapter: str, out: Path, wheel: Path, *,
     _same_as_reader(chapter, nb, book, html_dir)
     master = master_notebook(chapter, nb, book,
                              page_url=f"{base}book/{chapter}.html" if base else "",
+                             repository_url=(_config_yml().get("repository") or {}).get("url", ""),
                              requirements=grader_requirements(wheel.name),
                              autograder_files=[wheel.name])
     path = master_dir / f"{chapter}.ipynb"

@@ -10,6 +10,9 @@ otter assign, which grades every solution notebook before it writes the autograd
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import json
 import re
 from pathlib import Path
@@ -115,13 +118,15 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
     config = yaml.safe_load(first.source.split("\n", 1)[1])
     assert config["name"] == name
     assert config["solutions_pdf"] is False and config["export_cell"] is False
-    assert config["init_cell"] and config["check_all_cell"] and config["run_tests"]
+    assert config["init_cell"] is False and config["check_all_cell"] and config["run_tests"]
     assert config["requirements"] == ["perceptron_core[book] @ file:///x.whl"]
     assert config["autograder_files"] == ["x.whl"]
     intro = master.cells[1].source
     assert master.cells[1].cell_type == "markdown" and intro.startswith("# ")
     assert "https://b.io/book/" + name + ".html" in intro and 'grader.check("q' in intro
-    assert master.cells[2].source == "import numpy as np\nfrom perceptron_core import check"
+    init = master.cells[2].source
+    assert master.cells[2].cell_type == "code" and f'grader = otter.Notebook("{name}.ipynb")' in init
+    assert master.cells[3].source == "import numpy as np\nfrom perceptron_core import check"
 
     label, _text, stub, _solution_text, _solution = EXERCISES[name]
     checked = assignments.check_names(stub)
@@ -177,15 +182,21 @@ def test_masters_hold_the_solution_code_and_the_hidden_tests(name, masters):
         # The students' version is the stub's function; the solution's passes the check.
         stub_fn = re.search(rf"^def {function}\(.*?raise NotImplementedError[^\n]*", stub,
                             re.M | re.S).group(0)
-        assert _student(answer.source).strip().endswith(stub_fn), _student(answer.source)
+        # ... and the check call of the book's cell last, which running the cell runs.
+        assert _student(answer.source).strip().endswith(f"{stub_fn}\n\n\ncheck.{function}({function})"), (
+            _student(answer.source))
         from perceptron_core import check
 
         namespace = {"np": np, "check": check}
-        exec(compile(_student(answer.source), "<student>", "exec"), namespace)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exec(compile(_student(answer.source), "<student>", "exec"), namespace)
+        assert f"check.{function}: not implemented yet" in out.getvalue()
         with pytest.raises(NotImplementedError):
             namespace[function](*([None] * namespace[function].__code__.co_argcount))
         namespace = {"np": np, "check": check}
-        exec(compile(answer.source, "<solution>", "exec"), namespace)
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exec(compile(answer.source, "<solution>", "exec"), namespace)
+        assert f"check.{function}: all" in out.getvalue()
         assert getattr(check, function)(namespace[function], quiet=True)
 
 
@@ -262,3 +273,63 @@ def test_the_grader_installs_the_wheel_it_carries_at_the_book_s_pins():
         (pin,) = [r for r in requirements if r.startswith(name + "==")]
         assert re.search(rf"^{re.escape(pin)}\b", pins, re.M), pin
     assert not [r for r in requirements if r.startswith(("pytest", "jupyter-book", "otter"))]
+
+
+# --- the student notebook's first cell ---------------------------------------------------------
+
+
+_FIND_SPEC = __import__("importlib.util").util.find_spec
+
+
+def _run_init(cell, monkeypatch, tmp_path, absent=(), chapter="margin"):
+    """Run the init cell in tmp_path, with the modules in ``absent`` made to look missing and
+    pip recorded instead of run."""
+    import importlib.util
+    import subprocess
+
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in absent else _FIND_SPEC(name, *a))
+    pip = []
+    monkeypatch.setattr(subprocess, "run", lambda args, **kw: pip.append(args))
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(compile(cell, "<init cell>", "exec"), namespace)  # noqa: S102 -- the generated cell
+    return namespace, pip
+
+
+def test_the_init_cell_installs_what_is_missing(monkeypatch, tmp_path):
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "margin.ipynb")
+    url = "https://github.com/someone/perceptron-book"
+    cell = assignments.init_cell("margin", url)
+    # Everything installed (here, and on the grading machine): nothing is installed, otter's
+    # grader is made for the notebook of the assignment's name.
+    namespace, pip = _run_init(cell, monkeypatch, tmp_path)
+    assert pip == [] and type(namespace["grader"]).__name__ == "Notebook"
+    # Colab or a fresh Jupyter: both are installed, the package from the repository and otter at
+    # the version requirements.txt pins (the one the tests grade with).
+    namespace, pip = _run_init(cell, monkeypatch, tmp_path, absent={"perceptron_core", "otter"})
+    (args,) = pip
+    assert args[1:4] == ["-m", "pip", "install"]
+    assert set(args[5:]) == {f"perceptron_core[book] @ git+{url}", assignments.otter_requirement()}
+    assert assignments.otter_requirement().startswith("otter-grader==")
+    # Only otter missing: only otter.
+    _, pip = _run_init(cell, monkeypatch, tmp_path, absent={"otter"})
+    assert pip[0][5:] == [assignments.otter_requirement()]
+
+
+def test_without_a_repository_the_init_cell_says_how_to_install(monkeypatch, tmp_path):
+    cell = assignments.init_cell("margin", "")
+    with pytest.raises(SystemExit, match=r"perceptron_core is not installed.*pip install -e"):
+        _run_init(cell, monkeypatch, tmp_path, absent={"perceptron_core"})
+
+
+def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_path, capsys):
+    import otter
+
+    def colab(*args, **kwargs):  # what otter.Notebook raises on Colab without a tests/ folder
+        raise ValueError("Tests directory ./tests does not exist")
+
+    monkeypatch.setattr(otter, "Notebook", colab)
+    namespace, _ = _run_init(assignments.init_cell("margin", ""), monkeypatch, tmp_path)
+    assert "grader" not in namespace
+    assert "grader.check cannot run here" in capsys.readouterr().out
