@@ -3,7 +3,10 @@
     make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=<file.csv>]
     .venv/bin/python book/_tools/grading.py --chapter margin --submissions hand-ins/
 
-Every file in the folder (not those whose name starts with a dot) is a submission. Each notebook
+Every file in the folder (not those whose name starts with a dot) is a submission, and so is
+every subfolder, as in the exports of Gradescope and other systems (one folder a student): its
+name is the student's, and the one ``.ipynb`` in it (at any depth, checkpoints left out) is the
+notebook; a folder with none or several gets a row with the reason. Each notebook
 is graded by otter's non-containerized runner, ``otter run -a <autograder zip> -o <dir>
 <submission>``, with the autograder that ``make assignments CHAPTERS=<chapter>`` built in
 ``_build/assignments/<chapter>/autograder/``; ``--jobs`` of them run at once (default: one per
@@ -228,7 +231,20 @@ def not_a_notebook(path: Path) -> str | None:
 
 
 def _student(path: Path) -> str:
-    return path.stem if path.suffix == ".ipynb" else path.name
+    return path.stem if path.suffix == ".ipynb" and not path.is_dir() else path.name
+
+
+def notebook_in(folder: Path) -> tuple[Path | None, str]:
+    """A student's folder's notebook, or None and why there is none to grade."""
+    found = sorted((p for p in folder.rglob("*.ipynb") if p.is_file()
+                    and not any(part.startswith(".") for part in p.relative_to(folder).parts)),
+                   key=lambda p: _natural(str(p.relative_to(folder))))
+    if len(found) == 1:
+        return found[0], ""
+    if not found:
+        return None, f"not a notebook: the folder {folder.name} holds no .ipynb file"
+    names = ", ".join(str(p.relative_to(folder)) for p in found)
+    return None, f"several notebooks in the folder {folder.name}: {names}; hand in one"
 
 
 def _number(x: float) -> float | int:
@@ -306,7 +322,10 @@ def grade(submission: Path | str, assignment: Assignment, timeout: float = DEFAU
     """One submission's gradebook row (with ``"seconds"``)."""
     submission = Path(submission)
     student, start = _student(submission), time.monotonic()
-    reason = not_a_notebook(submission)
+    reason = None
+    if submission.is_dir():
+        submission, reason = notebook_in(submission)
+    reason = reason or not_a_notebook(submission)
     if reason:
         return _row(assignment, student, None, reason, time.monotonic() - start)
     with tempfile.TemporaryDirectory(prefix="grade-", dir=workdir) as tmp:
@@ -398,12 +417,13 @@ def write_gradebook(rows: list[dict], assignment: Assignment, path: Path | str) 
 
 
 def submissions_in(folder: Path | str) -> list[Path]:
-    """The files of ``folder`` (not those whose name starts with a dot), by name."""
+    """The files and subfolders of ``folder`` (not those whose name starts with a dot), by name:
+    one a student."""
     folder = Path(folder)
     if not folder.is_dir():
         raise NotADirectoryError(f"no folder of submissions at {folder}")
-    return sorted((p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
-                  key=lambda p: _natural(p.name))
+    return sorted((p for p in folder.iterdir() if (p.is_file() or p.is_dir())
+                   and not p.name.startswith(".")), key=lambda p: _natural(p.name))
 
 
 def grade_folder(submissions: Path | str, chapter: str, *, assignments: Path | str = ASSIGNMENTS,

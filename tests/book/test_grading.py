@@ -488,3 +488,40 @@ def test_a_run_out_of_time_is_killed_with_the_processes_it_started(fake_otter):
     # and the stand-in kernel with it, though in a session of its own (a zombie waiting for its
     # new parent to reap it does not count)
     assert _running_in(work) == []
+
+
+def test_a_folder_a_student_as_systems_export_them(tmp_path, monkeypatch):
+    """Gradescope and other systems export one folder a student: the folder's name is the
+    student, the one notebook in it (at any depth) is graded; none or several is a reason."""
+    script = tmp_path / "otter.py"
+    script.write_text(FAKE_OTTER)
+    monkeypatch.setattr(grading, "_otter_command", lambda: [sys.executable, str(script)])
+    monkeypatch.setattr(grading, "not_a_notebook", lambda path: None)
+    assignment = grading.Assignment("demo", tmp_path / "demo-autograder_1.zip", (
+        grading.Question("q1", 2.0), grading.Question("q3", 1.5)))
+    hand_ins = tmp_path / "hand-ins"
+    passes = json.dumps({"behaviour": "passes"})
+    (hand_ins / "submission_12" / "work").mkdir(parents=True)
+    (hand_ins / "submission_12" / "work" / "demo.ipynb").write_text(passes)
+    (hand_ins / "submission_12" / ".ipynb_checkpoints").mkdir()
+    (hand_ins / "submission_12" / ".ipynb_checkpoints" / "demo-checkpoint.ipynb").write_text(passes)
+    (hand_ins / "submission_3").mkdir()
+    (hand_ins / "submission_3" / "notes.txt").write_text("forgot it")
+    (hand_ins / "submission_40").mkdir()
+    for name in ("demo.ipynb", "demo-copy.ipynb"):
+        (hand_ins / "submission_40" / name).write_text(passes)
+    (hand_ins / "bob.ipynb").write_text(passes)
+    (hand_ins / ".DS_Store").write_text("")
+
+    files = grading.submissions_in(hand_ins)
+    assert [p.name for p in files] == ["bob.ipynb", "submission_3", "submission_12", "submission_40"]
+    work = tmp_path / "work"
+    work.mkdir()
+    rows = {r["student"]: r for r in (grading.grade(p, assignment, 30, workdir=work) for p in files)}
+    assert set(rows) == {"bob", "submission_3", "submission_12", "submission_40"}
+    assert rows["bob"]["total"] == rows["submission_12"]["total"] == 2.5
+    assert rows["submission_12"]["reason"] == ""
+    assert rows["submission_3"]["reason"] == "not a notebook: the folder submission_3 holds no .ipynb file"
+    assert rows["submission_40"]["reason"] == ("several notebooks in the folder submission_40: "
+                                               "demo-copy.ipynb, demo.ipynb; hand in one")
+    assert rows["submission_3"]["total"] == rows["submission_40"]["total"] == 0

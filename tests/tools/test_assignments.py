@@ -333,3 +333,8 @@ def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_pa
     namespace, _ = _run_init(assignments.init_cell("margin", ""), monkeypatch, tmp_path)
     assert "grader" not in namespace
     assert "grader.check cannot run here" in capsys.readouterr().out
+
+
+def test_the_guide_names_the_pinned_otter():
+    guide = (assignments.REPO / "book" / "instructor_guide.md").read_text(encoding="utf-8")
+    assert set(re.findall(r"otter-grader==[\w.]+", guide)) == {assignments.otter_requirement()}
