@@ -534,21 +534,25 @@ def _check_time_limit(time_limit: Any) -> float | None:
     return float(time_limit)
 
 
-def call(func: Callable[..., Any], *args: Any, time_limit: float | None = TIME_LIMIT, **kwargs: Any) -> Any:
-    """``func(*args, **kwargs)`` under a time limit: its value, or a TimeoutError.
+def call(func: Callable[..., Any], *args: Any, time_limit: float | None = TIME_LIMIT,
+         exercise: str | None = None, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` under a time limit, and, for an exercise, with the package
+    functions that answer it switched off: its value, or an error.
 
     The time limit of the checks (see the module docstring: a ``SIGALRM`` timer in the main
     thread, a watched daemon thread elsewhere), for one call outside a check: an autograder's
     hidden tests call the student's function through it, so that an endless loop fails the
-    test instead of hanging the grader. Nothing else is changed: the package functions that a
-    check switches off stay on, and the arguments are passed as they are (not copied).
+    test instead of hanging the grader. With ``exercise``, the functions :data:`ANSWERS` names
+    for it are switched off during the call, as during its check, so that a hidden test grades
+    the student's own code too. The arguments are passed as they are (not copied).
 
     Parameters
     ----------
     func : the function to call.
-    *args, **kwargs : its arguments (``time_limit`` is this function's own keyword, never
-        passed on).
+    *args, **kwargs : its arguments (``time_limit`` and ``exercise`` are this function's own
+        keywords, never passed on).
     time_limit : seconds the call may run (default :data:`TIME_LIMIT`); ``None`` for no limit.
+    exercise : the check whose answer functions to switch off (``"augment"``), or None.
 
     Returns
     -------
@@ -559,8 +563,12 @@ def call(func: Callable[..., Any], *args: Any, time_limit: float | None = TIME_L
     TimeoutError
         When ``func`` has not returned after ``time_limit`` seconds. Its traceback ends where
         the call was stopped (in the main thread), to show where it looped.
+    PermissionError
+        When ``func`` called a function that ``exercise`` asks the student to write (even if
+        it caught the error that function raised).
     ValueError
-        When ``time_limit`` is not a positive number of seconds or None.
+        When ``time_limit`` is not a positive number of seconds or None, or ``exercise`` is
+        not a check.
 
     Examples
     --------
@@ -573,17 +581,37 @@ def call(func: Callable[..., Any], *args: Any, time_limit: float | None = TIME_L
     Traceback (most recent call last):
     ...
     TimeoutError: forever(...) did not return within 0.1 s: an endless loop?
+    >>> import perceptron_core as pc
+    >>> call(lambda X, c: pc.augment(X, c), [[1.0]], 2.0, exercise="augment")
+    Traceback (most recent call last):
+    ...
+    PermissionError: <lambda>(...) called perceptron_core.augment, which this exercise asks you to write: write it yourself.
     """
     if not callable(func):
         raise TypeError(f"call needs a function to call, got {type(func).__name__}.")
     limit = _check_time_limit(time_limit)
-    target = functools.partial(func, **kwargs) if kwargs else func
-    try:
-        return _call_with_limit(target, args, limit)
-    except _OutOfTime as stopped:
-        name = getattr(func, "__name__", None) or type(func).__name__
-        raise TimeoutError(f"{name}(...) did not return within {limit:g} s: an endless loop?"
-                           ).with_traceback(stopped.__traceback__) from None
+    if exercise is not None and exercise not in _SPECS:
+        raise ValueError(f"there is no check.{exercise}; the checks are {', '.join(_SPECS)}.")
+    name = getattr(func, "__name__", None) or type(func).__name__
+    with contextlib.ExitStack() as stack:
+        calls: list[tuple[str, str | None]] = []
+        if exercise is not None:
+            calls, func = stack.enter_context(_without_answers(exercise, func))
+        target = functools.partial(func, **kwargs) if kwargs else func
+        try:
+            value = _call_with_limit(target, args, limit)
+        except _OutOfTime as stopped:
+            raise TimeoutError(f"{name}(...) did not return within {limit:g} s: an endless loop?"
+                               ).with_traceback(stopped.__traceback__) from None
+        except _SwitchedOff:
+            if not calls:
+                raise
+            value = None
+        if calls:
+            answer, via = calls[0]
+            raise PermissionError(f"{name}(...) called " + (answer if via is None else f"{via}, which uses {answer}")
+                                  + ", which this exercise asks you to write: write it yourself.")
+        return value
 
 
 # --- the runner -------------------------------------------------------------------------------

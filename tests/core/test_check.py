@@ -725,6 +725,35 @@ def test_call_checks_its_arguments():
             check.call(radius_ok, np.ones((1, 2)), time_limit=bad)
     with pytest.raises(TypeError, match="call needs a function"):
         check.call(3.0)
+    with pytest.raises(ValueError, match="there is no check.augmnet"):
+        check.call(radius_ok, np.ones((1, 2)), exercise="augmnet")
+
+
+def test_call_with_an_exercise_switches_its_answers_off():
+    """A hidden test's call grades the student's own code, as the public check does: calling an
+    answer function (directly, through a lambda, caught or not) is a PermissionError naming it,
+    the package is whole again afterwards, and an honest function gets its value."""
+    X = np.array([[1.0, 2.0]])
+    for func in (pc.augment, lambda X, c: pc.augment(X, c), _augment_caught):
+        with pytest.raises(PermissionError, match=r"called perceptron_core\.augment, which this "
+                                                  r"exercise asks you to write"):
+            check.call(func, X, 3.0, exercise="augment")
+    assert pc.augment(X, 3.0).tolist() == [[1.0, 2.0, 3.0]]
+    assert check.call(augment_ok, X, 3.0, exercise="augment").tolist() == [[1.0, 2.0, 3.0]]
+    # Other exercises' answers stay on, and without an exercise nothing is switched off.
+    assert check.call(lambda X, c: pc.augment(X, c), X, 3.0, exercise="radius").shape == (1, 3)
+    assert check.call(pc.augment, X, 3.0).shape == (1, 3)
+    # A package function that uses an answer is named with it.
+    with pytest.raises(PermissionError, match=r"called perceptron_core\.bounds\.max_rounds, which "
+                                              r"uses perceptron_core\.novikoff_bound"):
+        check.call(lambda R, g: pc.max_rounds(R, g) - 1.0, 2.0, 1.0, exercise="mistake_bound")
+
+
+def _augment_caught(X, c):
+    try:
+        return pc.augment(X, c)
+    except Exception:  # noqa: BLE001 -- what a student trying to get past the switch does
+        return np.hstack([X, np.full((len(X), 1), c)])
 
 
 # --- a failing case is printed in full ---------------------------------------------------------
