@@ -118,6 +118,7 @@ assignments: $(STAMP)
 # runner (`otter run`) with the autograder `make assignments CHAPTERS=<chapter>` built for CHAPTER,
 # JOBS at a time (default: one per core), each within TIMEOUT seconds; the gradebook, one row a
 # student and one column a question, goes to GRADEBOOK (default _build/grades/<chapter>.csv).
+# CHECK_TIME_LIMIT: seconds each call of a student's function may take in the tests (default 5).
 #   make grade SUBMISSIONS=hand-ins/ CHAPTER=margin
 SUBMISSIONS ?=
 CHAPTER     ?=
@@ -126,10 +127,11 @@ TIMEOUT     ?= 300
 GRADEBOOK   ?=
 grade: $(STAMP)
 	@if [ -z "$(SUBMISSIONS)" ] || [ -z "$(CHAPTER)" ]; then \
-	  echo "Usage: make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=file.csv]" >&2; \
+	  echo "Usage: make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=file.csv] [CHECK_TIME_LIMIT=s]" >&2; \
 	  exit 2; fi
 	$(BIN)/python book/_tools/grading.py --chapter "$(CHAPTER)" --submissions "$(SUBMISSIONS)" \
-	  --timeout $(TIMEOUT) $(if $(JOBS),--jobs $(JOBS)) $(if $(GRADEBOOK),--gradebook "$(GRADEBOOK)")
+	  --timeout $(TIMEOUT) $(if $(JOBS),--jobs $(JOBS)) $(if $(GRADEBOOK),--gradebook "$(GRADEBOOK)") \
+	  $(if $(CHECK_TIME_LIMIT),--check-time-limit $(CHECK_TIME_LIMIT))
 
 # Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium;
 # the instructor guide is not a handout, and goes to _build/pdf/instructor/.

@@ -71,8 +71,9 @@ check                  a float answer passes within 1e-6 times
 Integer and True/False answers (``mistakes``, ``separable``, ``margin_mistake``, ``pac_window``)
 are compared exactly. A failing verdict states the precision and the difference it allowed.
 
-**Nothing hangs.** Every case runs under a time limit, :data:`TIME_LIMIT` (5 s) unless the check
-is given ``time_limit=`` (``None``: no limit). A case that runs out fails with a verdict that
+**Nothing hangs.** Every case runs under a time limit, :data:`TIME_LIMIT` (5 s, or what the
+environment variable ``PERCEPTRON_CHECK_TIME_LIMIT`` says) unless the check is given
+``time_limit=`` (``None``: no limit). A case that runs out fails with a verdict that
 names it and prints its inputs: most often an endless loop, such as a perceptron run until it
 makes no mistake on data it cannot separate. In the main thread (where Jupyter runs a cell) the
 limit is a ``SIGALRM`` timer (``signal.setitimer``), whose handler raises an exception in the
@@ -94,6 +95,7 @@ import importlib
 import inspect
 import math
 import numbers
+import os
 import signal
 import sys
 import textwrap
@@ -132,9 +134,26 @@ __all__ = [
 SEED = 2026
 N_RANDOM = 20
 
-#: Seconds each case may run before it fails as "ran out of time"; ``time_limit=`` overrides it.
-#: The slowest reference case takes a few milliseconds, so 5 s is generous even on a slow machine.
-TIME_LIMIT = 5.0
+def _time_limit_from_environment(default: float) -> float:
+    """``PERCEPTRON_CHECK_TIME_LIMIT`` when it is set (a grader on a slow machine, ``make grade
+    CHECK_TIME_LIMIT=30``), else ``default``."""
+    text = os.environ.get("PERCEPTRON_CHECK_TIME_LIMIT", "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise ValueError(f"PERCEPTRON_CHECK_TIME_LIMIT must be a positive number of seconds, got "
+                         f"{text!r}; unset it for the default of {default:g} s.")
+    return value
+
+
+#: Seconds each case may run before it fails as "ran out of time"; ``time_limit=`` overrides it,
+#: and the environment variable ``PERCEPTRON_CHECK_TIME_LIMIT``, read on import, changes it. The
+#: slowest reference case takes a few milliseconds, so 5 s is generous even on a slow machine.
+TIME_LIMIT = _time_limit_from_environment(5.0)
 
 #: A failing case's input with at most this many numbers is printed in full; a larger one by its
 #: shape and how to get it (:func:`case_inputs`), as hundreds of numbers would bury the verdict.

@@ -1,6 +1,7 @@
 """Grade a folder of submitted notebooks with otter-grader, and write a gradebook.
 
     make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=<file.csv>]
+               [CHECK_TIME_LIMIT=s]
     .venv/bin/python book/_tools/grading.py --chapter margin --submissions hand-ins/
 
 Every file in the folder (not those whose name starts with a dot) is a submission, and so is
@@ -460,9 +461,18 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"seconds a submission may take (default {DEFAULT_TIMEOUT:g})")
     parser.add_argument("--assignments", type=Path, default=ASSIGNMENTS,
                         help="where `make assignments` wrote them (default _build/assignments)")
+    parser.add_argument("--check-time-limit", type=float, default=None,
+                        help="seconds each call of a student's function may take in the tests "
+                             "(default: the package's, 5 s); for a slow machine")
     args = parser.parse_args(argv)
     if args.timeout <= 0 or (args.jobs is not None and args.jobs < 1):
         parser.error("--timeout and --jobs must be positive")
+    if args.check_time_limit is not None:
+        if not 0 < args.check_time_limit < float("inf"):
+            parser.error("--check-time-limit must be a positive number of seconds")
+        # Read by perceptron_core.check when the notebook's kernel imports it (the kernels
+        # inherit this process's environment).
+        os.environ["PERCEPTRON_CHECK_TIME_LIMIT"] = repr(args.check_time_limit)
     try:
         grade_folder(args.submissions, args.chapter, assignments=args.assignments,
                      gradebook=args.gradebook, jobs=args.jobs, timeout=args.timeout)

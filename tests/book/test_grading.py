@@ -383,6 +383,20 @@ def test_the_command_line_writes_the_gradebook(tmp_path, capsys):
     assert bob["student"] == "bob.pdf" and bob["reason"].startswith("not a notebook")
 
 
+def test_the_check_time_limit_reaches_the_kernels(tmp_path, monkeypatch, capsys):
+    """--check-time-limit (make grade CHECK_TIME_LIMIT=) is put in the environment that the otter
+    runs, and their kernels, inherit; perceptron_core.check reads it on import."""
+    monkeypatch.setenv("PERCEPTRON_CHECK_TIME_LIMIT", "5")  # restored after the test
+    seen = []
+    monkeypatch.setattr(grading, "grade_folder",
+                        lambda *a, **k: seen.append(os.environ["PERCEPTRON_CHECK_TIME_LIMIT"]))
+    folder = ["--chapter", "margin", "--submissions", str(tmp_path)]
+    assert grading.main(folder + ["--check-time-limit", "30"]) == 0 and seen == ["30.0"]
+    with pytest.raises(SystemExit):
+        grading.main(folder + ["--check-time-limit", "0"])
+    assert "--check-time-limit must be a positive number" in capsys.readouterr().err
+
+
 def test_a_chapter_without_an_autograder_says_what_to_run(tmp_path, capsys):
     (tmp_path / "hand-ins").mkdir()
     assert grading.main(["--chapter", "nowhere", "--submissions", str(tmp_path / "hand-ins"),

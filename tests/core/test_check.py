@@ -729,6 +729,29 @@ def test_call_checks_its_arguments():
         check.call(radius_ok, np.ones((1, 2)), exercise="augmnet")
 
 
+def test_the_environment_sets_the_time_limit():
+    """A grader on a slow machine sets PERCEPTRON_CHECK_TIME_LIMIT (make grade CHECK_TIME_LIMIT=)."""
+    import os
+    import subprocess
+    import sys
+
+    def limit(value):
+        env = {k: v for k, v in os.environ.items() if k != "PERCEPTRON_CHECK_TIME_LIMIT"}
+        if value is not None:
+            env["PERCEPTRON_CHECK_TIME_LIMIT"] = value
+        return subprocess.run([sys.executable, "-c", "from perceptron_core import check; "
+                               "import inspect; print(check.TIME_LIMIT, inspect.signature(check.radius)"
+                               ".parameters['time_limit'].default)"],
+                              env=env, capture_output=True, text=True)
+
+    assert limit(None).stdout.split() == ["5.0", "5.0"]
+    assert limit("30").stdout.split() == ["30.0", "30.0"]
+    for bad in ("0", "five"):  # (which values are refused: the same test as time_limit's)
+        done = limit(bad)
+        assert done.returncode != 0
+        assert "PERCEPTRON_CHECK_TIME_LIMIT must be a positive number of seconds" in done.stderr
+
+
 def test_call_with_an_exercise_switches_its_answers_off():
     """A hidden test's call grades the student's own code, as the public check does: calling an
     answer function (directly, through a lambda, caught or not) is a PermissionError naming it,
