@@ -21,8 +21,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
-
-import nbformat
+from typing import Any
 
 from perceptron_core.check import PRECISION
 
@@ -342,7 +341,9 @@ check.pac_window(pac_window)''',
 }
 
 
-def cells_for(chapter: str) -> list[nbformat.NotebookNode]:
+def cells_for(chapter: str) -> list[Any]:
+    import nbformat  # here, not at the top: the tests import EXERCISES, and nbformat costs ~2 s
+
     label, text, stub, solution_text, solution = EXERCISES[chapter]
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
     cells = [md(_exercise(label, text)), code(stub),
@@ -352,7 +353,7 @@ def cells_for(chapter: str) -> list[nbformat.NotebookNode]:
     return cells
 
 
-def with_check_exercise(nb: nbformat.NotebookNode, chapter: str) -> nbformat.NotebookNode:
+def with_check_exercise(nb: Any, chapter: str) -> Any:
     new = cells_for(chapter)
     ids = {c.id for c in new}
     present = [i for i, c in enumerate(nb.cells) if c.get("id") in ids]
@@ -364,6 +365,8 @@ def with_check_exercise(nb: nbformat.NotebookNode, chapter: str) -> nbformat.Not
 
 def update(path: Path, *, check: bool = False) -> bool:
     text = path.read_text(encoding="utf-8")
+    import nbformat
+
     nb = nbformat.reads(text, as_version=4)
     new = nbformat.writes(with_check_exercise(nb, path.stem)) + "\n"
     if new.rstrip("\n") == text.rstrip("\n"):
