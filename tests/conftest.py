@@ -15,6 +15,7 @@ import json
 import math
 import os
 import pickle
+import re
 import shutil
 import warnings
 from collections.abc import Callable
@@ -173,6 +174,26 @@ def is_hidden(cell: dict) -> bool:
     """A cell whose code the reader does not see on the page."""
     tags = cell.get("metadata", {}).get("tags", [])
     return any(t in tags for t in ("remove-input", "remove-cell", "hide-input"))
+
+
+def made_up_book(nb: dict, word: str = "Box"):
+    """What a built book would know about the notebook ``nb``, made up: a number for every label
+    it uses ("Box 0", "Box 1", ... in the order of the labels' names, so not the chapter's
+    order), a link for each, and "2" for every glued value (an int takes every format spec the
+    chapters use: d, f, e, %). For the converters of book/_tools (reader_notebooks, assignments)
+    without a build."""
+    from reader_notebooks import Book, Target, citations
+
+    source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    labels = set(re.findall(r"^:label:\s*(\S+)", source, re.M))
+    labels |= set(re.findall(r"^\(([\w:.-]+)\)=", source, re.M))
+    labels |= {m.split("<")[-1].rstrip(">") for m in re.findall(r"\{(?:prf:)?ref\}`([^`]+)`", source)}
+    glued = {m.split(":")[0]: "2" for m in re.findall(r"\{glue:text\}`([^`]+)`", source)}
+    ordered = sorted(labels)
+    return Book(glued=glued, format_glued=lambda text, spec: format(int(text), spec),
+                numbers={lab: f"{word} {i}" for i, lab in enumerate(ordered)},
+                targets={lab: Target(f"{word} {i}", f"https://b.io/{lab}") for i, lab in enumerate(ordered)},
+                cite=citations([str(REPO / "book" / "references.bib")], ""))
 
 
 def stored_number(chapter: str, key: str) -> Any:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
+from conftest import made_up_book
 from reader_notebooks import (INSTALL_TAG, Book, Target, citations, glued_values, install_cell,
                               install_spec, page_numbers, reader_notebook)
 
@@ -151,23 +152,13 @@ def test_every_chapter_converts_with_every_construct_known(name):
     here is MyST the converter does not know."""
     nb = json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
     source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    labels = set(re.findall(r"^:label:\s*(\S+)", source, re.M))
-    labels |= set(re.findall(r"^\(([\w:.-]+)\)=", source, re.M))
-    labels |= {m.split("<")[-1].rstrip(">") for m in
-               re.findall(r"\{(?:prf:)?ref\}`([^`]+)`", source)}
-    glued = {m.split(":")[0]: "2" for m in re.findall(r"\{glue:text\}`([^`]+)`", source)}
-    # An int takes every format spec the chapters use (d, f, e, %); myst-nb's own formatting is
-    # what the built notebooks are checked with, below.
-    book = Book(glued=glued, format_glued=lambda text, spec: format(int(text), spec),
-                numbers={lab: f"Box {i}" for i, lab in enumerate(sorted(labels))},
-                targets={lab: Target(f"Box {i}", f"https://b.io/{lab}")
-                         for i, lab in enumerate(sorted(labels))},
-                cite=citations([str(BOOK / "references.bib")], ""))
+    glued = set(re.findall(r"\{glue:text\}`([^`:]+)", source))
+    book = made_up_book(nb)  # myst-nb's own formatting is what the built notebooks are checked with, below
     out = reader_notebook(nb, book, repository_url="")
     text = _markdown(out)
     assert not RAW_MYST.search(text), (name, RAW_MYST.search(text))
     assert text.count("### Box ") == source.count("{exercise}")
-    assert book.used_glue == set(glued)
+    assert book.used_glue == glued
     kept = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     assert [c["source"] for c in out["cells"] if c["cell_type"] == "code"][1:] == kept
 

@@ -26,7 +26,8 @@ import assignments  # book/_tools (tests/conftest.py puts it on sys.path)
 from add_check_exercises import EXERCISES
 from assignment_oracles import HIDDEN
 from chapters import chapter_names
-from reader_notebooks import Book, Target, citations
+from conftest import made_up_book
+from reader_notebooks import Book
 
 REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
@@ -40,20 +41,8 @@ def _nb(name: str) -> dict:
 
 
 def _made_up_book(nb: dict) -> Book:
-    """A number for every label the chapter uses ("Exercise 0", "Exercise 1", ... in the order
-    of the labels' names, so not the chapter's order) and "2" for every glued value."""
-    source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    labels = set(re.findall(r"^:label:\s*(\S+)", source, re.M))
-    labels |= set(re.findall(r"^\(([\w:.-]+)\)=", source, re.M))
-    labels |= {m.split("<")[-1].rstrip(">") for m in
-               re.findall(r"\{(?:prf:)?ref\}`([^`]+)`", source)}
-    glued = {m.split(":")[0]: "2" for m in re.findall(r"\{glue:text\}`([^`]+)`", source)}
-    ordered = sorted(labels)
-    return Book(glued=glued, format_glued=lambda text, spec: format(int(text), spec),
-                numbers={lab: f"Exercise {i}" for i, lab in enumerate(ordered)},
-                targets={lab: Target(f"Exercise {i}", f"https://b.io/{lab}")
-                         for i, lab in enumerate(ordered)},
-                cite=citations([str(BOOK / "references.bib")], ""))
+    """Numbers "Exercise 0", "Exercise 1", ... for the chapter's labels, "2" for its glued values."""
+    return made_up_book(nb, "Exercise")
 
 
 def _labels(nb: dict) -> list[str]:
