@@ -33,7 +33,9 @@ check                  the student writes                                  chapt
 ``margin``             ``margin(X, y, w, b)``: the geometric margin        margin
 ``radius``             ``radius(X)``: the largest norm                     margin
 ``mistake_bound``      ``mistake_bound(R, gamma)``: ``(R/γ)²``             convergence
+``proof_quantities``   ``proof_quantities(X, y, u)``: w_k·u and ‖w_k‖²     convergence
 ``augment``            ``augment(X, c)``: append the constant feature c    offset
+``offset_bound``       ``offset_bound(R, gamma, b, c)``: with an offset    offset
 ``margin_mistake``     ``margin_mistake(w, x, y, gamma, target)``          margin_perceptron
 ``hinge_deviation``    ``hinge_deviation(X, y, w, gamma)``: TD_γ           nonseparable
 ``pac_window``         ``pac_window(R, gamma, epsilon, delta)``            guarantees
@@ -64,7 +66,9 @@ check                  a float answer passes within 1e-6 times
 ``margin``             ``R + |b|/‖w‖`` with ``R = maxᵢ ‖xᵢ‖``, the largest a margin can be
 ``radius``             the answer, R
 ``mistake_bound``      the answer, ``(R/γ)²``
+``proof_quantities``   ``max(M R², √M R)``, the largest an entry can be after M mistakes
 ``augment``            the largest ``|entry|`` of X and c (in every entry)
+``offset_bound``       the answer, ``(R² + c²)(1 + b²/c²)/γ²``
 ``hinge_deviation``    ``n (γ + R)``, the largest TD_γ can be
 =====================  ================================================================
 
@@ -125,7 +129,9 @@ __all__ = [
     "margin",
     "radius",
     "mistake_bound",
+    "proof_quantities",
     "augment",
+    "offset_bound",
     "margin_mistake",
     "hinge_deviation",
     "pac_window",
@@ -1086,6 +1092,119 @@ def mistake_bound(func: Callable[..., Any], *, quiet: bool = False,
     return _run("mistake_bound", func, quiet=quiet, time_limit=time_limit)
 
 
+# --- the proof's two quantities (chapter "convergence") ---------------------------------------
+
+
+def _ref_proof_quantities(X: np.ndarray, y: np.ndarray, u: np.ndarray) -> np.ndarray:
+    # The chapter's run: the cyclic perceptron from w₀ = 0, a tie y w·x = 0 a mistake, until a
+    # clean pass. Every case has small-integer or dyadic data, so every score is exact and the
+    # loop needs no exact-sign machinery; every case is separable through the origin, so it ends.
+    unit = u / float(np.linalg.norm(u))
+    w = np.zeros(X.shape[1])
+    rows = []
+    clean = False
+    while not clean:
+        clean = True
+        for x, label in zip(X, y):
+            if label * float(w @ x) <= 0:
+                w = w + label * x
+                rows.append((float(w @ unit), float(w @ w)))
+                clean = False
+    return np.array(rows, dtype=float).reshape(-1, 2)
+
+
+def _proof_scale(X: np.ndarray, y: np.ndarray, u: np.ndarray) -> float:
+    # After k ≤ M mistakes ‖w_k‖² ≤ kR² (growth lemma) and |w_k·u| ≤ ‖w_k‖ ≤ √k R for a unit u
+    # (Cauchy–Schwarz): the largest either entry can be.
+    M, R = len(_ref_proof_quantities(X, y, u)), _geometry.radius(X)
+    return max(M * R * R, math.sqrt(M) * R)
+
+
+def _separable_integers(rng: np.random.Generator, n: int, d: int,
+                        denominator: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points whose entries are multiples of 1/denominator in [-3, 3], labelled by the side of a
+    random integer w*: separable through the origin, with every score of a run exact, in float32
+    as in float64."""
+    w_star = np.zeros(d)
+    while not w_star.any():
+        w_star = rng.integers(-3, 4, size=d).astype(float)
+    X = np.zeros((0, d))
+    while len(X) == 0:
+        X = rng.integers(-3 * denominator, 3 * denominator + 1, size=(n, d)) / denominator
+        X = X[X @ w_star != 0]  # a point on w*'s hyperplane would have no label
+    return X, np.sign(X @ w_star), w_star
+
+
+def _proof_cases() -> list[Case]:
+    three = _arr([[1, 20], [1, -25], [1, 30]])  # the chapter's three points, times 10
+    cases = [
+        Case("one point", (_arr([[1, 0]]), _arr([1]), _arr([1, 0])),
+             "From w₀ = 0 every score y w·x is 0, a tie, and a tie is a mistake: the first point "
+             "is always a mistake. Record the two quantities after its update, so row 0 holds "
+             "w₁·u and ‖w₁‖²."),
+        Case("squared length", (_arr([[3, 4]]), _arr([1]), _arr([0, 1])),
+             "The second quantity is the squared length ‖w_k‖² of the growth lemma, not ‖w_k‖."),
+        Case("negative labels", (_arr([[-1, 0], [2, 1]]), _arr([-1, 1]), _arr([1, 0])),
+             "A mistake on (x, y) adds y x, so a mistake on a negative example subtracts x: the "
+             "label enters the update, and the test y w·x ≤ 0."),
+        Case("u not of unit length", (_arr([[3, 4], [0, 1]]), _arr([1, 1]), _arr([0, 2])),
+             "The chapter's u is a unit vector: use u/‖u‖, so that w_k·u is the component of "
+             "w_k along the direction of u."),
+        Case("several passes", (three, _arr([1, 1, 1]), _arr([1, 0])),
+             "Sweep the rows in their order again and again, and stop only after a whole pass "
+             "without a mistake: here the second pass still makes one. (The first column grows "
+             "by 1 at every mistake while the second jumps about.)"),
+        Case("a u that does not separate", (three, _arr([1, 1, 1]), _arr([0, 1])),
+             "The quantities are defined for any non-zero u: w_k·u may fall and be negative when "
+             "u does not separate the data. Keep its sign."),
+        Case("ties after the start", (_arr([[1, 0, 0], [0, -1, 0], [0, 0, 1]]), _arr([1, -1, 1]),
+                                      _arr([1, 1, 1])),
+             "On the chapter's orthonormal points every point meets a tie, y w·x = 0, when it is "
+             "first visited, also after the first update: each tie is a mistake. Both lemmas "
+             "hold with equality here: w_k·u = k/√3 and ‖w_k‖² = k."),
+        Case("ties in later passes", (_arr([[1, 1], [1, 0]]), _arr([1, -1]), _arr([-1, 2])),
+             "Ties can come in any pass: the run makes five mistakes over four passes, four of "
+             "them at a tie y w·x = 0."),
+    ]
+    rng = _rng(15)
+    for k in range(N_RANDOM):
+        M = 0
+        while M < 3:  # runs of several mistakes, as a run of one shows little
+            n, d = int(rng.integers(3, 13)), int(rng.integers(1, 5))
+            X, y, w_star = _separable_integers(rng, n, d, 4 if k % 4 == 3 else 1)
+            M = len(_ref_proof_quantities(X, y, w_star))
+        if k % 3 == 0:
+            u = w_star  # a separating u of integer length
+        elif k % 3 == 1:
+            u = rng.normal(size=d)  # any direction
+        else:
+            u = np.zeros(d)
+            while not u.any():
+                u = rng.integers(-3, 4, size=d).astype(float)
+        cases.append(Case(f"random {k + 1}", (X, y, u),
+                          "Run the perceptron from w₀ = 0 over the rows in order (y w·x ≤ 0 is a "
+                          "mistake) until a pass without a mistake; after each update record "
+                          "w_k·u with u normalized, and ‖w_k‖²."))
+    return cases
+
+
+@_documented
+def proof_quantities(func: Callable[..., Any], *, quiet: bool = False,
+                     time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, u)``: the two quantities of the Block–Novikoff proof along a run.
+
+    The run is the cyclic perceptron from ``w₀ = 0`` over the rows of X in their order, a score
+    ``yᵢ w·xᵢ ≤ 0`` (ties included) a mistake, until a pass makes no mistake; every case is
+    separable through the origin, so it ends. ``func`` returns a float array of shape (M, 2),
+    M the number of mistakes, whose row ``k − 1`` holds ``w_k·u`` (u divided by its norm) and
+    ``‖w_k‖²`` after mistake k. Every entry may be off by 1e-6 times ``max(M R², √M R)``, the
+    largest either can be (R the radius). The package functions that give the weights after
+    each mistake (the perceptron runners, ``PerceptronLearner``, ``convert_stream``) are switched
+    off while it runs (:data:`ANSWERS`).
+    """
+    return _run("proof_quantities", func, quiet=quiet, time_limit=time_limit)
+
+
 # --- the offset trick (chapter "offset") ------------------------------------------------------
 
 
@@ -1119,6 +1238,56 @@ def augment(func: Callable[..., Any], *, quiet: bool = False,
     switched off while it runs.
     """
     return _run("augment", func, quiet=quiet, time_limit=time_limit)
+
+
+# --- the mistake bound with an offset (chapter "offset") --------------------------------------
+
+
+def _offset_bound_cases() -> list[Case]:
+    cases = [
+        Case("c = 1", (3.0, 0.5, 1.0, 1.0),
+             "The bound is Block–Novikoff's (R'/γ')² on the augmented points (xᵢ, c): their "
+             "radius has R'² = R² + c², and the separator tilted towards the constant axis has "
+             "margin γ' = γ/√(1 + b²/c²)."),
+        Case("no offset: b = 0", (2.0, 0.5, 0.0, 1.0),
+             "Even with b = 0 the constant coordinate lengthens every point, R'² = R² + c², so "
+             "the bound is (R² + c²)/γ², not (R/γ)²."),
+        Case("negative offset", (3.0, 0.5, -1.0, 1.0),
+             "Only b² enters the bound: an offset -b gives the same bound as b."),
+        Case("another constant", (3.0, 0.5, 1.0, 2.0),
+             "c enters twice: in the radius, R'² = R² + c², and in the tilt, 1 + b²/c², both "
+             "squared."),
+        Case("c = |b|", (3.0, 0.5, 2.0, 2.0), "At c = |b| the tilt factor 1 + b²/c² is 2."),
+        Case("the best constant", (4.0, 0.5, 1.0, 2.0),
+             "At c² = R|b| the bound is smallest over c, and equals ((R + |b|)/γ)²."),
+        Case("large constant", (1.0, 0.25, 0.5, 100.0),
+             "A large c makes every augmented point long: R'² = R² + c²."),
+        Case("tiny constant", (1.0, 0.25, 0.5, 1e-3),
+             "A small c tilts the separator towards the constant axis: b²/c² is large."),
+    ]
+    rng = _rng(16)
+    for k in range(N_RANDOM):
+        R = float(rng.uniform(0.1, 10))
+        gamma = float(R * rng.uniform(0.01, 1))
+        # |b*| ≤ R − γ for a separator with points on both sides (the chapter's lemma).
+        b = float((R - gamma) * rng.uniform(-1, 1))
+        c = float(R * 10.0 ** rng.uniform(-2, 1.5))
+        cases.append(Case(f"random {k + 1}", (R, gamma, b, c),
+                          "The bound is (R² + c²)(1 + b²/c²)/γ²."))
+    return cases
+
+
+@_documented
+def offset_bound(func: Callable[..., Any], *, quiet: bool = False,
+                 time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(R, gamma, b, c)``: the mistake bound ``(R² + c²)(1 + b²/c²)/γ²`` (a float).
+
+    The perceptron through the origin on the points ``(xᵢ, c)``, c > 0, when ``‖xᵢ‖ ≤ R`` and a
+    unit u with offset b has ``yᵢ(u·xᵢ + b) ≥ γ > 0``. Compared to a relative 1e-6;
+    ``offset_bound`` and the bounds that equal it for some argument (``novikoff_bound`` of the
+    augmented radius and margin, ...) are switched off while it runs (:data:`ANSWERS`).
+    """
+    return _run("offset_bound", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- the margin perceptron's update test (chapter "margin_perceptron") ------------------------
@@ -1262,7 +1431,9 @@ EXERCISES: dict[str, tuple[str, str]] = {
     "margin": ("margin", "margin(X, y, w, b)"),
     "radius": ("margin", "radius(X)"),
     "mistake_bound": ("convergence", "mistake_bound(R, gamma)"),
+    "proof_quantities": ("convergence", "proof_quantities(X, y, u)"),
     "augment": ("offset", "augment(X, c)"),
+    "offset_bound": ("offset", "offset_bound(R, gamma, b, c)"),
     "margin_mistake": ("margin_perceptron", "margin_mistake(w, x, y, gamma, target)"),
     "hinge_deviation": ("nonseparable", "hinge_deviation(X, y, w, gamma)"),
     "pac_window": ("guarantees", "pac_window(R, gamma, epsilon, delta)"),
@@ -1280,7 +1451,9 @@ PRECISION: dict[str, float | None] = {
     "margin": 1e-6,
     "radius": 1e-6,
     "mistake_bound": 1e-6,
+    "proof_quantities": 1e-6,
     "augment": 1e-6,
+    "offset_bound": 1e-6,
     "margin_mistake": None,
     "hinge_deviation": 1e-6,
     "pac_window": None,
@@ -1308,7 +1481,23 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     # Balcan's and Freund–Schapire's at zero deviation, and online_to_pac's mistake_bound.
     "mistake_bound": ("novikoff_bound", "uml_bound", "hinge_loss_bound", "bounds.solved_hinge_bound",
                       "bounds.freund_schapire_bound", "online_to_pac"),
+    # Every function that gives the weights after each mistake of a run, alone or with a line
+    # around it: perceptron's recorded history (with u=, the two quantities themselves),
+    # online_perceptron's steps, voted_perceptron's iterates, kernel_perceptron's mistake
+    # indices (whose running sums are the iterates), PerceptronLearner's w after each update,
+    # convert_stream's current hypothesis after max_examples examples, and margin_perceptron,
+    # whose run from w₁ = y₁x₁ is the perceptron's when γ is tiny and the data are integers.
+    "proof_quantities": ("perceptron", "online_perceptron", "voted_perceptron", "kernel_perceptron",
+                         "margin_perceptron", "PerceptronLearner", "convert_stream"),
     "augment": ("augment",),
+    # The bound itself, and those that equal it for some argument: Block–Novikoff's (R'/γ')²
+    # with the augmented radius R' = √(R² + c²) and margin γ' = γ/√(1 + b²/c²) (novikoff_bound,
+    # and online_to_pac's mistake_bound), UML's (R'B)² with B = 1/γ', U²‖w*‖²/ε² with U = R',
+    # w* = (1, b/c) and ε = γ, Balcan's and Freund–Schapire's at zero deviation, Balcan's
+    # bound_at on margins at least γ', and best_offset_bound at b = 0, which is (R/γ)².
+    "offset_bound": ("offset_bound", "novikoff_bound", "uml_bound", "unnormalized_bound",
+                     "hinge_loss_bound", "bounds.solved_hinge_bound", "bounds.freund_schapire_bound",
+                     "bounds.bound_at", "bounds.best_offset_bound", "online_to_pac"),
     # The runner whose update test this is.
     "margin_mistake": ("margin_perceptron",),
     # TD_γ, and the per-point deviations it sums (mistake_deviation sums them over any indices).
@@ -1343,8 +1532,14 @@ _SPECS: dict[str, _Exercise] = {
                         lambda X: _geometry.radius(X), "the answer"),
     "mistake_bound": _Exercise(("R", "gamma"), _bound_cases, _bounds.novikoff_bound, _same_float,
                                lambda R, gamma: _bounds.novikoff_bound(R, gamma), "the answer"),
+    "proof_quantities": _Exercise(("X", "y", "u"), _proof_cases, _ref_proof_quantities, _same_array,
+                                  _proof_scale, "max(M R², √M R), the largest an entry can be after "
+                                  "M mistakes"),
     "augment": _Exercise(("X", "c"), _augment_cases, _data.augment, _same_array,
                          lambda X, c: _largest_entry(X, c), "the largest |entry| of X and c"),
+    "offset_bound": _Exercise(("R", "gamma", "b", "c"), _offset_bound_cases, _bounds.offset_bound,
+                              _same_float, lambda R, gamma, b, c: _bounds.offset_bound(R, gamma, b, c),
+                              "the answer"),
     "margin_mistake": _Exercise(("w", "x", "y", "gamma", "target"), _margin_mistake_cases,
                                 _ref_margin_mistake, _same_bool),
     "hinge_deviation": _Exercise(("X", "y", "w", "gamma"), _hinge_cases, _bounds.total_hinge_deviation,

@@ -222,7 +222,15 @@ check.radius(radius)''',
     "convergence": (
         "conv-ex-check",
         """(Code, checked.) Write `mistake_bound(R, gamma)`, the Block–Novikoff bound on the
-number of mistakes, and run the cell to check it with `check.mistake_bound`.""" + _precision("mistake_bound"),
+number of mistakes. Then write `proof_quantities(X, y, u)`, which records the two quantities
+the proof watches along a run of the perceptron: from $w_0 = 0$, over the rows of `X` in their
+order, again and again until a whole pass makes no mistake, where a mistake is
+$y_i\\, w\\cdot x_i \\le 0$ (a tie counts) and triggers $w \\leftarrow w + y_i x_i$. It
+returns a float array of shape $(M, 2)$, with $M$ the number of mistakes, whose row $k - 1$
+holds $w_k\\cdot u$ and $\\|w_k\\|^2$ after mistake $k$. The chapter's $u$ is a unit vector, so
+divide the given $u$ by its length first; it need not separate the data, and the quantities
+are defined all the same. The data of every case of the check are separable through the
+origin, so the run ends. Run the cell to check both.""" + _precision("mistake_bound", "proof_quantities"),
         '''from perceptron_core import check
 
 
@@ -231,19 +239,47 @@ def mistake_bound(R, gamma):
     raise NotImplementedError  # replace this line with your code
 
 
-check.mistake_bound(mistake_bound)''',
-        "The bound is $(R/\\gamma)^2$.\n\n",
+def proof_quantities(X, y, u):
+    """Row k-1: w_k . u/||u|| and ||w_k||^2 after the k-th mistake of the run."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.mistake_bound(mistake_bound)
+check.proof_quantities(proof_quantities)''',
+        "The bound is $(R/\\gamma)^2$. For the quantities, append a row after every update: its\n"
+        "entries are the ones {prf:ref}`conv-lem-progress` and {prf:ref}`conv-lem-growth` bound,\n"
+        "$w_k\\cdot u \\ge k\\gamma$ (when $u$ separates the data with margin $\\gamma$) and\n"
+        "$\\|w_k\\|^2 \\le kR^2$. From $w_0 = 0$ the first point is a tie, so there is at least one row.\n\n",
         '''def mistake_bound(R, gamma):
     return (R / gamma) ** 2
 
 
-check.mistake_bound(mistake_bound)''',
+def proof_quantities(X, y, u):
+    u = u / np.linalg.norm(u)          # the chapter's u has length 1
+    w, rows = np.zeros(X.shape[1]), []
+    clean = False
+    while not clean:                   # until a pass without a mistake
+        clean = True
+        for x_i, y_i in zip(X, y):
+            if y_i * (w @ x_i) <= 0:   # a tie is a mistake
+                w = w + y_i * x_i
+                rows.append((w @ u, w @ w))
+                clean = False
+    return np.array(rows, dtype=float)
+
+
+check.mistake_bound(mistake_bound)
+check.proof_quantities(proof_quantities)''',
     ),
     "offset": (
         "off-ex-check",
         """(Code, checked.) Write `augment(X, c)`, which appends the constant coordinate $c$ to
-every point: row $x_i$ becomes $(x_i, c)$, so the result has one more column than `X`. Run the
-cell to check it with `check.augment`.""" + _precision("augment"),
+every point: row $x_i$ becomes $(x_i, c)$, so the result has one more column than `X`. Then
+write `offset_bound(R, gamma, b, c)`, the chapter's mistake bound with an offset, as a float:
+the bound it proves on the number of mistakes of the perceptron through the origin on the
+points $(x_i, c)$, for a constant $c > 0$, when every $\\|x_i\\| \\le R$ and a unit vector $u$
+with the offset $b$ (the chapter's $b^*$, of either sign) separates the data with margin
+$\\gamma$: $y_i(u\\cdot x_i + b) \\ge \\gamma > 0$ for every $i$. Run the cell to check both.""" + _precision("augment", "offset_bound"),
         '''from perceptron_core import check
 
 
@@ -252,13 +288,28 @@ def augment(X, c):
     raise NotImplementedError  # replace this line with your code
 
 
-check.augment(augment)''',
-        "Stack a column of $c$'s to the right of $X$.\n\n",
+def offset_bound(R, gamma, b, c):
+    """The mistake bound on the points (x_i, c), for R, gamma and the offset b."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.augment(augment)
+check.offset_bound(offset_bound)''',
+        "Stack a column of $c$'s to the right of $X$. The bound is Block–Novikoff's $(R'/\\gamma')^2$\n"
+        "on the points $(x_i, c)$, with the radius $R'$ of {prf:ref}`off-lem-radius` and the margin\n"
+        "$\\gamma'$ of {prf:ref}`off-lem-margin`.\n\n",
         '''def augment(X, c):
     return np.hstack([X, np.full((X.shape[0], 1), c)])
 
 
-check.augment(augment)''',
+def offset_bound(R, gamma, b, c):
+    R_sq = R**2 + c**2                        # R'^2: the points (x_i, c)
+    gamma_sq = gamma**2 / (1 + b**2 / c**2)   # gamma'^2: the unit vector u'
+    return R_sq / gamma_sq
+
+
+check.augment(augment)
+check.offset_bound(offset_bound)''',
     ),
     "margin_perceptron": (
         "mp-ex-check",

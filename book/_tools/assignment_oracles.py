@@ -24,9 +24,11 @@ order of operations (small integers, multiples of 1/8, weight vectors along an a
 separability carries a proof the cell checks exactly (a separating ``w``, or a Gordan
 certificate), so that a wrong expectation fails loudly instead of grading students against it.
 
-Conventions match the public check: ties are mistakes (``y w·x ≤ 0``) for ``mistakes`` and
-``update``, the margin-mistake test is strict (``< τγ``, and ``w = 0`` is always one),
-``separable`` is strict separation through the origin, and ``pac_window`` is
+Conventions match the public check: ties are mistakes (``y w·x ≤ 0``) for ``mistakes``,
+``update`` and ``proof_quantities`` (a cyclic run from ``w = 0`` until a clean pass, recording
+``w_k·u/‖u‖`` and ``‖w_k‖²`` after each mistake), the margin-mistake test is strict (``< τγ``,
+and ``w = 0`` is always one), ``separable`` is strict separation through the origin,
+``offset_bound`` is ``(R² + c²)(1 + b²/c²)/γ²``, and ``pac_window`` is
 ``⌈(1/ε) ln((M + 1)/δ)⌉`` with ``M = ⌊(R/γ)²⌋``. Floats pass within ``PRECISION[name]`` times the
 size the module docstring of ``perceptron_core.check`` names (the answer, or the largest its terms
 can be); ints and True/False are compared exactly, and must be of that type.
@@ -638,6 +640,188 @@ _MISTAKE_BOUND = [
 ]
 
 
+# --- proof_quantities (chapter "convergence"): w_k·u/‖u‖ and ‖w_k‖² after each mistake --------
+
+_PROOF_QUANTITIES = [
+    _cell(r'''
+    def test_proof_quantities_exact_replay(proof_quantities):
+        # Random small-integer and dyadic data (multiples of 1/2 and 1/4) in 1 to 5 dimensions,
+        # labelled by a planted integer w* so that they are separable through the origin, with
+        # ties y w.x = 0 in the middle of the runs; u the planted w*, a Gaussian direction that
+        # need not separate, or an integer vector, none of unit length. Then runs the chapter
+        # works out: orthonormal points x_i = c y_i e_(p(i)), in any order and of any length c,
+        # with u = (1, ..., 1), where every point is a tie when first visited and both lemmas
+        # hold with equality, w_k.u = k c/sqrt(n) and ||w_k||^2 = k c^2; the chapter's three
+        # points on which the cosine falls; and Balcan's points of {0,1}^n, on which the run
+        # makes F(n+1)F(n+2) - 1 mistakes and ends at the Fibonacci separator v, so that with
+        # u = v its last row is (sqrt(M), M). Oracle: the run replayed in exact rational
+        # arithmetic (||w_k||^2 exactly, w_k.u exactly and then divided by ||u||), which agrees
+        # with the chapter's closed forms.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def replay(X, y, u):
+            points = [[Fraction(v) for v in xi] for xi in X.tolist()]
+            labels = [Fraction(v) for v in y.tolist()]
+            U = [Fraction(v) for v in u.tolist()]
+            norm_u = math.sqrt(float(sum(v * v for v in U)))
+            w, rows, ties, clean = [Fraction(0)] * len(U), [], 0, False
+            while not clean:
+                clean = True
+                for xi, yi in zip(points, labels):
+                    score = yi * sum(a * b for a, b in zip(w, xi))
+                    if score <= 0:
+                        ties += score == 0 and any(w)
+                        w = [a + yi * b for a, b in zip(w, xi)]
+                        rows.append((float(sum(a * b for a, b in zip(w, U))) / norm_u,
+                                     float(sum(a * a for a in w))))
+                        clean = False
+            return rows, ties
+        cases = []
+        rng = np.random.default_rng(5150)
+        for case in range(24):
+            d, n = int(rng.integers(1, 6)), int(rng.integers(1, 16))
+            denominator = [1, 1, 2, 4][case % 4]
+            w_star = np.zeros(d)
+            while not w_star.any():
+                w_star = rng.integers(-3, 4, size=d).astype(float)
+            X = np.zeros((0, d))
+            while len(X) == 0:
+                X = rng.integers(-3 * denominator, 3 * denominator + 1, size=(n, d)) / denominator
+                X = X[X @ w_star != 0]
+            u = [w_star, rng.normal(size=d), rng.integers(1, 4, size=d) * rng.choice([-1.0, 1.0], size=d)][case % 3]
+            cases.append(("", X, np.sign(X @ w_star), u, None))
+        for n, c in [(1, 1.0), (2, 0.5), (4, 3.0), (7, 1.0)]:
+            y = rng.choice([-1.0, 1.0], size=n)
+            X = np.zeros((n, n))
+            X[np.arange(n), rng.permutation(n)] = c * y
+            known = [(k * c / math.sqrt(n), k * c * c) for k in range(1, n + 1)]
+            cases.append((f"{n} orthonormal points of length {c}: ", X, y, np.ones(n), known))
+        cases.append(("the chapter's three points: ", np.array([[0.1, 2.0], [0.1, -2.5], [0.1, 3.0]]), np.ones(3),
+                      np.array([2.0, 0.0]), [(0.1, 4.01), (0.2, 0.29), (0.3, 6.34), (0.4, 0.16)]))
+        fib = [0, 1, 1, 2, 3, 5, 8, 13, 21]
+        for n in (4, 5, 6):
+            X = np.zeros((n, n))
+            for i in range(1, n + 1):
+                X[i - 1, [i - 1] + [j - 1 for j in range(i - 1, 0, -2)]] = 1.0  # e_i + e_(i-1) + e_(i-3) + ...
+            y = np.array([(-1.0) ** i for i in range(1, n + 1)])
+            v = np.array([(-1.0) ** j * fib[j + 1] for j in range(1, n + 1)])
+            M = fib[n + 1] * fib[n + 2] - 1
+            cases.append((f"Balcan's {n} points of {{0,1}}^{n}: ", X, y, v, [None] * (M - 1) + [(math.sqrt(M), M)]))
+        ties_seen = 0
+        for name, X, y, u, known in cases:
+            want, ties = replay(X, y, u)
+            ties_seen += ties
+            M = len(want)
+            assert known is None or (M == len(known) and all(
+                abs(a - b) <= 1e-12 * max(1.0, abs(b)) for row, k in zip(want, known) if k for a, b in zip(row, k))), (
+                f"the oracle disagrees with the chapter on {name!r}")
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            tol = PRECISION["proof_quantities"] * max(M * R * R, math.sqrt(M) * R)
+            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT)
+            shown = f"proof_quantities(X, y, u), {name}X = {X.tolist()}, y = {y.tolist()}, u = {u.tolist()}"
+            try:
+                A = np.asarray(got, dtype=float)
+            except (TypeError, ValueError):
+                A = None
+            assert A is not None and A.shape == (M, 2), (
+                f"{shown}: expected an array of shape {(M, 2)}, {want if M <= 30 else '...'}, got {got!r}")
+            bad = [k for k in range(M) if not (abs(A[k, 0] - want[k][0]) <= tol and abs(A[k, 1] - want[k][1]) <= tol)]
+            assert not bad, (f"{shown}: expected row {bad[0]} (after mistake {bad[0] + 1}) to be "
+                             f"{list(want[bad[0]])}, got {A[bad[0]].tolist()}")
+        assert ties_seen > 0, "the cases were meant to include ties after the first update"
+    test_proof_quantities_exact_replay(proof_quantities)
+    '''),
+    _cell(r'''
+    def test_proof_quantities_lemmas(proof_quantities):
+        # Gaussian data in 2 to 6 dimensions, labelled by a planted unit vector and kept at margin
+        # at least gamma from it, u that vector times a random length; runs with a score within
+        # 1e-5 ||w|| ||x|| of a tie are skipped, so that any float computation makes the same
+        # decisions. Checked on the function's own numbers, up to the stated precision: the
+        # progress lemma (the first entry grows by at least gamma_u, the margin of u, at every
+        # mistake), the growth lemma (the second grows by at most R^2), Cauchy-Schwarz
+        # (w_k.u <= ||w_k|| for a unit u) and the theorem (M <= (R/gamma_u)^2); and every entry
+        # against the run replayed in exact rational arithmetic.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def replay(X, y, u):
+            points = [[Fraction(v) for v in xi] for xi in X.tolist()]
+            labels = [Fraction(v) for v in y.tolist()]
+            U = [Fraction(v) for v in u.tolist()]
+            norm_u = math.sqrt(float(sum(v * v for v in U)))
+            w, rows, clean = [Fraction(0)] * len(U), [], False
+            while not clean:
+                clean = True
+                for xi, yi in zip(points, labels):
+                    score = yi * sum(a * b for a, b in zip(w, xi))
+                    size = math.sqrt(float(sum(a * a for a in w)) * float(sum(b * b for b in xi)))
+                    if score != 0 and abs(float(score)) < 1e-5 * size:
+                        return None  # a near tie
+                    if score <= 0:
+                        w = [a + yi * b for a, b in zip(w, xi)]
+                        rows.append((float(sum(a * b for a, b in zip(w, U))) / norm_u,
+                                     float(sum(a * a for a in w))))
+                        clean = False
+            return rows
+        rng = np.random.default_rng(6174)
+        done = 0
+        while done < 20:
+            d, n = int(rng.integers(2, 7)), int(rng.integers(5, 31))
+            direction = rng.normal(size=d)
+            direction /= np.linalg.norm(direction)
+            X = rng.normal(size=(n, d)) * float(rng.uniform(0.5, 3))
+            scores = X @ direction
+            gamma0 = float(rng.uniform(0.05, 0.3)) * float(np.max(np.abs(scores)))
+            X = X[np.abs(scores) >= gamma0]
+            if len(X) == 0:
+                continue
+            y = np.sign(X @ direction)
+            u = direction * 10.0 ** float(rng.uniform(-2, 2))
+            want = replay(X, y, u)
+            if want is None:
+                continue
+            done += 1
+            M = len(want)
+            U = [Fraction(v) for v in u.tolist()]
+            norm_u = math.sqrt(float(sum(v * v for v in U)))
+            gamma_u = float(min(Fraction(yi) * sum(Fraction(a) * b for a, b in zip(xi, U))
+                                for xi, yi in zip(X.tolist(), y.tolist()))) / norm_u
+            R2 = float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist()))
+            R = math.sqrt(R2)
+            assert gamma_u > 0 and M <= R2 / gamma_u ** 2 * (1 + 1e-9), "the oracle's run breaks the theorem"
+            tol = PRECISION["proof_quantities"] * max(M * R2, math.sqrt(M) * R)
+            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT)
+            shown = (f"proof_quantities(X, y, u) on X = {X.tolist()}, y = {y.tolist()}, u = {u.tolist()} "
+                     f"(gamma_u = {gamma_u!r}, R = {R!r})")
+            try:
+                A = np.asarray(got, dtype=float)
+            except (TypeError, ValueError):
+                A = None
+            assert A is not None and A.shape == (M, 2), (
+                f"{shown}: expected an array of shape {(M, 2)} (M = {M} mistakes), {want}, got {got!r}")
+            previous = (0.0, 0.0)
+            for k in range(M):
+                step = (A[k, 0] - previous[0], A[k, 1] - previous[1])
+                assert step[0] >= gamma_u - 2 * tol, (
+                    f"{shown}: at mistake {k + 1} w_k.u grew by {step[0]!r}, less than gamma_u, which the "
+                    f"progress lemma forbids; expected row {k} to be {list(want[k])}, got {A[k].tolist()}")
+                assert step[1] <= R2 + 2 * tol, (
+                    f"{shown}: at mistake {k + 1} ||w_k||^2 grew by {step[1]!r}, more than R^2 = {R2!r}, which "
+                    f"the growth lemma forbids; expected row {k} to be {list(want[k])}, got {A[k].tolist()}")
+                assert A[k, 0] <= math.sqrt(max(A[k, 1], 0.0)) + tol, (
+                    f"{shown}: row {k} has w_k.u = {A[k, 0]!r} > ||w_k||, impossible for a unit u; "
+                    f"expected {list(want[k])}")
+                assert abs(A[k, 0] - want[k][0]) <= tol and abs(A[k, 1] - want[k][1]) <= tol, (
+                    f"{shown}: expected row {k} to be {list(want[k])}, got {A[k].tolist()}")
+                previous = (A[k, 0], A[k, 1])
+    test_proof_quantities_lemmas(proof_quantities)
+    '''),
+]
+
+
 # --- augment (chapter "offset"): X with a last column of c's -----------------------------------
 
 _AUGMENT = [
@@ -690,6 +874,132 @@ _AUGMENT = [
             assert all(abs(g - e) <= tol for grow, erow in zip(got_array.tolist(), want) for g, e in zip(grow, erow)), (
                 f"{shown}: expected {want}, got {got!r}")
     test_augment_edge_cases(augment)
+    '''),
+]
+
+
+# --- offset_bound (chapter "offset"): (R² + c²)(1 + b²/c²)/γ² ---------------------------------
+
+_OFFSET_BOUND = [
+    _cell(r'''
+    def test_offset_bound_closed_form(offset_bound):
+        # Values the chapter works out or that follow from its statements: its two points on the
+        # line (11 and 9, u = 1, b = -10, gamma = 1) at c = 1 and at the best c = sqrt(R|b|), where
+        # the bound is ((R + |b|)/gamma)^2; b = 0, where it is (R^2 + c^2)/gamma^2; c = R, where it
+        # is 2(R^2 + b^2)/gamma^2; R = 0; one label with |b| > R. Then random values: R from 1e-3
+        # to 1e3, gamma from 1e-3 R to 2 R, offsets of either sign up to 1.5 R, constants from
+        # 1e-3 R to 1e3 R. Oracle: the closed form (R^2 + c^2)(c^2 + b^2)/(c^2 gamma^2), exactly in
+        # fractions of the given floats, which agrees with the values worked out.
+        import math
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def exact(R, gamma, b, c):
+            R, gamma, b, c = (Fraction(v) for v in (R, gamma, b, c))
+            return float((R * R + c * c) * (c * c + b * b) / (c * c * gamma * gamma))
+        cases = [
+            (11.0, 1.0, -10.0, 1.0, 12322.0),            # (121 + 1)(1 + 100)
+            (11.0, 1.0, -10.0, math.sqrt(110.0), 441.0),  # the best c: (11 + 10)^2
+            (11.0, 1.0, 10.0, math.sqrt(110.0), 441.0),   # the sign of b does not matter
+            (1.0, 0.5, 0.0, 1.0, 8.0),                    # b = 0: (1 + 1)/0.25, not (R/gamma)^2 = 4
+            (1.0, 0.5, 0.0, 1e-4, 4.00000004),            # b = 0, c -> 0: down towards (R/gamma)^2
+            (5.0, 0.5, -3.0, 5.0, 272.0),                 # c = R: 2 (25 + 9)/0.25
+            (2.0, 1.0, 1.0, 2.0, 10.0),                   # (4 + 4)(1 + 1/4)
+            (2.0, 0.25, 1.5, 1.5, 200.0),                 # c = |b|: (4 + 2.25) * 2 * 16
+            (0.0, 1.0, 2.0, 1.0, 5.0),                    # R = 0: c^2 + b^2 over gamma^2
+            (1.0, 6.0, 5.0, 1.0, 52.0 / 36.0),            # one label, x = 1, u = 1, b = 5: margin 6
+            (1e3, 1.0, 5e2, 1e3, 2.5e6),                  # c = R = 2|b|: 2e6 * 1.25
+            (3e-3, 1e-3, 1e-3, 1e-3, 20.0),               # (9 + 1)e-6 * 2 / 1e-6
+        ]
+        for R, gamma, b, c, known in cases:
+            assert abs(exact(R, gamma, b, c) - known) <= 1e-12 * known, f"the oracle disagrees at {(R, gamma, b, c)}"
+        rng = np.random.default_rng(2357)
+        for case in range(30):
+            R = float(10.0 ** rng.uniform(-3, 3))
+            c = float(R * 10.0 ** rng.uniform(-3, 3))
+            gamma = float(R * 10.0 ** rng.uniform(-3, 0.3))
+            cases.append((R, gamma, float(R * rng.uniform(-1.5, 1.5)) if case % 5 else 0.0, c, None))
+        for R, gamma, b, c, _ in cases:
+            want = exact(R, gamma, b, c)
+            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT)
+            shown = f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}, c = {c!r}"
+            assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
+                f"{shown}: expected a number, {want!r}, got {got!r}")
+            assert abs(float(got) - want) <= PRECISION["offset_bound"] * want, (
+                f"{shown}: expected {want!r}, got {got!r}")
+    test_offset_bound_closed_form(offset_bound)
+    '''),
+    _cell(r'''
+    def test_offset_bound_lifted_and_best_c(offset_bound):
+        # Properties the chapter proves, on the function's own values. (1) It is Block-Novikoff's
+        # (R'/gamma')^2 on the augmented points: for data in the plane with radius R, built so that
+        # a unit u with offset b has margin exactly gamma (one point of each label at margin
+        # gamma, one of them at norm R), R' and gamma' are measured on the points (x_i, c) and the
+        # unit vector u' = (u, b/c)/||(u, b/c)|| of the margin lemma, by numpy. (2) For b != 0 it
+        # is smallest over c at c = sqrt(R|b|), where it is ((R + |b|)/gamma)^2: compared on a
+        # grid of c. (3) For b = 0 it falls as c shrinks, towards (R/gamma)^2 and never below.
+        import math
+        import numpy as np
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def value(R, gamma, b, c):
+            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT)
+            assert not isinstance(got, (bool, np.bool_)) and np.ndim(got) == 0, (
+                f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}, c = {c!r}: "
+                f"expected a number, got {got!r}")
+            return float(got)
+        rng = np.random.default_rng(8128)
+        for case in range(12):
+            R = float(10.0 ** rng.uniform(-1, 1))
+            gamma = float(R * rng.uniform(0.05, 0.6))
+            b = float((R - gamma) * rng.uniform(0.2, 1.0) * rng.choice([-1.0, 1.0]))
+            theta = float(rng.uniform(0, 2 * math.pi))
+            u, across = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta), math.cos(theta)])
+            a = gamma - b                    # u.x + b = gamma on a positive point at norm R
+            p = a * u + math.sqrt(R * R - a * a) * across
+            q = (-gamma - b) * u + 0.5 * math.sqrt(R * R - (gamma + b) ** 2) * across
+            extra = [s * u + t * across for s, t in rng.uniform(-1, 1, size=(6, 2)) * R / 2]
+            X = np.array([p, q] + extra)
+            y = np.r_[1.0, -1.0, np.sign(X[2:] @ u + b)]
+            keep = (y * (X @ u + b) >= gamma * (1 - 1e-12)) & (np.linalg.norm(X, axis=1) <= R * (1 + 1e-12))
+            X, y = X[keep], y[keep]
+            for c in (1.0, R, float(R * 10.0 ** rng.uniform(-2, 2))):
+                lifted = np.hstack([X, np.full((len(X), 1), c)])
+                u_lift = np.r_[u, b / c] / np.linalg.norm(np.r_[u, b / c])
+                R_lift = float(np.max(np.linalg.norm(lifted, axis=1)))
+                gamma_lift = float(np.min(y * (lifted @ u_lift)))
+                want = (R_lift / gamma_lift) ** 2
+                got = value(R, gamma, b, c)
+                assert abs(got - want) <= (PRECISION["offset_bound"] + 1e-9) * want, (
+                    f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}, c = {c!r}: "
+                    f"expected (R'/gamma')^2 = {want!r} with R' = {R_lift!r} and gamma' = {gamma_lift!r} "
+                    f"measured on the augmented points, got {got!r}")
+            best_c = math.sqrt(R * abs(b))
+            best = value(R, gamma, b, best_c)
+            want = ((R + abs(b)) / gamma) ** 2
+            assert abs(best - want) <= (PRECISION["offset_bound"] + 1e-12) * want, (
+                f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r} at the best "
+                f"c = sqrt(R|b|) = {best_c!r}: expected ((R + |b|)/gamma)^2 = {want!r}, got {best!r}")
+            for k in range(-8, 9):
+                c = best_c * 2.0 ** (k / 4)
+                other = value(R, gamma, b, c)
+                assert other >= best * (1 - 2 * PRECISION["offset_bound"]), (
+                    f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}: at c = {c!r} "
+                    f"got {other!r}, below its value {best!r} at the best c = sqrt(R|b|) = {best_c!r}; "
+                    f"expected {((R * R + c * c) * (1 + b * b / (c * c)) / gamma ** 2)!r}")
+            far = value(R, gamma, b, best_c * 4.0)
+            assert far > best * (1 + 1e-3), (
+                f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}: expected more at "
+                f"c = {best_c * 4.0!r} than at the best c, {best!r}, got {far!r}")
+            values = [value(R, gamma, 0.0, R * 2.0 ** -k) for k in range(0, 30, 3)]
+            floor = (R / gamma) ** 2
+            assert all(later <= earlier * (1 + 2 * PRECISION["offset_bound"]) for earlier, later in zip(values, values[1:])), (
+                f"offset_bound(R, gamma, 0.0, c) on R = {R!r}, gamma = {gamma!r}: expected it to fall as c "
+                f"halves from R, got {values}")
+            assert all(v >= floor * (1 - PRECISION["offset_bound"]) for v in values) and values[-1] <= floor * (1 + 1e-6), (
+                f"offset_bound(R, gamma, 0.0, c) on R = {R!r}, gamma = {gamma!r}: expected values down to "
+                f"(R/gamma)^2 = {floor!r} and not below, got {values}")
+    test_offset_bound_lifted_and_best_c(offset_bound)
     '''),
 ]
 
@@ -975,7 +1285,9 @@ HIDDEN: dict[str, list[str]] = {
     "margin": _MARGIN,
     "radius": _RADIUS,
     "mistake_bound": _MISTAKE_BOUND,
+    "proof_quantities": _PROOF_QUANTITIES,
     "augment": _AUGMENT,
+    "offset_bound": _OFFSET_BOUND,
     "margin_mistake": _MARGIN_MISTAKE,
     "hinge_deviation": _HINGE,
     "pac_window": _PAC_WINDOW,

@@ -49,8 +49,26 @@ def bound_ok(R, gamma):
     return R**2 / gamma**2
 
 
+def proof_quantities_ok(X, y, u):
+    norm = math.sqrt(sum(v * v for v in u.tolist()))
+    w, rows = [0.0] * len(u), []
+    while True:
+        mistakes = 0
+        for xi, yi in zip(X.tolist(), y.tolist()):
+            if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                w = [a + yi * b for a, b in zip(w, xi)]
+                rows.append([sum(a * b for a, b in zip(w, u.tolist())) / norm, sum(a * a for a in w)])
+                mistakes += 1
+        if not mistakes:
+            return np.array(rows)
+
+
 def augment_ok(X, c):
     return np.concatenate([X, c * np.ones((X.shape[0], 1))], axis=1)
+
+
+def offset_bound_ok(R, gamma, b, c):
+    return (R**2 + c**2) * (1 + (b / c) ** 2) / gamma**2
 
 
 def margin_mistake_ok(w, x, y, gamma, target):
@@ -79,6 +97,26 @@ def _perceptron_few_epochs(X, y):
         if not mistakes:
             return True
     return False
+
+
+def _proof_slip(*, tie=True, square=True, normalize=True, one_pass=False, labels=True, before=False):
+    """The proof's two quantities along the run, with one slip switched on."""
+    def slipped(X, y, u):
+        unit = u / np.linalg.norm(u) if normalize else u
+        w, rows = np.zeros(X.shape[1]), []
+        while True:
+            clean = True
+            for x, label in zip(X, y):
+                score = label * (w @ x)
+                if score < 0 or (tie and score == 0):
+                    old = w
+                    w = w + (label if labels else 1.0) * x
+                    shown = old if before else w
+                    rows.append([shown @ unit, shown @ shown if square else np.linalg.norm(shown)])
+                    clean = False
+            if clean or one_pass:
+                return np.array(rows).reshape(-1, 2)
+    return slipped
 
 
 def _separable_with_offset(X, y):
@@ -123,6 +161,22 @@ WRONG = {
         (lambda R, g: R**2 / g, "R = 1 and gamma = 0.5"),
         (lambda R, g: (g / R) ** 2, "R = 1 and gamma = 0.5"),
     ],
+    "proof_quantities": [
+        (_proof_slip(tie=False), "one point"),
+        (_proof_slip(before=True), "one point"),
+        (_proof_slip(square=False), "squared length"),
+        (_proof_slip(labels=False), "negative labels"),
+        (_proof_slip(normalize=False), "u not of unit length"),
+        (_proof_slip(one_pass=True), "several passes"),
+    ],
+    "offset_bound": [
+        (lambda R, g, b, c: (R**2 + c**2) / g**2, "c = 1"),
+        (lambda R, g, b, c: (R / g) ** 2 if b == 0 else (R**2 + c**2) * (1 + b**2 / c**2) / g**2,
+         "no offset: b = 0"),
+        (lambda R, g, b, c: (R**2 + c**2) * (1 + b / c**2) / g**2, "negative offset"),
+        (lambda R, g, b, c: (R**2 + 1) * (1 + b**2) / g**2, "another constant"),
+        (lambda R, g, b, c: R**2 * (1 + b**2 / c**2) / g**2, "c = 1"),
+    ],
     "augment": [
         (lambda X, c: np.hstack([np.full((len(X), 1), c), X]), "c = 1"),
         (lambda X, c: np.hstack([X, np.ones((len(X), 1))]), "another constant"),
@@ -156,7 +210,9 @@ RIGHT = {
     "margin": margin_ok,
     "radius": radius_ok,
     "mistake_bound": bound_ok,
+    "proof_quantities": proof_quantities_ok,
     "augment": augment_ok,
+    "offset_bound": offset_bound_ok,
     "margin_mistake": margin_mistake_ok,
     "hinge_deviation": hinge_ok,
     "pac_window": window_ok,
@@ -262,8 +318,12 @@ def test_verdict_never_shows_the_reference(capsys):
             getattr(check, name)(func)
     out = capsys.readouterr().out
     assert not [line for line in source_lines if line in out]
-    # The inputs are printed as np.array(...) to paste; no other numpy appears.
-    assert "np." not in out.replace("np.array(", "") and "numpy" not in out
+    # The inputs are printed as np.array(...) to paste (an empty answer, as a slip of
+    # check.proof_quantities returns, as np.zeros(shape, dtype=...)); no other numpy appears.
+    import re
+
+    pasted = re.sub(r"np\.zeros\(\([\d, ]*\), dtype=np\.\w+\)", "", out).replace("np.array(", "")
+    assert "np.zeros(" in out and "np." not in pasted and "numpy" not in out
 
 
 # --- the references agree with the package's algorithms ----------------------------------------
@@ -292,6 +352,44 @@ def test_margin_mistake_reference_replays_margin_perceptron():
                     updates.append(i)
         assert updates == run.update_indices.tolist()
         assert np.allclose(w, run.w)
+
+
+def test_proof_quantities_reference_replays_the_recorded_run():
+    """The reference's loop is the package's perceptron: the same mistakes, and the history's
+    progress w_k·u and norms_sq ‖w_k‖², on the check's cases and on planted float data."""
+    data = [case.args for case in check._proof_cases()]
+    for seed in range(30):
+        X, y, u = pc.planted(12, 3, gamma=0.15, R=1.0, seed=seed)
+        data.append((X, y, u * 2.5))  # a u of another length: both normalize it
+    for X, y, u in data:
+        run = pc.perceptron(X, y, u=u)
+        expected = check._ref_proof_quantities(X, y, u)
+        assert run.converged and expected.shape == (run.mistakes, 2)
+        assert np.allclose(expected[:, 0], run.history.progress, rtol=1e-12, atol=1e-12)
+        assert np.allclose(expected[:, 1], run.history.norms_sq, rtol=1e-12, atol=0)
+    # Each case's data are separable through the origin (so a loop until a clean pass ends) and
+    # its scores are exact: integers or multiples of 1/4, as the exercise and the float32 run need.
+    for case in check._proof_cases():
+        X, y, _ = case.args
+        assert pc.separability(X, y).separable
+        assert np.array_equal(X * 4, np.round(X * 4)) and np.abs(X).max() <= 30
+
+
+def test_offset_bound_cases_are_the_chapters():
+    """The edge cases hit the chapter's special constants: c = |b|, c² = R|b| (where the bound is
+    ((R + |b|)/γ)²), b = 0 (where it is (R² + c²)/γ², not (R/γ)²); random b obey |b| ≤ R - γ."""
+    cases = {c.name: c.args for c in check._offset_bound_cases()}
+    R, g, b, c = cases["the best constant"]
+    assert c * c == R * abs(b) and check._bounds.offset_bound(R, g, b, c) == pytest.approx(((R + abs(b)) / g) ** 2)
+    R, g, b, c = cases["c = |b|"]
+    assert c == abs(b)
+    R, g, b, c = cases["no offset: b = 0"]
+    assert b == 0 and check._bounds.offset_bound(R, g, b, c) == pytest.approx((R**2 + c**2) / g**2) != (R / g) ** 2
+    assert cases["negative offset"][2] < 0
+    for name, (R, g, b, c) in cases.items():
+        assert c > 0 and g > 0
+        if name.startswith("random"):
+            assert abs(b) <= R - g
 
 
 def test_mistakes_reference_agrees_with_a_converged_run():
@@ -462,6 +560,25 @@ def bound_f32(R, gamma):
     return q * q  # numpy 1.x computes float32 ** 2 in float64
 
 
+def proof_quantities_f32(X, y, u):
+    X, y, u = X.astype(F32), y.astype(F32), u.astype(F32)
+    u = u / np.linalg.norm(u)
+    w, rows, clean = np.zeros(X.shape[1], dtype=F32), [], False
+    while not clean:
+        clean = True
+        for x, label in zip(X, y):
+            if label * np.dot(w, x) <= 0:
+                w = w + label * x
+                rows.append([np.dot(w, u), np.dot(w, w)])
+                clean = False
+    return np.array(rows, dtype=F32)
+
+
+def offset_bound_f32(R, gamma, b, c):
+    R, gamma, b, c = F32(R), F32(gamma), F32(b), F32(c)
+    return (R * R + c * c) * (F32(1) + (b / c) * (b / c)) / (gamma * gamma)
+
+
 def augment_f32(X, c):
     return np.hstack([X.astype(F32), np.full((X.shape[0], 1), c, dtype=F32)])
 
@@ -473,7 +590,8 @@ def hinge_f32(X, y, w, gamma):
 
 
 FLOAT32 = {"update": update_f32, "margin": margin_f32, "radius": radius_f32,
-           "mistake_bound": bound_f32, "augment": augment_f32, "hinge_deviation": hinge_f32}
+           "mistake_bound": bound_f32, "proof_quantities": proof_quantities_f32,
+           "augment": augment_f32, "offset_bound": offset_bound_f32, "hinge_deviation": hinge_f32}
 
 
 def test_precision_table():

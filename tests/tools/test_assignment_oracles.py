@@ -94,6 +94,41 @@ def _pac_window_m_hypotheses(R, gamma, epsilon, delta):
     return math.ceil(math.log(max(M, 1) / delta) / epsilon)
 
 
+def _proof_run(X, y, u, *, tie=True, square=True, normalize=True, one_pass=False, start_at_first=False,
+               before=False, dtype=float):
+    """The two quantities of the proof along the perceptron's run, with slips to switch on."""
+    X, y, u = X.astype(dtype), y.astype(dtype), u.astype(dtype)
+    unit = u / np.linalg.norm(u) if normalize else u
+    # The slip of starting from w = y_1 x_1 (as the Margin Perceptron does) drops the first mistake.
+    w, rows = (y[0] * X[0] if start_at_first else np.zeros(X.shape[1], dtype=dtype)), []
+    while True:
+        clean = True
+        for x, label in zip(X, y):
+            score = label * (w @ x)
+            if score < 0 or (tie and score == 0):
+                old, w = w, w + label * x
+                shown = old if before else w
+                rows.append([shown @ unit, shown @ shown if square else np.sqrt(shown @ shown)])
+                clean = False
+        if clean or one_pass:
+            return np.array(rows, dtype=dtype).reshape(-1, 2)
+
+
+def _proof_loops(X, y, u):
+    """Another correct way: Python lists and loops, rows stored after a whole pass."""
+    norm = math.sqrt(sum(v * v for v in u.tolist()))
+    w, rows = [0.0] * X.shape[1], []
+    while True:
+        pass_rows = []
+        for xi, yi in zip(X.tolist(), y.tolist()):
+            if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                w = [a + yi * b for a, b in zip(w, xi)]
+                pass_rows.append((sum(a * b for a, b in zip(w, u.tolist())) / norm, sum(a * a for a in w)))
+        rows += pass_rows
+        if not pass_rows:
+            return rows
+
+
 WRONG = {
     "mistakes": [
         ("ties not counted (< instead of <=)", lambda X, y, w: int(np.sum(y * (X @ w) < 0))),
@@ -135,11 +170,31 @@ WRONG = {
         ("off by one", lambda R, gamma: (R / gamma) ** 2 + 1),
         ("rounded to an int", lambda R, gamma: math.ceil((R / gamma) ** 2)),
     ],
+    "proof_quantities": [
+        ("ties not mistakes (< instead of <=)", lambda X, y, u: _proof_run(X, y, u, tie=False)),
+        ("the quantities before the update", lambda X, y, u: _proof_run(X, y, u, before=True)),
+        ("||w_k|| instead of ||w_k||^2", lambda X, y, u: _proof_run(X, y, u, square=False)),
+        ("u not normalized", lambda X, y, u: _proof_run(X, y, u, normalize=False)),
+        ("one pass only", lambda X, y, u: _proof_run(X, y, u, one_pass=True)),
+        ("started from w = y_1 x_1", lambda X, y, u: _proof_run(X, y, u, start_at_first=True)),
+        ("the columns swapped", lambda X, y, u: _proof_run(X, y, u)[:, ::-1]),
+    ],
     "augment": [
         ("column in front", lambda X, c: np.hstack([np.full((X.shape[0], 1), c), X])),
         ("always a column of ones", lambda X, c: np.hstack([X, np.ones((X.shape[0], 1))])),
         ("a row instead of a column", lambda X, c: np.vstack([X, np.full((1, X.shape[1]), c)])),
         ("c added to every entry", lambda X, c: np.hstack([X + c, np.full((X.shape[0], 1), c)])),
+    ],
+    "offset_bound": [
+        ("the offset left out", lambda R, gamma, b, c: (R**2 + c**2) / gamma**2),
+        ("(R/gamma)^2 when b = 0", lambda R, gamma, b, c: (R / gamma) ** 2 if b == 0
+         else (R**2 + c**2) * (1 + b**2 / c**2) / gamma**2),
+        ("b not squared", lambda R, gamma, b, c: (R**2 + c**2) * (1 + b / c**2) / gamma**2),
+        ("c taken as 1", lambda R, gamma, b, c: (R**2 + 1) * (1 + b**2) / gamma**2),
+        ("the radius not lifted", lambda R, gamma, b, c: R**2 * (1 + b**2 / c**2) / gamma**2),
+        ("gamma not squared", lambda R, gamma, b, c: (R**2 + c**2) * (1 + b**2 / c**2) / gamma),
+        ("always the best bound", lambda R, gamma, b, c: ((R + abs(b)) / gamma) ** 2),
+        ("c not squared in the tilt", lambda R, gamma, b, c: (R**2 + c**2) * (1 + b**2 / c) / gamma**2),
     ],
     "margin_mistake": [
         ("<= instead of <", lambda w, x, y, gamma, target: bool(
@@ -264,10 +319,16 @@ ALTERNATIVES = {
         lambda X: float(np.sqrt(np.max(np.einsum("ij,ij->i", X, X)))),
     ],
     "mistake_bound": [lambda R, gamma: R**2 / gamma**2, lambda R, gamma: f32(R) ** 2 / f32(gamma) ** 2],
+    "proof_quantities": [lambda X, y, u: _proof_run(X, y, u, dtype=f32), _proof_loops],
     "augment": [
         lambda X, c: np.c_[X, np.full(len(X), c)],
         lambda X, c: np.column_stack([X, c * np.ones(len(X))]).astype(f32),
         lambda X, c: [list(row) + [c] for row in X.tolist()],
+    ],
+    "offset_bound": [
+        lambda R, gamma, b, c: (math.hypot(R, c) * math.hypot(1.0, b / c) / gamma) ** 2,
+        lambda R, gamma, b, c: (f32(R) ** 2 + f32(c) ** 2) * (f32(1) + (f32(b) / f32(c)) ** 2) / f32(gamma) ** 2,
+        lambda R, gamma, b, c: (R * R * c * c + R * R * b * b + c**4 + b * b * c * c) / (c * c * gamma * gamma),
     ],
     "margin_mistake": [
         lambda w, x, y, gamma, target: (not np.any(w)) or bool(y * np.dot(w / np.linalg.norm(w), x) < target * gamma),
