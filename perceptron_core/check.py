@@ -28,7 +28,9 @@ Exercises and the chapter each belongs to (see :data:`EXERCISES`):
 check                  the student writes                                  chapter
 =====================  ==================================================  =====================
 ``mistakes``           ``mistakes(X, y, w)``: points with ``y w·x ≤ 0``      first_look
+``first_mistake``      ``first_mistake(X, y, w)``: the first such point    first_look
 ``update``             ``update(w, x, y)``: one perceptron step            perceptron
+``train``              ``train(X, y, epochs)``: the perceptron's epochs    perceptron
 ``separable``          ``separable(X, y)``: separable through the origin?  separability
 ``margin``             ``margin(X, y, w, b)``: the geometric margin        margin
 ``radius``             ``radius(X)``: the largest norm                     margin
@@ -63,6 +65,7 @@ be, so that an answer near 0 is not held to an impossible absolute precision:
 check                  a float answer passes within 1e-6 times
 =====================  ================================================================
 ``update``             the largest ``|entry|`` of w and x (in every entry)
+``train``              ``R √(epochs·n)``, the largest ``‖w‖`` of the run (in every entry)
 ``margin``             ``R + |b|/‖w‖`` with ``R = maxᵢ ‖xᵢ‖``, the largest a margin can be
 ``radius``             the answer, R
 ``mistake_bound``      the answer, ``(R/γ)²``
@@ -72,8 +75,9 @@ check                  a float answer passes within 1e-6 times
 ``hinge_deviation``    ``n (γ + R)``, the largest TD_γ can be
 =====================  ================================================================
 
-Integer and True/False answers (``mistakes``, ``separable``, ``margin_mistake``, ``pac_window``)
-are compared exactly. A failing verdict states the precision and the difference it allowed.
+Integer, index and True/False answers (``mistakes``, ``first_mistake``, ``separable``,
+``margin_mistake``, ``pac_window``) are compared exactly. A failing verdict states the precision
+and the difference it allowed.
 
 **Nothing hangs.** Every case runs under a time limit, :data:`TIME_LIMIT` (5 s, or what the
 environment variable ``PERCEPTRON_CHECK_TIME_LIMIT`` says) unless the check is given
@@ -124,7 +128,9 @@ __all__ = [
     "call",
     "case_inputs",
     "mistakes",
+    "first_mistake",
     "update",
+    "train",
     "separable",
     "margin",
     "radius",
@@ -336,6 +342,17 @@ def _same_int(expected: int, received: Any, tolerance: float) -> None:
         raise _Mismatch(f"returned {type(received).__name__} where an int was expected", received)
     if int(received) != expected:
         raise _Mismatch("returned a different number", received)
+
+
+def _same_index(expected: int | None, received: Any, tolerance: float) -> None:
+    """An index (an int, not a bool) or None, compared exactly."""
+    if expected is None:
+        if received is not None:
+            raise _Mismatch(f"returned {type(received).__name__} where None was expected", received)
+        return
+    if received is None:
+        raise _Mismatch("returned None where an int was expected", received)
+    _same_int(expected, received, tolerance)
 
 
 def _same_bool(expected: bool, received: Any, tolerance: float) -> None:
@@ -878,6 +895,78 @@ def mistakes(func: Callable[..., Any], *, quiet: bool = False,
     return _run("mistakes", func, quiet=quiet, time_limit=time_limit)
 
 
+# --- the first mistake (chapter "first_look") -------------------------------------------------
+
+
+def _ref_first_mistake(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> int | None:
+    # The test of `mistakes` (a score of 0 is a mistake), and the first row that fails it: the
+    # point on which a sweep of the perceptron that starts from w makes its first update.
+    wrong = np.flatnonzero(y * (X @ w) <= 0)
+    return int(wrong[0]) if wrong.size else None
+
+
+def _first_mistake_cases() -> list[Case]:
+    cases = [
+        Case("one wrong", (_arr([[2, 1], [1, 3], [-1, 2], [3, 0]]), _arr([1, 1, 1, 1]), _arr([1, 0])),
+             "Return the index of the mistaken point, counting the rows from 0 as NumPy does, "
+             "not how many points are wrong."),
+        Case("all correct", (_arr([[1, 2], [2, -1], [3, 0]]), _arr([1, 1, 1]), _arr([1, 1])),
+             "When the line gets every point right there is no first mistake: return None "
+             "(not -1, 0 or the number of points)."),
+        Case("several wrong", (_arr([[1, 1], [-1, 2], [2, -3], [-2, -1]]), _arr([1, 1, -1, -1]),
+                               _arr([1, 0])),
+             "Two points are wrong: return the first of them, in the order of the rows."),
+        Case("a point on the line first", (_arr([[1, -1], [2, 1], [-1, -2]]), _arr([1, 1, 1]),
+                                           _arr([1, 1])),
+             "A point on the line (score exactly 0) is a mistake, and here it is the first row."),
+        Case("a point on the line later", (_arr([[1, 0], [0, -1], [1, 2], [3, 1]]),
+                                           _arr([1, 1, -1, 1]), _arr([2, -1])),
+             "The only point the line does not get right lies on it: a score of exactly 0 "
+             "counts as a mistake."),
+        Case("zero weights", (_arr([[1, 2], [3, 4]]), _arr([1, -1]), _arr([0, 0])),
+             "With w = 0 every score is 0, so the very first point is a mistake."),
+        Case("negative labels", (_arr([[-1, 0], [3, 0], [-2, 1]]), _arr([-1, -1, -1]), _arr([1, 0])),
+             "Multiply the score by the label: a point labelled -1 is right when w·x < 0."),
+        Case("a point at the origin", (_arr([[1, 0], [0, 0], [2, 1]]), _arr([1, -1, 1]), _arr([1, 1])),
+             "The origin has score 0 under every w, so it is a mistake, whatever its label."),
+        Case("the last point", (_arr([[1, 1], [2, 3], [0, -1]]), _arr([1, 1, 1]), _arr([0, 1])),
+             "Look at every row, the last one too."),
+    ]
+    n_fixed = len(cases)
+    rng = _rng(11)
+    while len(cases) < n_fixed + N_RANDOM:
+        k = len(cases) - n_fixed
+        n, d = int(rng.integers(1, 12)), int(rng.integers(1, 5))
+        if k % 2 == 0:
+            # Small integers: every score is exact, and some are exactly 0 (mistakes).
+            X = rng.integers(-3, 4, size=(n, d)).astype(float)
+            w = rng.integers(-2, 3, size=d).astype(float)
+        else:
+            X, w = rng.normal(size=(n, d)), rng.normal(size=d)
+            if np.any(np.abs(X @ w) <= 1e-9 * (np.abs(X) @ np.abs(w))):
+                continue  # a score within rounding of 0: a float computation could call it either way
+        # Labels the line gets right (a score of 0 gets -1, still a mistake), then up to two
+        # flipped, so that the first mistake falls anywhere, or nowhere.
+        y = np.where(X @ w > 0, 1.0, -1.0)
+        flipped = rng.choice(n, size=min(n, int(rng.integers(0, 3))), replace=False)
+        y[flipped] *= -1
+        cases.append(Case(f"random {k + 1}", (X, y, w),
+                          "The first row i with y_i w·x_i ≤ 0, counting from 0, or None."))
+    return cases
+
+
+@_documented
+def first_mistake(func: Callable[..., Any], *, quiet: bool = False,
+                  time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, w)``: the index of the first row with ``yᵢ w·xᵢ ≤ 0`` (an int), or None.
+
+    It is the point on which a sweep of the perceptron that starts from ``w`` updates first.
+    ``margins`` and the perceptron runners that report where they update are switched off while
+    it runs (:data:`ANSWERS`).
+    """
+    return _run("first_mistake", func, quiet=quiet, time_limit=time_limit)
+
+
 # --- the perceptron update (chapter "perceptron") ---------------------------------------------
 
 
@@ -924,6 +1013,105 @@ def update(func: Callable[..., Any], *, quiet: bool = False,
     function that answers it, so none is switched off.
     """
     return _run("update", func, quiet=quiet, time_limit=time_limit)
+
+
+# --- the perceptron's epochs (chapter "perceptron") -------------------------------------------
+
+
+def _ref_train(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+    # The chapter's T-epoch algorithm without its offset: from w = 0, `epochs` sweeps over the
+    # rows in order, each example tested with the weights as they are when the sweep reaches
+    # it. A tie is a mistake. (The package's runners decide every sign exactly; the check's
+    # cases are small integers, on which a float loop is exact too.)
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * float(w @ x) <= 0:
+                w = w + label * x
+    return w
+
+
+def _train_scale(X: np.ndarray, y: np.ndarray, epochs: int) -> float:
+    # Each update adds at most R² to ‖w‖² (it happens only when y w·x ≤ 0), and a run of T
+    # epochs over n points makes at most Tn of them: every |entry| of w, at any time, is at most
+    # ‖w‖ ≤ R √(Tn).
+    return _geometry.radius(X) * math.sqrt(epochs * len(X))
+
+
+def _train_cases() -> list[Case]:
+    cases = [
+        Case("one point", (_arr([[2, -1]]), _arr([-1]), 1),
+             "Start from w = 0: the first example's score is then 0, a tie, which counts as a "
+             "mistake, so it always causes an update, w + y x."),
+        Case("negative labels", (_arr([[2, 1]]), _arr([-1]), 2),
+             "The test multiplies the score by the label, y w·x ≤ 0: a point labelled -1 is "
+             "right when w·x < 0, and then w stays as it is."),
+        Case("the order of the rows", (_arr([[1, 2], [2, -1], [-1, 1]]), _arr([1, -1, 1]), 1),
+             "Go through the rows in their order, first to last, and test each with the "
+             "weights as they are when you reach it, after the updates of the rows before it."),
+        Case("duplicate points", (_arr([[1, 1], [1, 1], [-1, 2]]), _arr([1, 1, -1]), 1),
+             "Make one full pass over all the rows, testing each with the weights as they are "
+             "when the pass reaches it: once the first copy has been learned, the second one "
+             "is right and adds nothing."),
+        Case("epochs = 0", (_arr([[1, 2], [3, -1]]), _arr([1, -1]), 0),
+             "No pass, no update: return w = 0, an array of d zeros."),
+        Case("stops after the given epochs", (_arr([[1, 0], [-1, 2], [2, -3]]), _arr([1, 1, 1]), 2),
+             "Make exactly `epochs` passes, each continuing from the weights the one before "
+             "ended with, even if the data are not separated yet (here that takes 18)."),
+        Case("a point at the origin", (_arr([[0, 0], [1, 2], [0, 0]]), _arr([1, -1, -1]), 3),
+             "The origin has score 0 under every w, so it is always a mistake, but its update "
+             "adds y·0 = 0 and changes nothing."),
+        Case("not separable", (_arr([[-1, 0], [1, 2], [2, -1], [-2, -1]]), _arr([1, 1, 1, -1]), 3),
+             "No w separates these data, so every pass makes a mistake and w keeps changing: "
+             "stop after `epochs` passes anyway and return the weights you have."),
+    ]
+    rng = _rng(12)
+    for k in range(N_RANDOM):
+        # Small integers: every score of a run is an integer far below 2²⁴, exact in float32 in
+        # any order of summation, so every implementation makes the same decisions, ties
+        # included. Four kinds in turn: labels of a hyperplane through the origin (separable,
+        # most converge within a few passes), random labels, random labels with repeated points
+        # and a point at the origin, and an XOR-like set with its corners repeated.
+        n, d = int(rng.integers(2, 9)), int(rng.integers(1, 5))
+        kind = k % 4
+        if kind == 0:
+            w_star = rng.integers(-2, 3, size=d)
+            w_star[0] = w_star[0] or 1  # not all zero
+            X = rng.integers(-3, 4, size=(n, d))
+            X = X[X @ w_star != 0]
+            if len(X) == 0:
+                X = w_star[None, :].copy()
+            y = np.sign(X @ w_star).astype(float)
+        elif kind == 1 or kind == 2:
+            X = rng.integers(-3, 4, size=(n, d))
+            if kind == 2:
+                X = np.vstack([X, X[rng.integers(0, n, size=2)], np.zeros((1, d), dtype=X.dtype)])
+                X = X[rng.permutation(len(X))]
+            y = rng.choice([-1.0, 1.0], size=len(X))
+        else:
+            corners = np.array([[1, 1], [-1, -1], [1, -1], [-1, 1]]) * int(rng.integers(1, 3))
+            X = corners[rng.integers(0, 4, size=n + 2)]
+            if d > 2:  # the XOR in the first two coordinates, more coordinates beside it
+                X = np.hstack([X, rng.integers(-1, 2, size=(len(X), d - 2))])
+            y = np.where(X[:, 0] * X[:, 1] > 0, 1.0, -1.0)
+        cases.append(Case(f"random {k + 1}", (X.astype(float), y, int(rng.integers(0, 7))),
+                          "From w = 0, `epochs` passes in order, w ← w + y_i x_i whenever "
+                          "y_i w·x_i ≤ 0."))
+    return cases
+
+
+@_documented
+def train(func: Callable[..., Any], *, quiet: bool = False,
+          time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, epochs)``: the perceptron's weights after ``epochs`` passes (no offset).
+
+    Starting from ``w = 0``, each pass goes through the rows in order and sets ``w ← w + yᵢ xᵢ``
+    whenever ``yᵢ w·xᵢ ≤ 0`` (ties count); ``epochs = 0`` gives ``w = 0``. The answer is a new
+    array of length d. Every entry may be off by 1e-6 times ``R √(epochs·n)``, the largest
+    ``‖w‖`` such a run can reach. The package's perceptron runners (:data:`ANSWERS`) are
+    switched off while it runs.
+    """
+    return _run("train", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- separability through the origin (chapter "separability") ---------------------------------
@@ -1426,7 +1614,9 @@ def pac_window(func: Callable[..., Any], *, quiet: bool = False,
 #: Every check, with the chapter whose exercise uses it and the function signature it expects.
 EXERCISES: dict[str, tuple[str, str]] = {
     "mistakes": ("first_look", "mistakes(X, y, w)"),
+    "first_mistake": ("first_look", "first_mistake(X, y, w)"),
     "update": ("perceptron", "update(w, x, y)"),
+    "train": ("perceptron", "train(X, y, epochs)"),
     "separable": ("separability", "separable(X, y)"),
     "margin": ("margin", "margin(X, y, w, b)"),
     "radius": ("margin", "radius(X)"),
@@ -1446,7 +1636,9 @@ EXERCISES: dict[str, tuple[str, str]] = {
 #: wrong is off by far more, even on cases where it is nearly right.
 PRECISION: dict[str, float | None] = {
     "mistakes": None,
+    "first_mistake": None,
     "update": 1e-6,
+    "train": 1e-6,
     "separable": None,
     "margin": 1e-6,
     "radius": 1e-6,
@@ -1467,8 +1659,27 @@ PRECISION: dict[str, float | None] = {
 ANSWERS: dict[str, tuple[str, ...]] = {
     # y·(w·x + b)/‖w‖ per point, whose signs are the count (and raise at w = 0, which it is not).
     "mistakes": ("margins",),
+    # Where a sweep from w updates first: the first margin ≤ 0 (margins raise at w = 0, where
+    # the answer is 0), and the runners that report where they update, run on the data with the
+    # row (w, +1) in front: from w = 0 that row is a tie, so the run then holds w (for w ≠ 0
+    # margin_perceptron starts from it, and with a tiny γ its test is y w·x ≤ 0 on the check's
+    # data). Their reports: perceptron's history, online_perceptron's steps, voted_perceptron's
+    # survival counts, kernel_perceptron's mistake_indices, margin_perceptron's update_indices.
+    "first_mistake": ("margins", "perceptron", "online_perceptron", "margin_perceptron",
+                      "voted_perceptron", "kernel_perceptron"),
     # No package function takes one step from a given w: every runner starts from w = 0.
     "update": (),
+    # Every runner that gives the weights after T sweeps in order from w = 0, ties as mistakes:
+    # perceptron with max_epochs=T (it stops early only after a sweep without a mistake, after
+    # which no sweep changes w), online_perceptron on the rows T times over, averaged_perceptron's
+    # w_last, voted_perceptron's last iterate, kernel_perceptron's w (linear kernel),
+    # margin_perceptron with a tiny γ (its start y₁x₁ is the perceptron's first update, and on
+    # the check's integer data its test is y w·x ≤ 0), PerceptronLearner fed the rows, and
+    # convert_stream's current hypothesis with a window longer than the stream. The estimator
+    # Perceptron (its coef_) is not listed: it needs scikit-learn, which the package does not,
+    # and its fit calls perceptron, switched off in its module too.
+    "train": ("perceptron", "online_perceptron", "averaged_perceptron", "voted_perceptron",
+              "kernel_perceptron", "margin_perceptron", "PerceptronLearner", "convert_stream"),
     # Everything that decides separability: the exact test, the maximum margin (positive exactly
     # when separable), the nearest point of the hull of the yᵢxᵢ (zero exactly when not), the
     # LP route, and the perceptron runners, whose `converged` proves separability.
@@ -1523,8 +1734,11 @@ def _hinge_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, gamma: float) -> f
 
 _SPECS: dict[str, _Exercise] = {
     "mistakes": _Exercise(("X", "y", "w"), _mistakes_cases, _ref_mistakes, _same_int),
+    "first_mistake": _Exercise(("X", "y", "w"), _first_mistake_cases, _ref_first_mistake, _same_index),
     "update": _Exercise(("w", "x", "y"), _update_cases, _ref_update, _same_array,
                         lambda w, x, y: _largest_entry(w, x), "the largest |entry| of w and x"),
+    "train": _Exercise(("X", "y", "epochs"), _train_cases, _ref_train, _same_array, _train_scale,
+                       "R √(epochs·n), the largest ‖w‖ of the run"),
     "separable": _Exercise(("X", "y"), _separable_cases, _ref_separable, _same_bool),
     "margin": _Exercise(("X", "y", "w", "b"), _margin_cases, _ref_margin, _same_float,
                         _margin_scale, "R + |b|/‖w‖, the largest a margin can be"),

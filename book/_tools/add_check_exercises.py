@@ -54,8 +54,12 @@ EXERCISES: dict[str, tuple[str, str, str, str, str]] = {
         "fl-ex-check",
         """(Code, checked.) Write a function `mistakes(X, y, w)` that counts the points the line
 $w\\cdot x = 0$ gets wrong: those with $y_i\\, w\\cdot x_i \\le 0$, so that a point on the line
-counts as a mistake, as it does for the perceptron. Run the cell: `check.mistakes` tries your
-function on edge cases and on random data and tells you the first case it gets wrong.""",
+counts as a mistake, as it does for the perceptron. Then write `first_mistake(X, y, w)`, which
+returns the index $i$ of the first of these points in the order of the rows of `X`, counting from
+$0$ as Python does, or `None` when the line gets every point right. It is the point on which the
+perceptron, sweeping through the data in order from these weights, would make its first update.
+Run the cell: `check.mistakes` and `check.first_mistake` try your functions on edge cases and on
+random data and tell you the first case each gets wrong.""",
         '''from perceptron_core import check
 
 
@@ -64,20 +68,40 @@ def mistakes(X, y, w):
     raise NotImplementedError  # replace this line with your code
 
 
-check.mistakes(mistakes)''',
-        "Multiply each score by its label and count the results that are not positive.\n\n",
+def first_mistake(X, y, w):
+    """The index of the first row x_i of X with y_i * (w . x_i) <= 0, or None."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.mistakes(mistakes)
+check.first_mistake(first_mistake)''',
+        "Multiply each score by its label and count the results that are not positive. The first\n"
+        "mistake is the position of the first of these results, if there is one.\n\n",
         '''def mistakes(X, y, w):
     return int(np.sum(y * (X @ w) <= 0))
 
 
-check.mistakes(mistakes)''',
+def first_mistake(X, y, w):
+    wrong = np.flatnonzero(y * (X @ w) <= 0)  # the indices of the mistakes, in order
+    return int(wrong[0]) if wrong.size > 0 else None
+
+
+check.mistakes(mistakes)
+check.first_mistake(first_mistake)''',
     ),
     "perceptron": (
         "per-ex-check",
         """(Code, checked.) Write one step of the perceptron, `update(w, x, y)`: it returns the
 weights after the example $(x, y)$, that is $w + y\\,x$ when $y\\, w\\cdot x \\le 0$ (ties count as
-mistakes) and $w$ otherwise. Return a new array rather than changing `w`. Run the cell to check
-it with `check.update`.""" + _precision("update"),
+mistakes) and $w$ otherwise. Return a new array rather than changing `w`. Then write
+`train(X, y, epochs)`, {prf:ref}`per-alg-epochs` without the offset $b$: start from $w = 0$,
+make $T$ = `epochs` passes over the examples in the order of the rows of `X`, and in each pass
+set $w \\leftarrow w + y_i\\, x_i$ whenever $y_i\\, w\\cdot x_i \\le 0$, testing each example with
+the weights as they are when the pass reaches it. Return the final $w$ as a new array of length
+$d$; with `epochs = 0` that is $w = 0$. A pass without a mistake leaves $w$ as it is, and so do
+all the passes after it; on data that no hyperplane through the origin separates there is no such
+pass, and the run ends only after its $T$ passes. Run the cell to check both functions with
+`check.update` and `check.train`.""" + _precision("update", "train"),
         '''from perceptron_core import check
 
 
@@ -86,15 +110,32 @@ def update(w, x, y):
     raise NotImplementedError  # replace this line with your code
 
 
-check.update(update)''',
-        "The test is on the sign of the score $y\\, w\\cdot x$, with $0$ counted as a mistake.\n\n",
+def train(X, y, epochs):
+    """The weights after `epochs` passes of the perceptron (no offset) from w = 0."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.update(update)
+check.train(train)''',
+        "The test is on the sign of the score $y\\, w\\cdot x$, with $0$ counted as a mistake. In\n"
+        "`train`, update $w$ as soon as an example is a mistake, before the next example is tested.\n\n",
         '''def update(w, x, y):
     if y * np.dot(w, x) <= 0:
         return w + y * x
     return w.copy()
 
 
-check.update(update)''',
+def train(X, y, epochs):
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        for x_i, y_i in zip(X, y):
+            if y_i * np.dot(w, x_i) <= 0:
+                w = w + y_i * x_i
+    return w
+
+
+check.update(update)
+check.train(train)''',
     ),
     "separability": (
         "sep-ex-check",

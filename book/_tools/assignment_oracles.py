@@ -25,13 +25,15 @@ separability carries a proof the cell checks exactly (a separating ``w``, or a G
 certificate), so that a wrong expectation fails loudly instead of grading students against it.
 
 Conventions match the public check: ties are mistakes (``y w·x ≤ 0``) for ``mistakes``,
-``update`` and ``proof_quantities`` (a cyclic run from ``w = 0`` until a clean pass, recording
-``w_k·u/‖u‖`` and ``‖w_k‖²`` after each mistake), the margin-mistake test is strict (``< τγ``,
-and ``w = 0`` is always one), ``separable`` is strict separation through the origin,
-``offset_bound`` is ``(R² + c²)(1 + b²/c²)/γ²``, and ``pac_window`` is
-``⌈(1/ε) ln((M + 1)/δ)⌉`` with ``M = ⌊(R/γ)²⌋``. Floats pass within ``PRECISION[name]`` times the
-size the module docstring of ``perceptron_core.check`` names (the answer, or the largest its terms
-can be); ints and True/False are compared exactly, and must be of that type.
+``first_mistake`` (which returns None when there is no mistake), ``update``, ``train`` (passes in
+the order of the rows from ``w = 0``, no offset) and ``proof_quantities`` (a cyclic run from
+``w = 0`` until a clean pass, recording ``w_k·u/‖u‖`` and ``‖w_k‖²`` after each mistake), the
+margin-mistake test is strict (``< τγ``, and ``w = 0`` is always one), ``separable`` is strict
+separation through the origin, ``offset_bound`` is ``(R² + c²)(1 + b²/c²)/γ²``, and
+``pac_window`` is ``⌈(1/ε) ln((M + 1)/δ)⌉`` with ``M = ⌊(R/γ)²⌋``. Floats pass within
+``PRECISION[name]`` times the size the module docstring of ``perceptron_core.check`` names (the
+answer, or the largest its terms can be); ints, indices and True/False are compared exactly, and
+must be of that type.
 
 The form of a cell, which both of otter's test formats accept (an OK-format doctest after
 ``ast.unparse``, or an exception-based test: at most a function definition and a call of it)::
@@ -174,6 +176,132 @@ _MISTAKES = [
 ]
 
 
+# --- first_mistake (chapter "first_look"): the first i with y_i w·x_i ≤ 0, or None -------------
+
+_FIRST_MISTAKE = [
+    _cell(r'''
+    def test_first_mistake_exact_ties_and_random(first_mistake):
+        # Small integers and multiples of 1/8: many points lie exactly on the line w.x = 0 (a
+        # mistake), and every score is exact in floats. Then Gaussian data of up to 60 points in
+        # up to 8 dimensions, at scales from 1e-3 to 1e3, drawn away from ties. The labels
+        # are mostly those the line gives, so that the first mistake falls anywhere, or nowhere.
+        # Oracle: the scores in exact rational arithmetic, and the first that is not positive.
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def exact_scores(X, y, w):
+            W = [Fraction(v) for v in w.tolist()]
+            return [Fraction(yi) * sum(Fraction(a) * b for a, b in zip(xi, W))
+                    for xi, yi in zip(X.tolist(), y.tolist())]
+        rng = np.random.default_rng(1729)
+        cases = []
+        for case in range(48):
+            n, d = int(rng.integers(1, 20)), int(rng.integers(1, 5))
+            if case % 2:
+                X, w = rng.integers(-2, 3, size=(n, d)) / 8.0, rng.integers(-4, 5, size=d) / 4.0
+            else:
+                X = rng.integers(-3, 4, size=(n, d)).astype(float)
+                w = rng.integers(-2, 3, size=d).astype(float)
+            y = np.where(X @ w > 0, 1.0, -1.0)  # the line's labels (exact here); a score of 0 stays a mistake
+            if case % 3:
+                y[rng.integers(0, n, size=int(rng.integers(1, 3)))] *= -1
+            cases.append((X, y, w))
+        while len(cases) < 64:
+            n, d = int(rng.integers(1, 61)), int(rng.integers(1, 9))
+            X = rng.normal(size=(n, d)) * 10.0 ** int(rng.integers(-3, 4))
+            w = rng.normal(size=d) * 10.0 ** int(rng.integers(-3, 4))
+            scores = exact_scores(X, np.ones(n), w)
+            sizes = (np.abs(X) @ np.abs(w)).tolist()
+            if any(abs(float(s)) <= 1e-9 * size for s, size in zip(scores, sizes)):
+                continue  # a score within rounding of 0: a float computation could call it either way
+            y = np.array([1.0 if s > 0 else -1.0 for s in scores])
+            y[rng.integers(0, n, size=int(rng.integers(0, 4)))] *= -1
+            cases.append((X, y, w))
+        seen = {"none": 0, "at a tie": 0, "not the first row": 0}
+        for X, y, w in cases:
+            scores = exact_scores(X, y, w)
+            want = next((i for i, s in enumerate(scores) if s <= 0), None)
+            seen["none"] += want is None
+            seen["at a tie"] += want is not None and scores[want] == 0
+            seen["not the first row"] += want is not None and want > 0
+            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            right = got is None if want is None else (
+                isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want)
+            shown = f"X = {X.tolist()}, y = {y.tolist()}" if len(y) <= 20 else (
+                f"X of shape {X.shape} (Gaussian, seed 1729), y = ... with {int(np.sum(y > 0))} labels +1")
+            assert right, f"first_mistake(X, y, w) on {shown}, w = {w.tolist()}: expected {want!r}, got {got!r}"
+        assert all(seen.values()), f"the cases were meant to cover every kind of answer: {seen}"
+    test_first_mistake_exact_ties_and_random(first_mistake)
+    '''),
+    _cell(r'''
+    def test_first_mistake_along_a_run(first_mistake):
+        # The point the perceptron updates on next: a cyclic perceptron run from w = 0, in
+        # exact integer arithmetic, on integer data (separable or not). Wherever the run stands
+        # (at row p of a pass, with weights w), its next update in this pass is at row p + i,
+        # with i = first_mistake(X[p:], y[p:], w), or it makes none in the rest of the pass
+        # (None). Oracle: the run itself. Then hand-made cases whose answer is known, which the
+        # scores in exact rational arithmetic confirm.
+        import numbers
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def same(got, want):
+            return got is None if want is None else (
+                isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want)
+        rng = np.random.default_rng(6174)
+        calls = 0
+        for case in range(6):
+            n, d = int(rng.integers(4, 12)), int(rng.integers(2, 5))
+            X = rng.integers(-3, 4, size=(n, d))
+            y = rng.choice([-1, 1], size=n) if case % 2 else np.where(X @ rng.integers(-2, 3, size=d) > 0, 1, -1)
+            w = [0] * d
+            for sweep in range(4):
+                p = 0
+                while p < n:
+                    rest = [i for i in range(p, n) if y[i] * sum(a * int(b) for a, b in zip(w, X[i])) <= 0]
+                    want = rest[0] - p if rest else None
+                    got = call(first_mistake, X[p:].astype(float), y[p:].astype(float), np.array(w, dtype=float),
+                               time_limit=TIME_LIMIT)
+                    calls += 1
+                    assert same(got, want), (
+                        f"first_mistake(X, y, w) at pass {sweep + 1}, row {p} of a perceptron run, on "
+                        f"X = {X[p:].tolist()}, y = {y[p:].tolist()}, w = {w}: expected {want!r}, got {got!r}")
+                    if want is None:
+                        break
+                    i = p + want
+                    w = [a + int(y[i]) * int(b) for a, b in zip(w, X[i])]
+                    p = i + 1
+        assert calls > 50, "the runs were meant to make many updates"
+        big = np.array([[1.0, float(k % 7)] for k in range(1000)])
+        labels = np.ones(1000)
+        labels[997] = -1.0
+        known = [
+            ("w = 0: the first point", np.array([[3.0, -1.0], [1.0, 1.0]]), np.array([-1.0, 1.0]), np.zeros(2), 0),
+            ("every point right", np.array([[1.0, 0.5], [-2.0, -1.0], [0.25, 4.0]]), np.array([1.0, -1.0, 1.0]),
+             np.array([2.0, 1.0]), None),
+            ("only the last point, at the origin", np.array([[1.0, 1.0], [2.0, 0.0], [0.0, 0.0]]),
+             np.array([1.0, 1.0, -1.0]), np.array([1.0, 0.0]), 2),
+            ("one dimension, a negative label", np.array([[2.0], [-1.0], [1.0]]), np.array([1.0, -1.0, -1.0]),
+             np.array([0.5]), 2),
+            ("a point on the line before a wrong one", np.array([[2.0, -3.0], [-1.0, 0.0], [3.0, 2.0]]),
+             np.array([1.0, 1.0, 1.0]), np.array([3.0, 2.0]), 0),
+            ("1000 points, the 998th wrong", big, labels, np.array([1.0, 0.0]), 997),
+        ]
+        for name, X, y, w, want in known:
+            exact = next((i for i, (xi, yi) in enumerate(zip(X.tolist(), y.tolist()))
+                          if Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist())) <= 0),
+                         None)
+            assert exact == want, f"the oracle disagrees with the known answer on {name!r}"
+            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            assert same(got, want), (
+                f"first_mistake(X, y, w), {name}: X = {X.tolist() if len(X) <= 20 else 'of shape ' + str(X.shape)}, "
+                f"y = {y.tolist() if len(y) <= 20 else '...'}, w = {w.tolist()}: expected {want!r}, got {got!r}")
+    test_first_mistake_along_a_run(first_mistake)
+    '''),
+]
+
+
 # --- update (chapter "perceptron"): w + y x when y w·x ≤ 0, else w -----------------------------
 
 _UPDATE = [
@@ -275,6 +403,142 @@ _UPDATE = [
                     f"expected {[float(e) for e in W]}, got {got!r}")
         assert updates >= 3, "the run was meant to make several updates"
     test_update_along_a_run(update)
+    '''),
+]
+
+
+# --- train (chapter "perceptron"): T passes in order from w = 0, w + y x when y w·x ≤ 0 ---------
+
+_TRAIN = [
+    _cell(r'''
+    def test_train_exact_runs(train):
+        # Runs worked out by hand (the XOR of +-1 points, where w is back at 0 after every pass;
+        # data that keep w moving; a point at the origin; one dimension; 0 passes). Then small
+        # integers and multiples of 1/8 with many ties (a tie is a mistake): random labels,
+        # labels of a hyperplane through the origin, repeated points and points at the origin,
+        # 0 to 8 passes; and 600 points. Oracle: the run in exact rational arithmetic (which
+        # agrees with the runs worked out by hand).
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def exact_run(X, y, epochs):
+            rows = [[Fraction(v) for v in xi] for xi in X.tolist()]
+            w = [Fraction(0)] * X.shape[1]
+            for _ in range(epochs):
+                for xi, yi in zip(rows, y.tolist()):
+                    if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                        w = [a + yi * b for a, b in zip(w, xi)]
+            return w
+        def check_run(X, y, epochs, shown, want):
+            R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
+            tol = PRECISION["train"] * R * math.sqrt(epochs * len(X))
+            X_in, y_in = X.copy(), y.copy()
+            got = call(train, X_in, y_in, epochs, time_limit=TIME_LIMIT)
+            assert np.array_equal(X_in, X) and np.array_equal(y_in, y), f"{shown} changed X or y in place"
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == (X.shape[1],) and all(
+                abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"{shown}: expected {[float(e) for e in want]}, got {got!r}")
+        xor = (np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]), np.array([1.0, 1.0, -1.0, -1.0]))
+        moving = (np.array([[-2.0, 0.0], [-1.0, 0.0], [2.0, -1.0], [0.0, -1.0]]), np.array([-1.0, 1.0, -1.0, -1.0]))
+        known = [
+            # (1,1) tie: w = (1,1); (-1,-1): -2, w = 0; (1,-1) tie: w = (-1,1); (-1,1): -2, w = 0.
+            ("XOR, 5 passes", *xor, 5, [0, 0]),
+            # pass 1: (-2,0) tie -> (2,0); (-1,0): -2 -> (1,0); (2,-1): -2 -> (-1,1); (0,-1): 1, right
+            ("inseparable data, 1 pass", *moving, 1, [-1, 1]),
+            # pass 2: (-2,0): -2 -> (1,1); (-1,0): -1 -> (0,1); (2,-1): 1 and (0,-1): 1, right
+            ("inseparable data, 2 passes", *moving, 2, [0, 1]),
+            ("inseparable data, 3 passes", *moving, 3, [-1, 2]),
+            ("inseparable data, 5 passes", *moving, 5, [-1, 3]),
+            ("0 passes", *moving, 0, [0, 0]),
+            # (0,0) is always a mistake and adds nothing; (3,4) tie: w = (3,4); then 25 > 0.
+            ("the origin first and last", np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]]), np.array([-1.0, 1.0, 1.0]),
+             4, [3, 4]),
+            # 2 tie -> 2; -1 (label +1): -2 -> 1; 0.5 (label -1): -0.5 -> 0.5
+            ("one dimension", np.array([[2.0], [-1.0], [0.5]]), np.array([1.0, 1.0, -1.0]), 1, [0.5]),
+            # the same point 4 times with label -1: one update, then right
+            ("one point repeated", np.array([[1.0, -2.0]] * 4), -np.ones(4), 3, [-1, 2]),
+        ]
+        for name, X, y, epochs, by_hand in known:
+            want = exact_run(X, y, epochs)
+            assert want == [Fraction(v) for v in by_hand], f"the oracle ({want}) disagrees with the run {name!r}"
+            check_run(X, y, epochs, f"train(X, y, epochs), {name}: X = {X.tolist()}, y = {y.tolist()}, "
+                                    f"epochs = {epochs}", want)
+        rng = np.random.default_rng(2357)
+        for case in range(40):
+            n, d = int(rng.integers(1, 13)), int(rng.integers(1, 5))
+            X = rng.integers(-3, 4, size=(n, d)).astype(float)
+            if case % 4 == 1:
+                X = X / 8.0
+            if case % 4 == 2:  # repeated rows and a point at the origin, in random places
+                X = np.vstack([X, X[rng.integers(0, n, size=3)], np.zeros((1, d))])[rng.permutation(n + 4)]
+            if case % 4 == 3:  # the labels of a hyperplane through the origin (a point on it gets -1)
+                y = np.where(X @ rng.integers(-2, 3, size=d) > 0, 1.0, -1.0)
+            else:
+                y = rng.choice([-1.0, 1.0], size=len(X))
+            epochs = int(rng.integers(0, 9))
+            check_run(X, y, epochs, f"train(X, y, epochs) on X = {X.tolist()}, y = {y.tolist()}, epochs = {epochs}",
+                      exact_run(X, y, epochs))
+        X = rng.integers(-2, 3, size=(600, 3)).astype(float)
+        y = np.where(X @ np.array([1, -2, 1]) >= 0, 1.0, -1.0)
+        y[::97] *= -1
+        check_run(X, y, 3, "train(X, y, 3) on 600 points (X = rng.integers(-2, 3, size=(600, 3)) after the "
+                           "cases above, rng = np.random.default_rng(2357); labels sign(x1 - 2 x2 + x3), 0 "
+                           "counted +1, every 97th flipped)", exact_run(X, y, 3))
+    test_train_exact_runs(train)
+    '''),
+    _cell(r'''
+    def test_train_separable_data_converge(train):
+        # Integer data labelled by a hyperplane through the origin, in 2 to 6 dimensions. An exact
+        # replay (integer arithmetic) finds P, the first pass without a mistake. After P - 1
+        # passes or more the answer must be the same w: it separates the data strictly, checked
+        # exactly on the returned numbers, and it is the sum of y_i x_i over the replay's mistakes.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(4096)
+        done = 0
+        while done < 12:
+            d = int(rng.integers(2, 7))
+            w_star = rng.integers(-3, 4, size=d)
+            X = rng.integers(-4, 5, size=(int(rng.integers(3, 25)), d))
+            X = X[X @ w_star != 0]
+            if len(X) < 2:
+                continue
+            y = np.sign(X @ w_star)
+            w, mistakes, P = [0] * d, [], None
+            for sweep in range(1, 301):
+                clean = True
+                for i, (xi, yi) in enumerate(zip(X.tolist(), y.tolist())):
+                    if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                        w = [a + yi * b for a, b in zip(w, xi)]
+                        mistakes.append(i)
+                        clean = False
+                if clean:
+                    P = sweep
+                    break
+            if P is None:
+                continue  # a margin too small for 300 passes: draw again
+            done += 1
+            total = [sum(int(y[i]) * int(X[i, j]) for i in mistakes) for j in range(d)]
+            assert total == w, "the replay's weights are the sum of its updates"
+            R = math.sqrt(float(max(sum(a * a for a in xi) for xi in X.tolist())))
+            for epochs in (P - 1, P, P + int(rng.integers(1, 20))):
+                Xf, yf = X.astype(float), y.astype(float)
+                got = call(train, Xf.copy(), yf.copy(), epochs, time_limit=TIME_LIMIT)
+                got_array = np.asarray(got, dtype=float)
+                shown = (f"train(X, y, epochs) on X = {Xf.tolist()}, y = {yf.tolist()}, epochs = {epochs} "
+                         f"(the data are separated after {P - 1} passes)")
+                assert got_array.shape == (d,), f"{shown}: expected {w}, got {got!r}"
+                G = [Fraction(g) for g in got_array.tolist()]
+                assert all(yi * sum(a * g for a, g in zip(xi, G)) > 0 for xi, yi in zip(X.tolist(), y.tolist())), (
+                    f"{shown}: the answer does not separate the data; expected {[float(v) for v in w]}, got {got!r}")
+                tol = PRECISION["train"] * R * math.sqrt(epochs * len(X))
+                assert all(abs(g - v) <= tol for g, v in zip(got_array.tolist(), w)), (
+                    f"{shown}: expected {[float(v) for v in w]}, got {got!r}")
+    test_train_separable_data_converge(train)
     '''),
 ]
 
@@ -1280,7 +1544,9 @@ _PAC_WINDOW = [
 #: Hidden test cells by exercise name (the names of :data:`perceptron_core.check.EXERCISES`).
 HIDDEN: dict[str, list[str]] = {
     "mistakes": _MISTAKES,
+    "first_mistake": _FIRST_MISTAKE,
     "update": _UPDATE,
+    "train": _TRAIN,
     "separable": _SEPARABLE,
     "margin": _MARGIN,
     "radius": _RADIUS,

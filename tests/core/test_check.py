@@ -19,8 +19,24 @@ def mistakes_ok(X, y, w):
     return sum(1 for xi, yi in zip(X, y) if yi * sum(a * b for a, b in zip(xi, w)) <= 0)
 
 
+def first_mistake_ok(X, y, w):
+    for i, (xi, yi) in enumerate(zip(X, y)):
+        if yi * sum(a * b for a, b in zip(xi, w)) <= 0:
+            return i
+    return None
+
+
 def update_ok(w, x, y):
     return w + y * x if y * np.dot(w, x) <= 0 else w.copy()
+
+
+def train_ok(X, y, epochs):
+    w = [0.0] * X.shape[1]
+    for _pass in range(epochs):
+        for xi, yi in zip(X.tolist(), y.tolist()):
+            if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                w = [a + yi * b for a, b in zip(w, xi)]
+    return np.array(w)
 
 
 def separable_ok(X, y):
@@ -124,6 +140,37 @@ def _separable_with_offset(X, y):
     return separable_ok(np.c_[X, np.ones(len(X))], y)
 
 
+def _first_index(flags):
+    where = np.flatnonzero(flags)
+    return int(where[0]) if where.size else None
+
+
+def _train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
+    w = np.zeros(X.shape[1])
+    for _pass in range(epochs):
+        for xi, yi in zip(X, y):
+            if test(w, xi, yi):
+                w = step(w, xi, yi)
+    return w
+
+
+def _train_batch(X, y, epochs):
+    """The slip of testing a whole pass with the weights it started from, then adding every update."""
+    w = np.zeros(X.shape[1])
+    for _pass in range(epochs):
+        wrong = y * (X @ w) <= 0
+        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
+    return w
+
+
+def _train_reset(X, y, epochs):
+    """The slip of starting every pass from w = 0 again."""
+    w = np.zeros(X.shape[1])
+    for _pass in range(epochs):
+        w = _train_with(X, y, 1)
+    return w
+
+
 # --- plausible wrong answers, and the case each must fail first --------------------------------
 
 WRONG = {
@@ -132,11 +179,29 @@ WRONG = {
         (lambda X, y, w: int(np.sum(X @ w <= 0)), "all correct"),
         (lambda X, y, w: int(np.any(y * (X @ w) <= 0)), "zero weights"),
     ],
+    "first_mistake": [
+        (lambda X, y, w: _first_index(y * (X @ w) < 0), "a point on the line first"),
+        (lambda X, y, w: (lambda i: None if i is None else len(y) - 1 - i)(_first_index((y * (X @ w) <= 0)[::-1])),
+         "several wrong"),
+        (lambda X, y, w: int(np.sum(y * (X @ w) <= 0)), "one wrong"),
+        (lambda X, y, w: (lambda i: -1 if i is None else i)(_first_index(y * (X @ w) <= 0)), "all correct"),
+        (lambda X, y, w: _first_index(X @ w <= 0), "negative labels"),
+        (lambda X, y, w: _first_index(y[:-1] * (X[:-1] @ w) <= 0), "the last point"),
+    ],
     "update": [
         (lambda w, x, y: w + y * x if y * (w @ x) < 0 else w, "tie: zero score"),
         (lambda w, x, y: w + x if y * (w @ x) <= 0 else w, "mistake on a negative example"),
         (lambda w, x, y: w + y * x, "correct positive"),
         (lambda w, x, y: w + y * x if (w @ x) <= 0 else w, "mistake on a negative example"),
+    ],
+    "train": [
+        (lambda X, y, e: _train_with(X, y, e, test=lambda w, x, y: y * (w @ x) < 0), "one point"),
+        (lambda X, y, e: _train_with(X, y, e, step=lambda w, x, y: w + x), "one point"),
+        (lambda X, y, e: _train_with(X, y, e, test=lambda w, x, y: w @ x <= 0), "negative labels"),
+        (_train_batch, "the order of the rows"),
+        (lambda X, y, e: _train_with(X[::-1], y[::-1], e), "the order of the rows"),
+        (lambda X, y, e: _train_with(X, y, e + 1), "epochs = 0"),
+        (_train_reset, "stops after the given epochs"),
     ],
     "separable": [
         (lambda X, y: bool(len(set(y.tolist())) == 1 or X.shape[0] > 1), "XOR"),
@@ -205,7 +270,9 @@ WRONG = {
 
 RIGHT = {
     "mistakes": mistakes_ok,
+    "first_mistake": first_mistake_ok,
     "update": update_ok,
+    "train": train_ok,
     "separable": separable_ok,
     "margin": margin_ok,
     "radius": radius_ok,
@@ -399,6 +466,172 @@ def test_mistakes_reference_agrees_with_a_converged_run():
     assert check._ref_mistakes(X, y, np.zeros(3)) == 30
 
 
+def _exact_first_mistake(X, y, w):
+    from fractions import Fraction
+
+    return next((i for i, (xi, yi) in enumerate(zip(X.tolist(), y.tolist()))
+                 if Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist())) <= 0), None)
+
+
+def _exact_train(X, y, epochs):
+    from fractions import Fraction
+
+    w = [Fraction(0)] * X.shape[1]
+    for _pass in range(epochs):
+        for xi, yi in zip(X.tolist(), y.tolist()):
+            xi = [Fraction(v) for v in xi]
+            if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                w = [a + yi * b for a, b in zip(w, xi)]
+    return np.array([float(v) for v in w])
+
+
+def test_first_mistake_reference_is_exact_and_where_the_perceptron_updates():
+    """On every case the reference is the first mistake in exact arithmetic, and the row on which
+    the package's perceptron, sweeping from w, updates first (fed the row (w, +1) before the data:
+    from w = 0 that row is a tie, so the run then holds w)."""
+    import warnings
+
+    answers = set()
+    for case in check._first_mistake_cases():
+        X, y, w = case.args
+        want = check._ref_first_mistake(X, y, w)
+        assert want == _exact_first_mistake(X, y, w), case.name
+        with warnings.catch_warnings():  # a sweep with a mistake: the run did not converge
+            warnings.simplefilter("ignore", pc.ConvergenceWarning)
+            updates = pc.perceptron(np.r_[[w], X], np.r_[1.0, y], max_epochs=1, record=True).history.indices
+        assert updates[0] == 0 and want == (int(updates[1]) - 1 if len(updates) > 1 else None), case.name
+        answers.add("none" if want is None else "first row" if want == 0 else "later")
+    assert answers == {"none", "first row", "later"}
+
+
+def test_train_reference_agrees_with_the_package_and_an_exact_loop():
+    """The reference is the run in exact arithmetic, and perceptron(X, y, max_epochs=T)'s weights
+    for T >= 1 (which stops early only after a pass without a mistake, when later passes would
+    change nothing), on the check's cases and on more small-integer and 1/8 data."""
+    import warnings
+
+    rng = np.random.default_rng(12)
+    more = []
+    for k in range(150):
+        n, d = int(rng.integers(1, 10)), int(rng.integers(1, 4))
+        X = rng.integers(-3, 4, size=(n, d)) / (8.0 if k % 2 else 1.0)
+        more.append((X, rng.choice([-1.0, 1.0], size=n), int(rng.integers(0, 8))))
+    converged = 0
+    for X, y, epochs in [c.args for c in check._train_cases()] + more:
+        want = check._ref_train(X, y, epochs)
+        assert np.array_equal(want, _exact_train(X, y, epochs)), (X, y, epochs)
+        if epochs:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", pc.ConvergenceWarning)
+                run = pc.perceptron(X, y, max_epochs=epochs)
+            assert np.array_equal(want, run.w), (X, y, epochs)
+            converged += run.converged and run.epochs < epochs
+    assert converged > 10  # runs that stopped early, and agree all the same
+
+
+def _via_run(X, y, w):
+    """The data with the row (w, +1) first: a run from w = 0 updates on it (a tie) to hold w."""
+    return np.r_[[w], X], np.r_[1.0, y]
+
+
+def _train_by_learner(X, y, epochs):
+    learner = pc.PerceptronLearner()
+    for _pass in range(epochs):
+        for xi, yi in zip(X, y):
+            learner.update(xi, int(yi))
+    return learner.w if epochs else np.zeros(X.shape[1])
+
+
+def _cycle(X, y, epochs):
+    import itertools
+
+    return itertools.islice(itertools.cycle(zip(X, y)), len(y) * epochs)
+
+
+# What each package function listed in ANSWERS gives with a line around it.
+VIA = {
+    "first_mistake": {
+        "margins": lambda X, y, w: 0 if not w.any() else _first_index(pc.margins(X, y, w) <= 0),
+        "perceptron": lambda X, y, w: (lambda u: int(u[1]) - 1 if len(u) > 1 else None)(
+            pc.perceptron(*_via_run(X, y, w), max_epochs=1, record=True).history.indices),
+        "online_perceptron": lambda X, y, w: next(
+            (s.t - 2 for s in pc.online_perceptron(zip(*_via_run(X, y, w))) if s.mistake and s.t > 1), None),
+        "margin_perceptron": lambda X, y, w: 0 if not w.any() else (lambda u: int(u[0]) - 1 if len(u) else None)(
+            pc.margin_perceptron(*_via_run(X, y, w), 1e-300, max_epochs=1, record=True).update_indices),
+        "voted_perceptron": lambda X, y, w: (lambda c: int(c[1]) - 1 if len(c) > 2 else None)(
+            pc.voted_perceptron(*_via_run(X, y, w), epochs=1).counts),
+        "kernel_perceptron": lambda X, y, w: (lambda m: int(m[1]) - 1 if len(m) > 1 else None)(
+            pc.kernel_perceptron(*_via_run(X, y, w), max_epochs=1).mistake_indices),
+    },
+    "train": {
+        "perceptron": lambda X, y, e: pc.perceptron(X, y, max_epochs=e).w if e else np.zeros(X.shape[1]),
+        "online_perceptron": lambda X, y, e: (
+            list(pc.online_perceptron(_cycle(X, y, e)))[-1].w if e else np.zeros(X.shape[1])),
+        "averaged_perceptron": lambda X, y, e: (
+            pc.averaged_perceptron(X, y, epochs=e).w_last if e else np.zeros(X.shape[1])),
+        "voted_perceptron": lambda X, y, e: (
+            pc.voted_perceptron(X, y, epochs=e).weights[-1] if e else np.zeros(X.shape[1])),
+        "kernel_perceptron": lambda X, y, e: (
+            pc.kernel_perceptron(X, y, max_epochs=e).w if e else np.zeros(X.shape[1])),
+        "margin_perceptron": lambda X, y, e: (
+            pc.margin_perceptron(X, y, 1e-300, max_epochs=e).w if e else np.zeros(X.shape[1])),
+        "PerceptronLearner": _train_by_learner,
+        "convert_stream": lambda X, y, e: (
+            pc.convert_stream(_cycle(X, y, e), window=len(y) * e + 1).current if e else np.zeros(X.shape[1])),
+    },
+}
+
+
+@pytest.mark.parametrize("exercise", sorted(VIA))
+def test_the_switched_off_functions_really_answer(exercise):
+    """Every function ANSWERS lists for these exercises gives the reference's answer on every
+    case of the check, with a line around it (so each is listed for a reason)."""
+    import warnings
+
+    assert set(VIA[exercise]) == set(check.ANSWERS[exercise])
+    spec = check._SPECS[exercise]
+    cases = spec.cases()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.ConvergenceWarning)
+        for name, via in VIA[exercise].items():
+            for case in cases:
+                want, got = spec.reference(*case.args), via(*case.args)
+                assert (np.array_equal(got, want) if exercise == "train" else got == want), (name, case.name)
+
+
+def test_the_estimator_is_switched_off_with_perceptron():
+    """The scikit-learn estimator is not listed for train (scikit-learn is optional), but its fit
+    runs perceptron, which is switched off in the estimator's module too."""
+    pytest.importorskip("sklearn")
+    from perceptron_core.estimator import Perceptron
+
+    def student(X, y, epochs):
+        return Perceptron(offset=False, max_epochs=epochs).fit(X, y).coef_[0]
+
+    X, y = np.array([[1.0, 2.0], [2.0, -1.0], [-1.0, 1.0]]), np.array([1.0, -1.0, 1.0])
+    assert np.array_equal(student(X, y, 3), check._ref_train(X, y, 3))  # it would answer
+    with check._without_answers("train", student) as (calls, func):
+        with pytest.raises(check._SwitchedOff):
+            func(X, y, 3)
+    assert calls == [("perceptron_core.perceptron", "perceptron_core.estimator.fit")]
+    assert np.array_equal(student(X, y, 3), check._ref_train(X, y, 3))  # and back on after
+
+
+def test_first_mistake_answer_types(capsys):
+    def as_numpy(X, y, w):
+        i = first_mistake_ok(X, y, w)
+        return None if i is None else np.int64(i)
+
+    assert check.first_mistake(as_numpy).passed
+    result = check.first_mistake(lambda X, y, w: first_mistake_ok(X, y, w) or False)
+    assert result.case == "all correct" and "returned bool where None was expected" in result.message
+    result = check.first_mistake(lambda X, y, w: None)
+    assert result.case == "one wrong" and "returned None where an int was expected" in result.message
+    result = check.first_mistake(lambda X, y, w: float(first_mistake_ok(X, y, w) or 0))
+    assert result.case == "one wrong" and "returned float where an int was expected" in result.message
+    capsys.readouterr()
+
+
 def test_separable_cases_are_decided():
     for case in check._separable_cases():
         assert pc.separability(*case.args).separable in (True, False)
@@ -583,13 +816,23 @@ def augment_f32(X, c):
     return np.hstack([X.astype(F32), np.full((X.shape[0], 1), c, dtype=F32)])
 
 
+def train_f32(X, y, epochs):
+    X, y = X.astype(F32), y.astype(F32)
+    w = np.zeros(X.shape[1], dtype=F32)
+    for _pass in range(epochs):
+        for xi, yi in zip(X, y):
+            if yi * np.dot(w, xi) <= 0:
+                w = w + yi * xi
+    return w
+
+
 def hinge_f32(X, y, w, gamma):
     X, y, w, gamma = X.astype(F32), y.astype(F32), w.astype(F32), F32(gamma)
     u = w / np.linalg.norm(w)
     return np.sum(np.maximum(F32(0), gamma - y * (X @ u)))
 
 
-FLOAT32 = {"update": update_f32, "margin": margin_f32, "radius": radius_f32,
+FLOAT32 = {"update": update_f32, "train": train_f32, "margin": margin_f32, "radius": radius_f32,
            "mistake_bound": bound_f32, "proof_quantities": proof_quantities_f32,
            "augment": augment_f32, "offset_bound": offset_bound_f32, "hinge_deviation": hinge_f32}
 

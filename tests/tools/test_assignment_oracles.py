@@ -129,6 +129,47 @@ def _proof_loops(X, y, u):
             return rows
 
 
+def _first(flags):
+    where = np.flatnonzero(flags)
+    return int(where[0]) if where.size else None
+
+
+def _train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        for x, yi in zip(X, y):
+            if test(w, x, yi):
+                w = step(w, x, yi)
+    return w
+
+
+def _train_batch(X, y, epochs):
+    """Each pass tested with the weights it started from, its updates added together."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        wrong = y * (X @ w) <= 0
+        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
+    return w
+
+
+def _train_until_clean(X, y, epochs):
+    """epochs ignored: passes until one without a mistake, at most 1000."""
+    w = np.zeros(X.shape[1])
+    for _ in range(1000):
+        clean = True
+        for x, yi in zip(X, y):
+            if yi * (w @ x) <= 0:
+                w, clean = w + yi * x, False
+        if clean:
+            break
+    return w
+
+
+def _train_reset(X, y, epochs):
+    """Every pass starts again from w = 0."""
+    return _train_with(X, y, min(epochs, 1))
+
+
 WRONG = {
     "mistakes": [
         ("ties not counted (< instead of <=)", lambda X, y, w: int(np.sum(y * (X @ w) < 0))),
@@ -137,12 +178,35 @@ WRONG = {
         ("off by one", lambda X, y, w: int(np.sum(y * (X @ w) <= 0)) + 1),
         ("returns a float", lambda X, y, w: float(np.sum(y * (X @ w) <= 0))),
     ],
+    "first_mistake": [
+        ("ties not mistakes (< instead of <=)", lambda X, y, w: _first(y * (X @ w) < 0)),
+        ("the last mistake", lambda X, y, w: (lambda i: None if i is None else len(y) - 1 - i)(
+            _first((y * (X @ w) <= 0)[::-1]))),
+        ("the number of mistakes", lambda X, y, w: int(np.sum(y * (X @ w) <= 0))),
+        ("counts from 1", lambda X, y, w: (lambda i: None if i is None else i + 1)(_first(y * (X @ w) <= 0))),
+        ("-1 for no mistake", lambda X, y, w: (lambda i: -1 if i is None else i)(_first(y * (X @ w) <= 0))),
+        ("labels ignored", lambda X, y, w: _first(X @ w <= 0)),
+        ("returns a float", lambda X, y, w: (lambda i: None if i is None else float(i))(_first(y * (X @ w) <= 0))),
+        ("the last row never tested", lambda X, y, w: _first(y[:-1] * (X[:-1] @ w) <= 0)),
+    ],
     "update": [
         ("ties not updated (< instead of <=)", lambda w, x, y: w + y * x if y * (w @ x) < 0 else w.copy()),
         ("the negative step", lambda w, x, y: w - y * x if y * (w @ x) <= 0 else w.copy()),
         ("always updates", lambda w, x, y: w + y * x),
         ("label left out of the test", lambda w, x, y: w + y * x if (w @ x) <= 0 else w.copy()),
         ("changes w in place", lambda w, x, y: (w.__iadd__(y * x) if y * (w @ x) <= 0 else w)),
+    ],
+    "train": [
+        ("ties not mistakes (< instead of <=)", lambda X, y, e: _train_with(
+            X, y, e, test=lambda w, x, yi: yi * (w @ x) < 0)),
+        ("label left out of the update", lambda X, y, e: _train_with(X, y, e, step=lambda w, x, yi: w + x)),
+        ("label left out of the test", lambda X, y, e: _train_with(X, y, e, test=lambda w, x, yi: w @ x <= 0)),
+        ("a pass tested with its first weights", _train_batch),
+        ("the rows in reverse order", lambda X, y, e: _train_with(X[::-1], y[::-1], e)),
+        ("one pass too many", lambda X, y, e: _train_with(X, y, e + 1)),
+        ("one pass too few", lambda X, y, e: _train_with(X, y, max(e - 1, 0))),
+        ("every pass from w = 0", _train_reset),
+        ("epochs ignored: until a clean pass", _train_until_clean),
     ],
     "separable": [
         ("the perceptron for 1000 passes", _separable_perceptron),
@@ -296,10 +360,48 @@ def _separable_lp_witness(X, y):
     return bool(res.x[-1] > 1e-9 and exact)
 
 
+def _train_f32(X, y, epochs):
+    X, y = X.astype(f32), y.astype(f32)
+    w = np.zeros(X.shape[1], dtype=f32)
+    for _ in range(epochs):
+        for x, yi in zip(X, y):
+            if yi * np.dot(w, x) <= 0:
+                w = w + yi * x
+    return w
+
+
+def _train_lists(X, y, epochs):
+    w = [0.0] * X.shape[1]
+    for _ in range(epochs):
+        for x, yi in zip(X.tolist(), y.tolist()):
+            if yi * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + yi * b for a, b in zip(w, x)]
+    return w
+
+
+def _train_until_clean_or_epochs(X, y, epochs):
+    """Stops after a pass without a mistake: the later passes would change nothing."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        clean = True
+        for x, yi in zip(X, y):
+            if yi * (x @ w) <= 0:
+                w, clean = w + yi * x, False
+        if clean:
+            break
+    return w
+
+
 ALTERNATIVES = {
     "mistakes": [
         lambda X, y, w: sum(1 for xi, yi in zip(X, y) if yi * sum(a * b for a, b in zip(xi, w)) <= 0),
         lambda X, y, w: int(np.count_nonzero(np.einsum("ij,j->i", X, w) * y <= 0)),
+    ],
+    "first_mistake": [
+        lambda X, y, w: next((i for i, (xi, yi) in enumerate(zip(X.tolist(), y.tolist()))
+                              if yi * sum(a * b for a, b in zip(xi, w.tolist())) <= 0), None),
+        lambda X, y, w: (lambda s: int(np.argmax(s <= 0)) if np.any(s <= 0) else None)(
+            y.astype(f32) * (X.astype(f32) @ w.astype(f32))),
     ],
     "update": [
         lambda w, x, y: (w.astype(f32) + f32(y) * x.astype(f32)) if f32(y) * (w.astype(f32) @ x.astype(f32)) <= 0
@@ -307,6 +409,7 @@ ALTERNATIVES = {
         lambda w, x, y: np.array([a + y * b for a, b in zip(w, x)]) if y * sum(a * b for a, b in zip(w, x)) <= 0
         else np.array(w),
     ],
+    "train": [_train_f32, _train_lists, _train_until_clean_or_epochs],
     "separable": [_separable_lp_witness],
     "margin": [
         lambda X, y, w, b: float(np.min(y * (X @ (w / np.linalg.norm(w)) + b / np.linalg.norm(w)))),

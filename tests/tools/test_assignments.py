@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 import yaml
 
+from perceptron_core import check
 import assignments  # book/_tools (tests/conftest.py puts it on sys.path)
 from add_check_exercises import EXERCISES
 from assignment_oracles import HIDDEN
@@ -119,9 +120,7 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
 
     label, _text, stub, _solution_text, _solution = EXERCISES[name]
     checked = assignments.check_names(stub)
-    from perceptron_core.check import EXERCISES as CHECKS
-
-    assert checked == [e for e, (chapter, _) in CHECKS.items() if chapter == name]  # in check order
+    assert checked == [n for n, (chapter, _) in check.EXERCISES.items() if chapter == name]  # in check order
     questions = _questions(master)
     names = [config["name"] for config, _ in questions]
     assert names == [f"q{i}" for i in range(1, len(questions) + 1)]  # unique, in order
