@@ -32,6 +32,7 @@ check                  the student writes                                  chapt
 ``update``             ``update(w, x, y)``: one perceptron step            perceptron
 ``train``              ``train(X, y, epochs)``: the perceptron's epochs    perceptron
 ``separable``          ``separable(X, y)``: separable through the origin?  separability
+``is_certificate``     ``is_certificate(X, y, lam)``: a certificate?       separability
 ``margin``             ``margin(X, y, w, b)``: the geometric margin        margin
 ``radius``             ``radius(X)``: the largest norm                     margin
 ``mistake_bound``      ``mistake_bound(R, gamma)``: ``(R/γ)²``             convergence
@@ -41,6 +42,7 @@ check                  the student writes                                  chapt
 ``margin_mistake``     ``margin_mistake(w, x, y, gamma, target)``          margin_perceptron
 ``hinge_deviation``    ``hinge_deviation(X, y, w, gamma)``: TD_γ           nonseparable
 ``pac_window``         ``pac_window(R, gamma, epsilon, delta)``            guarantees
+``adversary``          ``adversary(new_learner, n, R)``: the labels        guarantees
 =====================  ==================================================  =====================
 
 Three rules make the verdict about the student's own code, and make sure it comes:
@@ -76,8 +78,9 @@ check                  a float answer passes within 1e-6 times
 =====================  ================================================================
 
 Integer, index and True/False answers (``mistakes``, ``first_mistake``, ``separable``,
-``margin_mistake``, ``pac_window``) are compared exactly. A failing verdict states the precision
-and the difference it allowed.
+``is_certificate``, ``margin_mistake``, ``pac_window``) and the adversary's labels (``adversary``,
+each ±1) are compared exactly. A failing verdict states the precision and the difference it
+allowed.
 
 **Nothing hangs.** Every case runs under a time limit, :data:`TIME_LIMIT` (5 s, or what the
 environment variable ``PERCEPTRON_CHECK_TIME_LIMIT`` says) unless the check is given
@@ -118,6 +121,7 @@ import numpy as np
 from . import bounds as _bounds
 from . import data as _data
 from . import geometry as _geometry
+from . import guarantees as _guarantees
 
 __all__ = [
     "CheckResult",
@@ -132,6 +136,7 @@ __all__ = [
     "update",
     "train",
     "separable",
+    "is_certificate",
     "margin",
     "radius",
     "mistake_bound",
@@ -141,6 +146,7 @@ __all__ = [
     "margin_mistake",
     "hinge_deviation",
     "pac_window",
+    "adversary",
 ]
 
 SEED = 2026
@@ -303,6 +309,12 @@ def _literal(value: Any) -> str | None:
     return _scalar_literal(value)
 
 
+def _has_literal(value: Any) -> bool:
+    """Whether ``value`` can be written out as Python: an array or a number, not an object such
+    as the learner factories of ``check.adversary``, whose repr only describes them."""
+    return isinstance(value, (np.ndarray, numbers.Number, np.bool_, str, bytes, type(None)))
+
+
 def _show_answer(value: Any) -> str:
     """An answer (expected or received): in full when small, abbreviated when large."""
     text = _literal(value)
@@ -377,6 +389,22 @@ def _same_array(expected: np.ndarray, received: Any, tolerance: float) -> None:
         difference = float(np.max(np.abs(got - expected))) if got.size else 0.0
     if not difference <= tolerance:
         raise _Mismatch("returned different numbers", received, difference)
+
+
+def _same_labels(expected: np.ndarray, received: Any, tolerance: float) -> None:
+    """Labels ±1, exactly: an array (or a list) of the expected length with the same entries.
+    The verdict names the first round whose label differs."""
+    if received is None or isinstance(received, (str, bytes, dict, set, numbers.Number)):
+        raise _Mismatch(f"returned {type(received).__name__} where an array of labels was expected", received)
+    try:
+        got = np.asarray(received, dtype=float)
+    except (TypeError, ValueError):
+        raise _Mismatch(f"returned {type(received).__name__}, which is not an array of labels", received) from None
+    if got.shape != expected.shape:
+        raise _Mismatch(f"returned shape {got.shape} where shape {expected.shape} was expected", received)
+    differ = np.flatnonzero(got != expected)  # nan differs from every label
+    if differ.size:
+        raise _Mismatch(f"returned a different label in round {int(differ[0]) + 1}", received)
 
 
 # --- switching off the package functions that answer the exercise -----------------------------
@@ -676,10 +704,13 @@ def _format_inputs(exercise: str, case: Case, params: Sequence[str]) -> list[str
     lines = ["    inputs:"]
     for k, v in zip(params, case.args):
         prefix = f"      {k} = "
-        text = _literal(v)
+        text = _literal(v) if _has_literal(v) else None
         if text is None:
-            text = (f"an array of shape {v.shape}, too large to print here; get it with "
-                    f"check.case_inputs({exercise!r}, {case.name!r})[{k!r}]")
+            # A large array, or an object with no literal (a learner factory): say what it is
+            # and how to get it, to rerun the function on it.
+            what = (f"an array of shape {v.shape}, too large to print here" if isinstance(v, np.ndarray)
+                    else repr(v))
+            text = f"{what}; get it with check.case_inputs({exercise!r}, {case.name!r})[{k!r}]"
         first, *rest = text.splitlines()
         lines.append(prefix + first)
         lines += [" " * len(prefix) + r for r in rest]
@@ -1173,6 +1204,132 @@ def separable(func: Callable[..., Any], *, quiet: bool = False,
     return _run("separable", func, quiet=quiet, time_limit=time_limit)
 
 
+# --- checking a certificate exactly (chapter "separability") ----------------------------------
+
+
+def _ref_is_certificate(X: np.ndarray, y: np.ndarray, lam: np.ndarray) -> bool:
+    # Separability.verify checks a certificate as the chapter states Gordan's alternative:
+    # λ ≥ 0, Σλ = 1 and Σ λᵢyᵢxᵢ = 0, in fractions of the floats as given.
+    return bool(_geometry.Separability(False, None, None, lam, False).verify(X, y))
+
+
+def _planted_certificate(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Small integer data with a certificate built exactly: weights in eighths on 2 to 4 signed
+    points zᵢ = yᵢxᵢ, the last of them -(Σ of the others' aᵢzᵢ)/4, a multiple of 1/4, so that
+    every number is a float and Σ λᵢzᵢ = 0 holds exactly; the other points get weight 0.
+    Returns X, y, λ and the support's indices."""
+    d, k = int(rng.integers(1, 4)), int(rng.integers(2, 5))
+    extra = int(rng.integers(0, 4))
+    cuts = np.sort(rng.choice(np.arange(1, 4), size=k - 2, replace=False))
+    a = np.diff(np.r_[0, cuts, 4])  # k - 1 positive parts of 4, then 4 for the last point
+    Z = rng.integers(-3, 4, size=(k - 1, d)).astype(float)
+    Z = np.r_[Z, [-(a @ Z) / 4], rng.integers(-3, 4, size=(extra, d)).astype(float)]
+    lam = np.r_[a, 4, np.zeros(extra)] / 8
+    y = rng.choice([-1.0, 1.0], size=len(Z))
+    order = rng.permutation(len(Z))
+    X, y, lam = (y[:, None] * Z)[order], y[order], lam[order]
+    return X, y, lam, np.flatnonzero(lam)
+
+
+def _is_certificate_cases() -> list[Case]:
+    xor_X, xor_y = _arr([[1, 1], [-1, -1], [1, -1], [-1, 1]]), _arr([1, 1, -1, -1])
+    and_X, and_y = _arr([[0, 0], [0, 1], [1, 0], [1, 1]]), _arr([-1, -1, -1, 1])
+    ulp = 2.0**-54  # one unit in the last place of 0.25
+    cases = [
+        Case("XOR with weights 1/4", (xor_X, xor_y, _arr([0.25] * 4)),
+             "With z_i = y_i x_i the four points of XOR add up to 0, so equal weights 1/4 are a "
+             "certificate: all ≥ 0, sum 1, and Σ λ_i y_i x_i = 0."),
+        Case("a point with both labels", (_arr([[1, 2], [1, 2]]), _arr([1, -1]), _arr([0.5, 0.5])),
+             "The sum is Σ λ_i y_i x_i: multiply each point by its label. Here ½(1, 2) - ½(1, 2) = 0."),
+        Case("a point at the origin", (_arr([[0, 0], [1, 0]]), _arr([1, 1]), _arr([1, 0])),
+             "All the weight on the origin is a certificate: 1·y·0 = 0, as the chapter says of "
+             "the input (0, 0). Weights equal to 0 are allowed."),
+        Case("AND through the origin with q = 1/4", (and_X, and_y, _arr([0.25] * 4)),
+             "The chapter's certificates for AND through the origin are (1 - 3q, q, q, q) with "
+             "0 ≤ q ≤ 1/3; q = 1/4 gives a quarter each."),
+        Case("separable data", (_arr([[1, 0], [0, 1]]), _arr([1, 1]), _arr([0.5, 0.5])),
+             "Compute Σ λ_i y_i x_i: here it is (½, ½), not 0. (No weights could be a certificate: "
+             "w = (1, 1) separates these points.)"),
+        Case("the labels matter", (_arr([[1, 0], [-1, 0]]), _arr([1, -1]), _arr([0.5, 0.5])),
+             "Σ λ_i x_i = 0 here, but the certificate's sum is Σ λ_i y_i x_i = (1, 0). "
+             "(w = (1, 0) separates these two points.)"),
+        Case("not normalized", (xor_X, xor_y, _arr([1, 1, 1, 1])),
+             "In this chapter's statement of Gordan's alternative the weights sum to exactly 1."),
+        Case("all weights zero", (xor_X, xor_y, _arr([0, 0, 0, 0])),
+             "λ = 0 gives Σ λ_i y_i x_i = 0 for any data and proves nothing: the weights must "
+             "sum to 1."),
+        Case("a negative weight", (_arr([[1, 0], [2, 0]]), _arr([1, 1]), _arr([2, -1])),
+             "Every weight must be ≥ 0. Here 2·(1, 0) - 1·(2, 0) = 0 and 2 - 1 = 1, yet "
+             "w = (1, 0) separates the points: a negative weight can cancel anything."),
+        Case("AND through the origin with q = 1/3 in floats", (and_X, and_y, _arr([0, 1 / 3, 1 / 3, 1 / 3])),
+             "1/3 is not a float: three copies of the float nearest to 1/3 add up to exactly "
+             "1 - 2^-54, not 1, although float addition rounds that sum to 1.0. Check in exact "
+             "arithmetic: fractions.Fraction(v) is the exact value of the float v."),
+        Case("decimal weights 0.1", (_arr([[1, 0]] * 5 + [[-1, 0]] * 5), _arr([1] * 10), _arr([0.1] * 10)),
+             "The float 0.1 is not 1/10, and ten of them do not add up to 1. A comparison with a "
+             "tolerance (isclose, allclose) would accept these weights; a certificate must "
+             "satisfy its equations exactly."),
+        Case("one weight off by one unit in the last place",
+             (xor_X, xor_y, _arr([0.25, 0.25, 0.25, 0.25 + ulp])),
+             "The last weight is 0.25 + 2^-54, the next float after 0.25: exactly, the weights sum "
+             "to 1 + 2^-54 and Σ λ_i y_i x_i = (2^-54, -2^-54), though float arithmetic gives a "
+             "sum of 1.0 and a vector a tolerance calls 0."),
+        Case("weights summing to 1 and a sum off by 2^-53",
+             (xor_X, xor_y, _arr([0.25 + ulp, 0.25 - ulp, 0.25, 0.25])),
+             "These weights sum to exactly 1, but Σ λ_i y_i x_i = (2^-53, 2^-53), not 0. A "
+             "tolerance accepts it; the exact check does not."),
+        Case("large numbers that cancel", (_arr([[4e16, 1], [4, 2], [4e16, 1], [4, 2]]), _arr([1, 1, -1, -1]),
+                                           _arr([0.25] * 4)),
+             "A certificate: exactly, 1e16 + 1 - 1e16 - 1 = 0. In float64, 1e16 + 1 rounds to 1e16, "
+             "so the sum taken in this order comes out as -1 (in another order, 0): sum in "
+             "exact arithmetic."),
+        Case("large numbers that do not cancel", (_arr([[4e16, 0], [1, 0], [4e16, 0]]), _arr([1, 1, -1]),
+                                                  _arr([0.25, 0.5, 0.25])),
+             "Not a certificate: exactly, Σ λ_i y_i x_i = (1e16 + 0.5 - 1e16, 0) = (0.5, 0). In "
+             "float64, 1e16 + 0.5 rounds to 1e16 and the sum comes out as 0. (These data are not "
+             "separable, but these weights do not prove it.)"),
+    ]
+    rng = _rng(13)
+    for k in range(N_RANDOM):
+        X, y, lam, support = _planted_certificate(rng)
+        how = k % 6  # 0 and 1: as planted; 2-5: one change that a certificate does not survive
+        if how == 2:  # move 1/8 of the weight from one support point to another point
+            src = int(rng.choice(support))
+            dst = int(rng.choice([i for i in range(len(lam)) if i != src]))
+            lam[src] -= 0.125
+            lam[dst] += 0.125
+        elif how == 3:  # flip the label of a support point, its x unchanged
+            i = int(rng.choice(support))
+            y[i] = -y[i]
+        elif how == 4:  # one support weight one unit in the last place larger
+            i = int(rng.choice(support))
+            lam[i] = np.nextafter(lam[i], 1.0)
+        elif how == 5:  # a copy of a support point, with weight -1/8 that the point makes up for
+            i = int(rng.choice(support))
+            label = float(rng.choice([-1.0, 1.0]))
+            X, y = np.r_[X, [label * y[i] * X[i]]], np.r_[y, label]
+            lam = np.r_[lam, -0.125]
+            lam[i] += 0.125
+        cases.append(Case(f"random {k + 1}", (X, y, lam),
+                          "A certificate: every λ_i ≥ 0, Σ λ_i = 1 and Σ λ_i y_i x_i = 0, each "
+                          "exactly, for the floats as given."))
+    return cases
+
+
+@_documented
+def is_certificate(func: Callable[..., Any], *, quiet: bool = False,
+                   time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, lam)``: is λ a certificate of Gordan's alternative through the origin?
+
+    True when every ``λᵢ ≥ 0``, ``Σᵢ λᵢ = 1`` and ``Σᵢ λᵢ yᵢ xᵢ = 0``, all exactly for the floats
+    as given (rational arithmetic: every float is a fraction), else False. It must return a bool
+    (``numpy.bool_`` is accepted). Switched off while it runs: ``Separability`` (whose
+    ``verify`` checks a certificate), ``separability`` and ``certificates.carries_certificate``
+    (:data:`ANSWERS`).
+    """
+    return _run("is_certificate", func, quiet=quiet, time_limit=time_limit)
+
+
 # --- margin and radius (chapter "margin") -----------------------------------------------------
 
 
@@ -1609,6 +1766,198 @@ def pac_window(func: Callable[..., Any], *, quiet: bool = False,
 
 
 
+# --- the adversary of the lower bound (chapter "guarantees") ----------------------------------
+#
+# The student's function gets a factory, new_learner(), rather than a learner: the reference and
+# the student's function must each play against a learner in the same fresh state, and a case
+# must give the same learner to every rerun (check.case_inputs). The learners are deterministic
+# and answer +1, -1 or 0 ("no label"), as the package's OnlineLearner protocol says.
+
+
+class _NewLearner:
+    """A factory of fresh learners for ``check.adversary``: each call returns a new learner. Its
+    repr says which learner, for the verdict."""
+
+    def __init__(self, description: str, make: Callable[[], Any]) -> None:
+        self.description = description
+        self._make = make
+
+    def __call__(self) -> Any:
+        return self._make()
+
+    def __repr__(self) -> str:
+        return f"<a factory of fresh learners: {self.description}>"
+
+
+class _Constant:
+    """Always the same prediction (+1, -1, or 0 for no label); learns nothing."""
+
+    def __init__(self, p: int) -> None:
+        self.p = p
+
+    def predict(self, x: Any) -> int:
+        return self.p
+
+    def update(self, x: Any, y: Any) -> None:
+        pass
+
+
+class _Majority:
+    """The majority of the labels told so far, ``tie`` on an even count (before any, too)."""
+
+    def __init__(self, tie: int) -> None:
+        self.tie, self.total = tie, 0
+
+    def predict(self, x: Any) -> int:
+        return 1 if self.total > 0 else -1 if self.total < 0 else self.tie
+
+    def update(self, x: Any, y: Any) -> None:
+        self.total += 1 if y > 0 else -1
+
+
+class _LastLabel:
+    """The last label told, ``first`` before any: its predictions depend on the labels' order."""
+
+    def __init__(self, first: int) -> None:
+        self.last = first
+
+    def predict(self, x: Any) -> int:
+        return self.last
+
+    def update(self, x: Any, y: Any) -> None:
+        self.last = 1 if y > 0 else -1
+
+
+class _Threshold:
+    """+1 when the coordinates of x add up to more than c, -1 when less, no label (0) when
+    equal; learns nothing, but sees how long the points are."""
+
+    def __init__(self, c: float) -> None:
+        self.c = c
+
+    def predict(self, x: Any) -> int:
+        s = float(np.sum(x))
+        return 1 if s > self.c else -1 if s < self.c else 0
+
+    def update(self, x: Any, y: Any) -> None:
+        pass
+
+
+def _perceptron(tie: str) -> _NewLearner:
+    return _NewLearner(f'the perceptron, tie="{tie}" (PerceptronLearner)',
+                       functools.partial(_guarantees.PerceptronLearner, tie))
+
+
+def _nearest() -> _NewLearner:
+    return _NewLearner("1-nearest neighbour, the first on a tie in distance, +1 before any example "
+                       "(NearestNeighbourLearner)", _guarantees.NearestNeighbourLearner)
+
+
+def _halving(n: int) -> _NewLearner:
+    return _NewLearner(f"halving over the {2**n} sign vectors of R^{n} (HalvingLearner)",
+                       functools.partial(_guarantees.HalvingLearner, _guarantees.sign_vectors(n)))
+
+
+def _constant(p: int) -> _NewLearner:
+    said = {1: "+1", -1: "-1", 0: "0 (no label)"}[p]
+    return _NewLearner(f"always predicts {said}", functools.partial(_Constant, p))
+
+
+def _majority(tie: int) -> _NewLearner:
+    said = {1: "+1", -1: "-1", 0: "0 (no label)"}[tie]
+    return _NewLearner(f"the majority of the labels told so far, {said} on a tie",
+                       functools.partial(_Majority, tie))
+
+
+def _last_label(first: int) -> _NewLearner:
+    return _NewLearner(f"the last label told, {first:+d} before any", functools.partial(_LastLabel, first))
+
+
+def _threshold(c: float) -> _NewLearner:
+    return _NewLearner(f"+1 when the coordinates of x add up to more than {c:g}, -1 when less, "
+                       "0 (no label) when equal; learns nothing", functools.partial(_Threshold, c))
+
+
+def _ref_adversary(new_learner: Callable[[], Any], n: int, R: float) -> np.ndarray:
+    return _guarantees.adversary_game(new_learner(), n, R=R).y
+
+
+def _adversary_cases() -> list[Case]:
+    cases = [
+        Case("always +1", (_constant(1), 3, 1.0),
+             "The adversary gives each point the label opposite to the prediction: a learner "
+             "that always says +1 is told -1 every time."),
+        Case("always no label", (_constant(0), 3, 1.0),
+             "A prediction of 0 means no label: a mistake whatever the label, and the chapter's "
+             "adversary then says +1 (a label is +1 or -1, never 0)."),
+        Case('perceptron with tie="mistake"', (_perceptron("mistake"), 4, 1.0),
+             "Each new point R e_i is orthogonal to the perceptron's weights, so every score is a "
+             'tie; under tie="mistake" the perceptron gives no label (0), and the adversary '
+             "says +1."),
+        Case('perceptron with tie="positive"', (_perceptron("positive"), 4, 1.0),
+             "Every score is a tie, which this rule predicts +1: the adversary says -1 each time."),
+        Case('perceptron with tie="negative"', (_perceptron("negative"), 4, 1.0),
+             "Every score is a tie, which this rule predicts -1: the adversary says +1 each time."),
+        Case("majority of the labels so far", (_majority(-1), 6, 1.0),
+             "This learner's prediction depends on the labels it has been told: give it each "
+             "label with update(x_i, y_i) in its round, before the next prediction, and use one "
+             "learner for the whole game."),
+        Case("the last label again", (_last_label(1), 5, 1.0),
+             "This learner repeats the last label it was told, so it must be told the labels one "
+             "round at a time, in order: predict, then update with the adversary's label."),
+        Case("1-nearest neighbour", (_nearest(), 5, 1.0),
+             "1-nearest neighbour answers with the label of the closest point seen so far (the "
+             "first on a tie, +1 before any): tell it every label, and show it every point."),
+        Case("one round", (_perceptron("positive"), 1, 1.0),
+             "With n = 1 the adversary shows the one point R e_1 in R^1 and returns one label."),
+        Case("R = 3 and a learner that sees lengths", (_threshold(1.0), 4, 3.0),
+             "The points are R e_i, of length R, not the unit vectors e_i: this learner says +1 "
+             "when the coordinates of x add up to more than 1."),
+        Case("halving over sign vectors", (_halving(5), 5, 2.0),
+             "Halving predicts the majority vote of the sign vectors still consistent with every "
+             "label it has been told: tell it every label."),
+    ]
+    rng = _rng(14)
+    kinds = ("constant", "majority", "last", "threshold", "perceptron", "nearest", "halving")
+    for k in range(N_RANDOM):
+        kind = kinds[k % len(kinds)]
+        n = int(rng.integers(1, 9 if kind == "halving" else 13))
+        R = int(rng.integers(1, 33)) / 8  # multiples of 1/8: a sum of x equals R exactly
+        if kind == "constant":
+            learner = _constant(int(rng.choice([-1, 0, 1])))
+        elif kind == "majority":
+            learner = _majority(int(rng.choice([-1, 0, 1])))
+        elif kind == "last":
+            learner = _last_label(int(rng.choice([-1, 1])))
+        elif kind == "threshold":  # sometimes exactly R: no label
+            learner = _threshold(R if rng.random() < 0.3 else int(rng.integers(0, 33)) / 8)
+        elif kind == "perceptron":
+            learner = _perceptron(str(rng.choice(["mistake", "positive", "negative"])))
+        elif kind == "nearest":
+            learner = _nearest()
+        else:
+            learner = _halving(n)
+        cases.append(Case(f"random {k + 1}", (learner, n, R),
+                          "In round i show x = R e_i in R^n, ask for the prediction p, give the "
+                          "label y = -p (+1 when p is 0), and tell the learner before the next "
+                          "round."))
+    return cases
+
+
+@_documented
+def adversary(func: Callable[..., Any], *, quiet: bool = False,
+              time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(new_learner, n, R)``: the labels of the adversary of the lower bound.
+
+    ``new_learner()`` returns a fresh online learner with ``predict(x)`` (+1, -1, or 0 for no
+    label) and ``update(x, y)``. The function plays n rounds against one such learner: in round
+    i it shows ``x = R eᵢ`` in ℝⁿ, gives the label ``y = −p`` for the prediction p (+1 when p is
+    0), and tells the learner ``update(x, y)``. It returns the n labels, an array of ±1 (a list
+    is accepted), compared exactly. ``adversary_game`` is switched off while it runs.
+    """
+    return _run("adversary", func, quiet=quiet, time_limit=time_limit)
+
+
 # --- the tables -------------------------------------------------------------------------------
 
 #: Every check, with the chapter whose exercise uses it and the function signature it expects.
@@ -1618,6 +1967,7 @@ EXERCISES: dict[str, tuple[str, str]] = {
     "update": ("perceptron", "update(w, x, y)"),
     "train": ("perceptron", "train(X, y, epochs)"),
     "separable": ("separability", "separable(X, y)"),
+    "is_certificate": ("separability", "is_certificate(X, y, lam)"),
     "margin": ("margin", "margin(X, y, w, b)"),
     "radius": ("margin", "radius(X)"),
     "mistake_bound": ("convergence", "mistake_bound(R, gamma)"),
@@ -1627,6 +1977,7 @@ EXERCISES: dict[str, tuple[str, str]] = {
     "margin_mistake": ("margin_perceptron", "margin_mistake(w, x, y, gamma, target)"),
     "hinge_deviation": ("nonseparable", "hinge_deviation(X, y, w, gamma)"),
     "pac_window": ("guarantees", "pac_window(R, gamma, epsilon, delta)"),
+    "adversary": ("guarantees", "adversary(new_learner, n, R)"),
 }
 
 #: The precision of each check: a float answer passes within this fraction of the size of the
@@ -1640,6 +1991,7 @@ PRECISION: dict[str, float | None] = {
     "update": 1e-6,
     "train": 1e-6,
     "separable": None,
+    "is_certificate": None,
     "margin": 1e-6,
     "radius": 1e-6,
     "mistake_bound": 1e-6,
@@ -1649,6 +2001,7 @@ PRECISION: dict[str, float | None] = {
     "margin_mistake": None,
     "hinge_deviation": 1e-6,
     "pac_window": None,
+    "adversary": None,
 }
 
 #: The package functions that answer each exercise, switched off while its check runs the
@@ -1686,6 +2039,12 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "separable": ("separability", "max_margin", "min_norm_point", "lp_consistent_halfspace",
                   "perceptron", "online_perceptron", "margin_perceptron", "averaged_perceptron",
                   "voted_perceptron", "kernel_perceptron"),
+    # What checks a certificate exactly: Separability's verify (the chapter checks one with
+    # Separability(False, None, None, lam, ...).verify(X, y)); carries_certificate, which decides
+    # exactly whether the points λ uses carry a certificate; and separability, which decides the
+    # data's side of Gordan's alternative whole (on separable data no λ is a certificate) and
+    # builds its verdicts, certificates included, as Separability.
+    "is_certificate": ("Separability", "separability", "certificates.carries_certificate"),
     "margin": ("dataset_margin", "margins"),
     "radius": ("radius",),
     # (R/γ)² itself, and the bounds that equal it for some argument: UML's (RB)² with B = 1/γ,
@@ -1715,6 +2074,8 @@ ANSWERS: dict[str, tuple[str, ...]] = {
     "hinge_deviation": ("total_hinge_deviation", "bounds.deviations", "bounds.mistake_deviation"),
     # The window itself, and M + 1, the count of hypotheses the exercise asks to get right.
     "pac_window": ("online_to_pac", "max_rounds"),
+    # The game itself: it plays any learner and returns the labels (its record's y).
+    "adversary": ("adversary_game",),
 }
 
 
@@ -1740,6 +2101,7 @@ _SPECS: dict[str, _Exercise] = {
     "train": _Exercise(("X", "y", "epochs"), _train_cases, _ref_train, _same_array, _train_scale,
                        "R √(epochs·n), the largest ‖w‖ of the run"),
     "separable": _Exercise(("X", "y"), _separable_cases, _ref_separable, _same_bool),
+    "is_certificate": _Exercise(("X", "y", "lam"), _is_certificate_cases, _ref_is_certificate, _same_bool),
     "margin": _Exercise(("X", "y", "w", "b"), _margin_cases, _ref_margin, _same_float,
                         _margin_scale, "R + |b|/‖w‖, the largest a margin can be"),
     "radius": _Exercise(("X",), _radius_cases, _geometry.radius, _same_float,
@@ -1759,4 +2121,5 @@ _SPECS: dict[str, _Exercise] = {
     "hinge_deviation": _Exercise(("X", "y", "w", "gamma"), _hinge_cases, _bounds.total_hinge_deviation,
                                  _same_float, _hinge_scale, "n (γ + R), the largest TD_γ can be"),
     "pac_window": _Exercise(("R", "gamma", "epsilon", "delta"), _window_cases, _ref_window, _same_int),
+    "adversary": _Exercise(("new_learner", "n", "R"), _adversary_cases, _ref_adversary, _same_labels),
 }

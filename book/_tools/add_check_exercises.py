@@ -145,8 +145,14 @@ otherwise. Neither a perceptron run that has not stopped nor a solver's answer i
 proves anything, so answer like the package: `True` only with a $w$ whose strict inequalities
 you have checked in exact arithmetic, `False` only with a certificate you have checked exactly,
 and, in the rare case where you have neither, raise an error rather than guess (the package's
-*undecided*). Use linear programs as in this chapter (`scipy.optimize.linprog`). Run the cell to
-check it with `check.separable`.""",
+*undecided*). Use linear programs as in this chapter (`scipy.optimize.linprog`). Then write
+`is_certificate(X, y, lam)`, which returns `True` when the weights `lam` are a certificate in the
+sense of {prf:ref}`sep-thm-gordan` for the points $z_i = y_i x_i$, that is when $\\lambda_i \\ge 0$
+for every $i$, $\\sum_i \\lambda_i = 1$ and $\\sum_i \\lambda_i y_i x_i = 0$, and `False`
+otherwise. Check all three exactly, on the floats as given: a solver's weights satisfy these
+equations only up to rounding, and a comparison with a tolerance would accept weights that are
+not a certificate (`fractions.Fraction(v)` is the exact value of a float `v`). Run the cell to
+check both.""",
         '''from perceptron_core import check
 
 
@@ -155,7 +161,13 @@ def separable(X, y):
     raise NotImplementedError  # replace this line with your code
 
 
-check.separable(separable)''',
+def is_certificate(X, y, lam):
+    """True if lam >= 0, sum(lam) == 1 and sum_i lam_i y_i x_i == 0, all exactly."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.separable(separable)
+check.is_certificate(is_certificate)''',
         """Two linear programs, one for each side of {prf:ref}`sep-thm-gordan`, and an exact check of
 whatever they return. First maximize $s$ subject to $y_i\\, w\\cdot x_i \\ge s$ with $w$ in a box;
 if the optimum is positive, check the returned $w$ on every point in fractions. Otherwise look
@@ -166,6 +178,10 @@ a solution with every weight $\\ge 0$ is a certificate. Before solving, each col
 row of the $y_i x_i$ is scaled to largest entry $1$: a positive scale of a row changes no sign,
 and one of a column is undone by dividing $w$ by it, but the solver's tolerances then mean the
 same for every number, which matters when the margin or the data are tiny.
+
+For `is_certificate`, turn every number into a fraction and test the three conditions with no
+tolerance. Float arithmetic rounds: it adds three copies of the float nearest $1/3$, whose exact
+sum is $1 - 2^{-54}$, to $1.0$, and $10^{16} + 1$ to $10^{16}$.
 
 """,
         '''from fractions import Fraction
@@ -225,7 +241,19 @@ def separable(X, y):
     raise ValueError("undecided: neither a witness nor a certificate checks exactly")
 
 
-check.separable(separable)''',
+def is_certificate(X, y, lam):
+    from fractions import Fraction  # every float is a fraction, exactly
+
+    lam = [Fraction(v) for v in lam.tolist()]
+    if any(v < 0 for v in lam) or sum(lam) != 1:
+        return False
+    rows = zip(X.tolist(), y.tolist())
+    Z = [[Fraction(yi) * Fraction(v) for v in x] for x, yi in rows]
+    return all(sum(l * z[j] for l, z in zip(lam, Z)) == 0 for j in range(X.shape[1]))
+
+
+check.separable(separable)
+check.is_certificate(is_certificate)''',
     ),
     "margin": (
         "mgn-ex-check",
@@ -407,8 +435,14 @@ check.hinge_deviation(hinge_deviation)''',
         """(Code, checked.) Write `pac_window(R, gamma, epsilon, delta)`, the number of examples
 in a row on which the conversion of this chapter must see a hypothesis right before it outputs
 it, for radius $R$, margin $\\gamma$, error $\\varepsilon$ and confidence $\\delta$. Count the
-hypotheses the perceptron can hold with care. Run the cell to check it with
-`check.pac_window`.""",
+hypotheses the perceptron can hold with care. Then play the adversary of
+{prf:ref}`gua-thm-adversary`: write `adversary(new_learner, n, R)`, where `new_learner()` returns
+a fresh deterministic online learner with the methods `predict(x)`, which returns $+1$, $-1$, or
+$0$ for "no label", and `update(x, y)`. Take one learner, and in each round $i = 1, \\dots, n$ show
+it $x_i = R e_i \\in \\mathbb{R}^n$ (an array of $n$ floats), ask for its prediction $p_i$, set
+$y_i = -p_i$, or $y_i = +1$ when $p_i$ is "no label", and call `update(x_i, y_i)` before the next
+round. Return the labels $y_1, \\dots, y_n$ as an array of $n$ numbers $\\pm 1$. Run the cell to
+check both.""",
         '''from perceptron_core import check
 
 
@@ -417,9 +451,18 @@ def pac_window(R, gamma, epsilon, delta):
     raise NotImplementedError  # replace this line with your code
 
 
-check.pac_window(pac_window)''',
+def adversary(new_learner, n, R):
+    """The adversary's n labels (+1 or -1) against a learner from new_learner()."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.pac_window(pac_window)
+check.adversary(adversary)''',
         "With at most $\\bar M = \\lfloor (R/\\gamma)^2 \\rfloor$ mistakes the run holds at most $\\bar M + 1$\n"
-        "hypotheses, and each must fail its window with probability at most $\\delta/(\\bar M+1)$.\n\n",
+        "hypotheses, and each must fail its window with probability at most $\\delta/(\\bar M+1)$.\n\n"
+        "The adversary reads only the learner's predictions: in round $i$ it shows $R e_i$, contradicts\n"
+        "the prediction ($+1$ after \"no label\"), and tells the learner the label before the next\n"
+        "round, whose prediction may depend on it.\n\n",
         '''import math
 
 
@@ -428,7 +471,20 @@ def pac_window(R, gamma, epsilon, delta):
     return math.ceil(math.log((M_bar + 1) / delta) / epsilon)
 
 
-check.pac_window(pac_window)''',
+def adversary(new_learner, n, R):
+    learner = new_learner()
+    y = np.empty(n)
+    for i in range(n):
+        x = np.zeros(n)
+        x[i] = R                              # x_i = R e_i
+        p = learner.predict(x)
+        y[i] = 1.0 if p == 0 else -p          # contradict it; +1 after "no label"
+        learner.update(x, y[i])
+    return y
+
+
+check.pac_window(pac_window)
+check.adversary(adversary)''',
     ),
 }
 

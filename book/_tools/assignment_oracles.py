@@ -697,6 +697,209 @@ _SEPARABLE = [
 ]
 
 
+# --- is_certificate (chapter "separability"): λ ≥ 0, Σλ = 1, Σ λ_i y_i x_i = 0, all exactly ----
+
+_IS_CERTIFICATE = [
+    _cell(r'''
+    def test_is_certificate_planted(is_certificate):
+        # Random integer data in 1 to 5 dimensions with a certificate planted exactly: weights
+        # a_i / 2^m on 1 to 6 points z_i = y_i x_i, the last of them chosen so that
+        # sum_i l_i z_i = 0 (its weight a power of 2, so every number is a dyadic float). Each
+        # is tried as planted (a certificate), then changed once in a way that no certificate
+        # survives: a flipped label, halved weights, a negative weight made up for elsewhere, a
+        # coordinate one float further; or weight moved between points. Oracle: the three
+        # conditions in fractions of the floats.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def oracle(X, y, lam):
+            L = [Fraction(v) for v in lam.tolist()]
+            if any(v < 0 for v in L) or sum(L) != 1:
+                return False
+            rows = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            return all(sum(l * r[j] for l, r in zip(L, rows)) == 0 for j in range(X.shape[1]))
+        rng = np.random.default_rng(5151)
+        seen = {True: 0, False: 0}
+        for case in range(40):
+            d, m = int(rng.integers(1, 6)), int(rng.integers(2, 6))
+            last = 2 ** int(rng.integers(0, m))
+            k = min(int(rng.integers(1, 7)), 2 ** m - last + 1)
+            if k == 1:  # all the weight on one point, which must be the origin
+                Z, a = np.zeros((1, d)), np.array([2 ** m])
+            else:
+                cuts = np.sort(rng.choice(np.arange(1, 2 ** m - last), size=k - 2, replace=False))
+                a_rest = np.diff(np.r_[0, cuts, 2 ** m - last])
+                Z = rng.integers(-4, 5, size=(k - 1, d)).astype(float)
+                Z, a = np.r_[Z, [-(a_rest @ Z) / last]], np.r_[a_rest, last]
+            extra = int(rng.integers(0, 4))
+            Z = np.r_[Z, rng.integers(-4, 5, size=(extra, d)).astype(float)]
+            lam = np.r_[a, np.zeros(extra)] / 2.0 ** m
+            y = rng.choice([-1.0, 1.0], size=len(Z))
+            order = rng.permutation(len(Z))
+            X, y, lam = (y[:, None] * Z)[order], y[order], lam[order]
+            support = [int(i) for i in np.flatnonzero(lam)]
+            assert oracle(X, y, lam), "the planted certificate does not check"
+            variants = [(X, y, lam, True)]
+            X2, y2, lam2 = X.copy(), y.copy(), lam.copy()
+            change = case % 5
+            i = int(rng.choice(support))
+            if change == 0 and np.any(X[i] != 0):  # a flipped label: z_i changes sign
+                y2[i] = -y2[i]
+                known = False
+            elif change == 1:  # halved weights
+                lam2 = lam2 / 2
+                known = False
+            elif change == 2:  # a copy of z_i with weight -1/2^m, made up for by z_i itself
+                sign = float(rng.choice([-1.0, 1.0]))
+                X2, y2 = np.r_[X2, [sign * y[i] * X[i]]], np.r_[y2, sign]
+                lam2 = np.r_[lam2, -(2.0 ** -m)]
+                lam2[i] += 2.0 ** -m
+                known = False
+            elif change == 3:  # one coordinate of a weighted point one float further
+                j = int(rng.integers(0, d))
+                X2[i, j] = np.nextafter(X2[i, j], np.inf)
+                known = False
+            else:  # 1/2^m of weight moved from point i to another point: a certificate only if z equal
+                others = [t for t in range(len(lam2)) if t != i]
+                if not others:
+                    continue
+                t = int(rng.choice(others))
+                lam2[i] -= 2.0 ** -m
+                lam2[t] += 2.0 ** -m
+                known = bool(np.array_equal(y[i] * X[i], y[t] * X[t]))
+            assert oracle(X2, y2, lam2) == known, "the changed weights were meant to be decided"
+            variants.append((X2, y2, lam2, known))
+            for Xv, yv, lv, want in variants:
+                seen[want] += 1
+                got = call(is_certificate, Xv.copy(), yv.copy(), lv.copy(), time_limit=TIME_LIMIT)
+                assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                    f"is_certificate(X, y, lam) on X = {Xv.tolist()}, y = {yv.tolist()}, "
+                    f"lam = {lv.tolist()}: expected {want}, got {got!r}")
+        assert min(seen.values()) > 10, "the cases were meant to include both answers"
+    test_is_certificate_planted(is_certificate)
+    '''),
+    _cell(r'''
+    def test_is_certificate_rounding(is_certificate):
+        # Weights and points on which float arithmetic misleads: weights that are not dyadic
+        # (1/3, 1/5, 0.1, 0.6 and 0.4: not the fractions they are written as), numbers of very
+        # different sizes that cancel (1e16 and 1, 2^60 and 1), a product below the smallest
+        # float, weights a float away. Each answer is known; the oracle, the three conditions in
+        # fractions of the floats as given, agrees with each.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def oracle(X, y, lam):
+            L = [Fraction(v) for v in lam.tolist()]
+            if any(v < 0 for v in L) or sum(L) != 1:
+                return False
+            rows = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            return all(sum(l * r[j] for l, r in zip(L, rows)) == 0 for j in range(X.shape[1]))
+        A = np.array
+        cases = [
+            # three points adding up to 0, weights 1/3: the floats add up to 1 - 2^-54, not 1
+            ("weights 1/3", A([[2.0, -1.0], [-1.0, 2.0], [-1.0, -1.0]]), A([1.0, 1.0, 1.0]), A([1 / 3] * 3), False),
+            # five points adding up to 0, weights 0.2: the floats add up to more than 1
+            ("weights 0.2", A([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [0.0, 0.0]]), A([1.0] * 5),
+             A([0.2] * 5), False),
+            ("weights 0.1", A([[3.0], [-3.0]] * 5), A([1.0] * 10), A([0.1] * 10), False),
+            # 0.6 + 0.4 is exactly 1 in floats, but 0.6 * 2 - 0.4 * 3 is -2^-53, not 0
+            ("weights 0.6 and 0.4", A([[2.0], [3.0]]), A([1.0, -1.0]), A([0.6, 0.4]), False),
+            ("weights 0.75 and 0.25", A([[1.0, -2.0], [3.0, -6.0]]), A([1.0, -1.0]), A([0.75, 0.25]), True),
+            ("dyadic weights", A([[1.0, 0.0], [-1.0, 1.0], [1.0, 2.0], [-1.0, 0.0]]), A([1.0, 1.0, -1.0, 1.0]),
+             A([0.5, 0.25, 0.125, 0.125]), True),
+            # weights 1 - 2^-53, 2^-54 and 2^-54: exactly 1
+            ("extreme dyadic weights", A([[1.0], [-(2.0 ** 53 - 1)], [-(2.0 ** 53 - 1)]]), A([1.0, 1.0, 1.0]),
+             A([1 - 2.0 ** -53, 2.0 ** -54, 2.0 ** -54]), True),
+            ("a weight one float above 1/4", A([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]),
+             A([1.0, 1.0, -1.0, -1.0]), A([0.25, np.nextafter(0.25, 1.0), 0.25, 0.25]), False),
+            ("weights summing to 1, a point sum of 2^-53", A([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]),
+             A([1.0, 1.0, -1.0, -1.0]), A([0.25 + 2.0 ** -54, 0.25 - 2.0 ** -54, 0.25, 0.25]), False),
+            # half of the smallest float is 2^-1075, which no float holds
+            ("a product below the smallest float", A([[5e-324], [0.0]]), A([1.0, 1.0]), A([0.5, 0.5]), False),
+            ("the smallest floats cancelling", A([[5e-324], [5e-324]]), A([1.0, -1.0]), A([0.5, 0.5]), True),
+        ]
+        for big in (2.0 ** 53, 1e16, 2.0 ** 60, 1e20, 2.0 ** 100):
+            # 4*big + 4 - 4*big - 4 (times 1/4): the float sum in this order is -1, exactly it is 0
+            cases.append((f"{big:g} and 1 cancelling", A([[4 * big, 1.0], [4.0, 2.0], [4 * big, 1.0], [4.0, 2.0]]),
+                          A([1.0, 1.0, -1.0, -1.0]), A([0.25] * 4), True))
+            # big + 0.5 - big: exactly 0.5, but the float sum in this order is 0
+            cases.append((f"{big:g} and 1/2 not cancelling", A([[4 * big, 0.0], [1.0, 0.0], [4 * big, 0.0]]),
+                          A([1.0, 1.0, -1.0]), A([0.25, 0.5, 0.25]), False))
+        for name, X, y, lam, known in cases:
+            want = oracle(X, y, lam)
+            assert want == known, f"the oracle disagrees with the known answer on {name!r}"
+            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT)
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"is_certificate(X, y, lam), {name}: X = {X.tolist()}, y = {y.tolist()}, "
+                f"lam = {lam.tolist()}: expected {want}, got {got!r}")
+    test_is_certificate_rounding(is_certificate)
+    '''),
+    _cell(r'''
+    def test_is_certificate_edge_cases(is_certificate):
+        # Hand-made cases with a known answer: the chapter's certificate for XOR with a constant
+        # feature (a quarter each), AND with that feature (separable), a flower with both labels,
+        # a single point, a weight -0.0 (which is >= 0), a negative weight, a certificate on two
+        # of 60 points, 32 weights 1/32. The oracle, the three conditions in fractions, agrees
+        # with each.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def oracle(X, y, lam):
+            L = [Fraction(v) for v in lam.tolist()]
+            if any(v < 0 for v in L) or sum(L) != 1:
+                return False
+            rows = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            return all(sum(l * r[j] for l, r in zip(L, rows)) == 0 for j in range(X.shape[1]))
+        A = np.array
+        gates = A([[0.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
+        rng = np.random.default_rng(3030)
+        many = rng.integers(-5, 6, size=(60, 3)).astype(float)
+        many[17], many[41] = [2.0, -1.0, 3.0], [6.0, -3.0, 9.0]
+        labels = rng.choice([-1.0, 1.0], size=60)
+        labels[17], labels[41] = 1.0, -1.0  # z_41 = -3 z_17
+        def on_two(a, b):
+            lam = np.zeros(60)
+            lam[17], lam[41] = a, b
+            return lam
+        square = np.r_[np.eye(16), -np.eye(16)]
+        cases = [
+            ("XOR with a constant feature, a quarter each", gates, A([-1.0, 1.0, 1.0, -1.0]), A([0.25] * 4), True),
+            ("AND with a constant feature (separable)", gates, A([-1.0, -1.0, -1.0, 1.0]), A([0.25] * 4), False),
+            ("XOR with a constant feature, weights on one diagonal", gates, A([-1.0, 1.0, 1.0, -1.0]),
+             A([0.5, 0.0, 0.0, 0.5]), False),
+            ("a flower with both labels", A([[4.5, 1.5], [5.1, 1.8], [4.5, 1.5]]), A([1.0, 1.0, -1.0]),
+             A([0.5, 0.0, 0.5]), True),
+            ("one point at the origin", A([[0.0, 0.0, 0.0]]), A([-1.0]), A([1.0]), True),
+            ("one point at the origin, weight 1/2", A([[0.0, 0.0]]), A([1.0]), A([0.5]), False),
+            ("one point off the origin", A([[0.0, 1e-300]]), A([1.0]), A([1.0]), False),
+            ("one point, weight -1", A([[0.0]]), A([1.0]), A([-1.0]), False),
+            ("a weight -0.0", A([[0.0, 0.0], [3.0, 1.0]]), A([1.0, 1.0]), A([1.0, -0.0]), True),
+            ("every weight zero", A([[1.0], [-1.0]]), A([1.0, 1.0]), A([0.0, 0.0]), False),
+            ("a point and its double, weights 2 and -1", A([[1.0, 1.0], [2.0, 2.0]]), A([1.0, 1.0]),
+             A([2.0, -1.0]), False),
+            ("two of 60 points, weights 3/4 and 1/4", many, labels, on_two(0.75, 0.25), True),
+            ("two of 60 points, weights 1/2 each", many, labels, on_two(0.5, 0.5), False),
+            ("two of 60 points, weights 3/2 and 1/2", many, labels, on_two(1.5, 0.5), False),
+            ("32 points, the unit vectors of R^16 and their negatives, weights 1/32", square, np.ones(32),
+             np.full(32, 1 / 32), True),
+            ("32 points, the same with labels", square * np.r_[np.ones(16), -np.ones(16)][:, None],
+             np.r_[np.ones(16), -np.ones(16)], np.full(32, 1 / 32), True),
+            ("32 points, weights 1/32 but one point moved", np.r_[square[:-1], [[0.0] * 15 + [-2.0]]],
+             np.ones(32), np.full(32, 1 / 32), False),
+        ]
+        for name, X, y, lam, known in cases:
+            want = oracle(X, y, lam)
+            assert want == known, f"the oracle disagrees with the known answer on {name!r}"
+            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT)
+            shown = (f"X = {X.tolist()}, y = {y.tolist()}, lam = {lam.tolist()}" if X.shape[0] <= 8
+                     else f"X, y and lam of {X.shape[0]} points")
+            assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
+                f"is_certificate(X, y, lam), {name}: {shown}: expected {want}, got {got!r}")
+    test_is_certificate_edge_cases(is_certificate)
+    '''),
+]
+
+
 # --- margin and radius (chapter "margin") ------------------------------------------------------
 
 _MARGIN = [
@@ -1541,6 +1744,216 @@ _PAC_WINDOW = [
 ]
 
 
+# --- adversary (chapter "guarantees"): the labels of the lower bound's adversary -------------
+#
+# The oracle is the theorem's defining property, checked on a fresh learner of the same kind
+# (the learners are written in the cells, the perceptron in fractions): replayed on the returned
+# labels, the learner errs in every round (a prediction of 0, "no label", is an error), the
+# label is +1 where it gives no label, as the chapter's proof says, and u = sum_i y_i e_i/sqrt(n)
+# separates the points R e_i with margin R/sqrt(n) (checked exactly, on squares).
+
+_ADVERSARY = [
+    _cell(r'''
+    def test_adversary_perceptrons(adversary):
+        # The perceptron under each tie rule, in exact arithmetic, started at w = 0 (the
+        # chapter's game: every score is a tie) and at small integer weights w0 (then round i
+        # scores R w0_i, and the labels depend on which point comes when), for n from 1 to 11
+        # and R from 1e-3 to 1e3. Oracle: the defining property, replayed on a fresh learner.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        class Perceptron:
+            def __init__(self, tie, w0):
+                self.tie, self.w = tie, [Fraction(v) for v in w0]
+            def predict(self, x):
+                s = sum(a * Fraction(b) for a, b in zip(self.w, np.asarray(x, dtype=float).tolist()))
+                if s != 0:
+                    return 1 if s > 0 else -1
+                return {"mistake": 0, "positive": 1, "negative": -1}[self.tie]
+            def update(self, x, y):
+                if self.predict(x) != y:
+                    self.w = [a + Fraction(y) * Fraction(b) for a, b in zip(self.w, np.asarray(x, dtype=float).tolist())]
+        rng = np.random.default_rng(2357)
+        for case in range(30):
+            tie = ("mistake", "positive", "negative")[case % 3]
+            n = 1 + case % 11
+            R = float(rng.choice([1.0, 0.3, 2.5, 1e-3, 1e3, 7.0]))
+            w0 = [0] * n if case % 2 == 0 else rng.integers(-2, 3, size=n).tolist()
+            name = f"the perceptron in fractions, tie={tie!r}, starting at w = {w0}"
+            def new_learner():
+                return Perceptron(tie, w0)
+            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT)
+            shown = f"adversary(new_learner, n, R) with new_learner() giving {name}, n = {n}, R = {R!r}"
+            try:
+                labels = np.asarray(got, dtype=float).tolist()
+            except (TypeError, ValueError):
+                labels = None
+            assert isinstance(labels, list) and len(labels) == n and all(v in (1.0, -1.0) for v in labels), (
+                f"{shown}: expected an array of {n} labels, each +1 or -1; got {got!r}")
+            learner, Rq = new_learner(), Fraction(R)
+            for i, yi in enumerate(labels):
+                x = np.zeros(n)
+                x[i] = R
+                p = learner.predict(x.copy())
+                want = 1.0 if p == 0 else -float(p)
+                assert p != yi and yi == want, (
+                    f"{shown}: expected the label {want:+.0f} in round {i + 1}, where the learner predicts "
+                    f"{p} after the labels {labels[:i]} (it must err, and no label gets +1); got the labels {labels}")
+                learner.update(x.copy(), yi)
+                s = Fraction(yi) * Fraction(yi) * Rq  # sqrt(n) times the margin of u on (R e_i, y_i)
+                assert s > 0 and s * s == Rq * Rq, f"{shown}: u does not have margin R/sqrt(n) on round {i + 1}"
+    test_adversary_perceptrons(adversary)
+    '''),
+    _cell(r'''
+    def test_adversary_learners_with_memory(adversary):
+        # Learners whose predictions depend on the labels they were told, on their order, and on
+        # the points themselves: the majority of the labels (ties +1, -1 or no label), the label
+        # of two rounds before, 1-nearest neighbour in fractions (the first of equally near points,
+        # +1 before any), a fixed threshold on the sum of the coordinates (which sees R), a
+        # constant. n from 1 to 12, R from 0.1 to 12. Oracle: the defining property, replayed.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        def point(x):
+            return [Fraction(v) for v in np.asarray(x, dtype=float).tolist()]
+        class Majority:
+            def __init__(self, tie):
+                self.tie, self.total = tie, 0
+            def predict(self, x):
+                return 1 if self.total > 0 else -1 if self.total < 0 else self.tie
+            def update(self, x, y):
+                self.total += 1 if y > 0 else -1
+        class TwoBack:
+            def __init__(self):
+                self.told = []
+            def predict(self, x):
+                return self.told[-2] if len(self.told) >= 2 else 1
+            def update(self, x, y):
+                self.told.append(1 if y > 0 else -1)
+        class Nearest:
+            def __init__(self):
+                self.seen = []
+            def predict(self, x):
+                if not self.seen:
+                    return 1
+                q = point(x)
+                dist = [sum((a - b) ** 2 for a, b in zip(q, p)) for p, _ in self.seen]
+                return self.seen[dist.index(min(dist))][1]
+            def update(self, x, y):
+                self.seen.append((point(x), 1 if y > 0 else -1))
+        class Threshold:
+            def __init__(self, c):
+                self.c = Fraction(c)
+            def predict(self, x):
+                s = sum(point(x))
+                return 1 if s > self.c else -1 if s < self.c else 0
+            def update(self, x, y):
+                pass
+        class Constant:
+            def __init__(self, p):
+                self.p = p
+            def predict(self, x):
+                return self.p
+            def update(self, x, y):
+                pass
+        kinds = [("the majority of the labels, +1 on a tie", lambda: Majority(1)),
+                 ("the majority of the labels, -1 on a tie", lambda: Majority(-1)),
+                 ("the majority of the labels, no label on a tie", lambda: Majority(0)),
+                 ("the label told two rounds before, +1 before", TwoBack),
+                 ("1-nearest neighbour", Nearest),
+                 ("+1 when the coordinates add up to more than 1, no label at exactly 1", lambda: Threshold(1)),
+                 ("always -1", lambda: Constant(-1)),
+                 ("always no label", lambda: Constant(0))]
+        rng = np.random.default_rng(1729)
+        for case in range(40):
+            name, new_learner = kinds[case % len(kinds)]
+            n = int(rng.integers(1, 13))
+            R = float(rng.choice([0.1, 0.5, 1.0, 3.0, 12.0]))
+            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT)
+            shown = f"adversary(new_learner, n, R) with new_learner() giving {name}, n = {n}, R = {R!r}"
+            try:
+                labels = np.asarray(got, dtype=float).tolist()
+            except (TypeError, ValueError):
+                labels = None
+            assert isinstance(labels, list) and len(labels) == n and all(v in (1.0, -1.0) for v in labels), (
+                f"{shown}: expected an array of {n} labels, each +1 or -1; got {got!r}")
+            learner, Rq = new_learner(), Fraction(R)
+            for i, yi in enumerate(labels):
+                x = np.zeros(n)
+                x[i] = R
+                p = learner.predict(x.copy())
+                want = 1.0 if p == 0 else -float(p)
+                assert p != yi and yi == want, (
+                    f"{shown}: expected the label {want:+.0f} in round {i + 1}, where the learner predicts "
+                    f"{p} after the labels {labels[:i]} (it must err, and no label gets +1); got the labels {labels}")
+                learner.update(x.copy(), yi)
+                s = Fraction(yi) * Fraction(yi) * Rq  # sqrt(n) times the margin of u on (R e_i, y_i)
+                assert s > 0 and s * s == Rq * Rq, f"{shown}: u does not have margin R/sqrt(n) on round {i + 1}"
+    test_adversary_learners_with_memory(adversary)
+    '''),
+    _cell(r'''
+    def test_adversary_plays_by_the_rules(adversary):
+        # A learner that writes down every call: the game is played against one learner, which
+        # is told (x_i, y_i) for i = 1..n in this order, with x_i = R e_i in R^n exactly and y_i
+        # the returned label, and asked to predict x_i before it is told y_i. Its predictions
+        # are the majority of the labels told so far (no label on a tie). Oracle: the record,
+        # compared with the rules of the game; and the defining property, replayed.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import TIME_LIMIT, call
+        for n, R in [(1, 1.0), (2, 0.1), (3, 2.0), (5, 1.0), (6, 0.75), (8, 3.5), (9, 1e-3), (12, 40.0)]:
+            record, made = [], []
+            class Recorder:
+                def __init__(self):
+                    self.total = 0
+                    made.append(self)
+                def predict(self, x):
+                    record.append((id(self), "predict", np.asarray(x, dtype=float).tolist(), None))
+                    return 1 if self.total > 0 else -1 if self.total < 0 else 0
+                def update(self, x, y):
+                    record.append((id(self), "update", np.asarray(x, dtype=float).tolist(), y))
+                    self.total += 1 if y > 0 else -1
+            got = call(adversary, Recorder, n, R, time_limit=TIME_LIMIT)
+            shown = (f"adversary(new_learner, n, R) with n = {n}, R = {R!r} and new_learner() giving a learner "
+                     f"that predicts the majority of the labels told so far (no label on a tie)")
+            try:
+                labels = np.asarray(got, dtype=float).tolist()
+            except (TypeError, ValueError):
+                labels = None
+            assert isinstance(labels, list) and len(labels) == n and all(v in (1.0, -1.0) for v in labels), (
+                f"{shown}: expected an array of {n} labels, each +1 or -1; got {got!r}")
+            points = [[R if j == i else 0.0 for j in range(n)] for i in range(n)]
+            used = {who for who, *_ in record}
+            assert len(used) == 1, f"{shown}: expected one learner to play the whole game, but {len(used)} were used"
+            updates = [(x, y) for _, kind, x, y in record if kind == "update"]
+            told = [(x, float(y)) for x, y in updates]
+            assert told == list(zip(points, labels)), (
+                f"{shown}: expected the learner to be told (R e_i, y_i) for i = 1..{n} in order, with "
+                f"R e_i = {points} and the returned labels {labels}; it was told {told}")
+            since_update = []
+            for _, kind, x, _ in record:
+                if kind == "predict":
+                    since_update.append(x)
+                else:
+                    assert x in since_update, (
+                        f"{shown}: expected the learner to predict {x} before it is told that point's label; "
+                        f"it was asked about {since_update} since the previous label (record: {record})")
+                    since_update = []
+            learner, Rq = Recorder(), Fraction(R)  # a fresh one, after the record was read
+            for i, yi in enumerate(labels):
+                p = learner.predict(np.array(points[i]))
+                want = 1.0 if p == 0 else -float(p)
+                assert p != yi and yi == want, (
+                    f"{shown}: expected the label {want:+.0f} in round {i + 1}, where the learner predicts "
+                    f"{p} after the labels {labels[:i]}; got the labels {labels}")
+                learner.update(np.array(points[i]), yi)
+                s = Fraction(yi) * Fraction(yi) * Rq
+                assert s > 0 and s * s == Rq * Rq, f"{shown}: u does not have margin R/sqrt(n) on round {i + 1}"
+    test_adversary_plays_by_the_rules(adversary)
+    '''),
+]
+
+
 #: Hidden test cells by exercise name (the names of :data:`perceptron_core.check.EXERCISES`).
 HIDDEN: dict[str, list[str]] = {
     "mistakes": _MISTAKES,
@@ -1548,6 +1961,7 @@ HIDDEN: dict[str, list[str]] = {
     "update": _UPDATE,
     "train": _TRAIN,
     "separable": _SEPARABLE,
+    "is_certificate": _IS_CERTIFICATE,
     "margin": _MARGIN,
     "radius": _RADIUS,
     "mistake_bound": _MISTAKE_BOUND,
@@ -1557,6 +1971,7 @@ HIDDEN: dict[str, list[str]] = {
     "margin_mistake": _MARGIN_MISTAKE,
     "hinge_deviation": _HINGE,
     "pac_window": _PAC_WINDOW,
+    "adversary": _ADVERSARY,
 }
 
 

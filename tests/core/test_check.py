@@ -53,6 +53,22 @@ def separable_ok(X, y):
     return bool(res.x[-1] > 1e-9 and exact)
 
 
+def is_certificate_ok(X, y, lam):
+    # Integers: every float is m * 2^e, so over a common power of two all the sums are exact.
+    ratios = [float(v).as_integer_ratio() for v in lam]
+    if any(num < 0 for num, _ in ratios):
+        return False
+    den = max(d for _, d in ratios)  # powers of two: the largest is a multiple of the others
+    if sum(num * (den // d) for num, d in ratios) != den:
+        return False
+    for j in range(X.shape[1]):
+        terms = [(num, d, *float(yi * xi[j]).as_integer_ratio()) for (num, d), xi, yi in zip(ratios, X, y)]
+        common = max((d * e for _, d, _, e in terms), default=1)
+        if sum(num * m * (common // (d * e)) for num, d, m, e in terms) != 0:
+            return False
+    return True
+
+
 def margin_ok(X, y, w, b):
     return min(yi * (np.dot(xi, w) + b) for xi, yi in zip(X, y)) / math.sqrt(np.dot(w, w))
 
@@ -100,6 +116,46 @@ def hinge_ok(X, y, w, gamma):
 def window_ok(R, gamma, epsilon, delta):
     M = math.floor((R / gamma) ** 2)
     return math.ceil(math.log((M + 1) / delta) / epsilon)
+
+
+def adversary_ok(new_learner, n, R):
+    learner, labels = new_learner(), []
+    for i in range(n):
+        x = [0.0] * n
+        x[i] = R
+        p = learner.predict(np.array(x))
+        labels.append(-1 if p == 1 else 1)  # -1 after +1; +1 after -1 and after no label (0)
+        learner.update(np.array(x), labels[-1])
+    return labels
+
+
+def _certificate_close(X, y, lam):
+    """The slip the exercise warns of: the conditions in floats, up to a tolerance."""
+    return bool(np.all(lam >= 0) and np.isclose(lam.sum(), 1) and np.allclose(lam @ (y[:, None] * X), 0))
+
+
+def _certificate_any_sign(X, y, lam):
+    """The equations exactly, but λ ≥ 0 left out."""
+    from fractions import Fraction
+
+    L = [Fraction(float(v)) for v in lam]
+    return sum(L) == 1 and all(sum(l * Fraction(float(yi * xi[j])) for l, xi, yi in zip(L, X, y)) == 0
+                               for j in range(X.shape[1]))
+
+
+def _adversary_playing(label_of, *, unit=False, tell=True):
+    """The adversary with a slip: the label from the prediction by ``label_of``, the points
+    e_i instead of R e_i (``unit``), or the learner never told the labels (``tell=False``)."""
+    def adversary(new_learner, n, R):
+        learner, labels = new_learner(), []
+        for i in range(n):
+            x = np.zeros(n)
+            x[i] = 1.0 if unit else R
+            labels.append(label_of(learner.predict(x)))
+            if tell:
+                learner.update(x, labels[-1] if labels[-1] else 1)
+        return np.array(labels, dtype=float)
+    return adversary
 
 
 def _perceptron_few_epochs(X, y):
@@ -203,6 +259,23 @@ WRONG = {
         (lambda X, y, e: _train_with(X, y, e + 1), "epochs = 0"),
         (_train_reset, "stops after the given epochs"),
     ],
+    "is_certificate": [
+        (_certificate_close, "AND through the origin with q = 1/3 in floats"),
+        (lambda X, y, lam: is_certificate_ok(X, np.ones_like(y), lam), "a point with both labels"),
+        (lambda X, y, lam: bool(np.all(lam > 0)) and is_certificate_ok(X, y, lam), "a point at the origin"),
+        (lambda X, y, lam: bool(np.all(lam >= 0) and lam.sum() > 0) and is_certificate_ok(X, y, lam / lam.sum()),
+         "not normalized"),
+        (_certificate_any_sign, "a negative weight"),
+        (lambda X, y, lam: bool(np.all(lam >= 0) and lam.sum() == 1 and not np.any(lam @ (y[:, None] * X))),
+         "AND through the origin with q = 1/3 in floats"),
+    ],
+    "adversary": [
+        (_adversary_playing(lambda p: p if p else 1), "always +1"),
+        (_adversary_playing(lambda p: -p), "always no label"),
+        (_adversary_playing(lambda p: 1 if p < 0 else -1), "always no label"),
+        (_adversary_playing(lambda p: 1 if p == 0 else -p, tell=False), "majority of the labels so far"),
+        (_adversary_playing(lambda p: 1 if p == 0 else -p, unit=True), "R = 3 and a learner that sees lengths"),
+    ],
     "separable": [
         (lambda X, y: bool(len(set(y.tolist())) == 1 or X.shape[0] > 1), "XOR"),
         (_separable_with_offset, "a point at the origin"),
@@ -274,6 +347,7 @@ RIGHT = {
     "update": update_ok,
     "train": train_ok,
     "separable": separable_ok,
+    "is_certificate": is_certificate_ok,
     "margin": margin_ok,
     "radius": radius_ok,
     "mistake_bound": bound_ok,
@@ -283,6 +357,7 @@ RIGHT = {
     "margin_mistake": margin_mistake_ok,
     "hinge_deviation": hinge_ok,
     "pac_window": window_ok,
+    "adversary": adversary_ok,
 }
 
 
@@ -637,6 +712,100 @@ def test_separable_cases_are_decided():
         assert pc.separability(*case.args).separable in (True, False)
     verdicts = [check._ref_separable(*c.args) for c in check._separable_cases()]
     assert 0 < sum(verdicts) < len(verdicts)  # both answers occur, so a constant answer fails
+
+
+def test_is_certificate_reference_agrees_with_integer_arithmetic():
+    """The reference (Separability.verify) against is_certificate_ok, which works in integers, on
+    planted certificates, the same changed, and random weights; and both answers occur among
+    the check's cases."""
+    rng = np.random.default_rng(7)
+    verdicts = []
+    for k in range(300):
+        X, y, lam, support = check._planted_certificate(rng)
+        if k % 4 == 1:
+            lam = np.where(lam > 0, lam, 0) * rng.choice([0.5, 1.0, 2.0])
+        elif k % 4 == 2:
+            i = int(rng.choice(support))
+            X[i, int(rng.integers(X.shape[1]))] += float(rng.choice([-1, 1])) * 2.0 ** -int(rng.integers(1, 60))
+        elif k % 4 == 3:
+            lam = rng.dirichlet(np.ones(len(lam))) if k % 8 == 3 else rng.integers(-1, 3, size=len(lam)) / 4
+        verdict = check._ref_is_certificate(X, y, lam)
+        assert verdict == is_certificate_ok(X, y, lam), (X, y, lam)
+        verdicts.append(verdict)
+    assert 50 < sum(verdicts) < 250
+    cases = check._is_certificate_cases()
+    answers = [check._ref_is_certificate(*c.args) for c in cases]
+    assert answers == [is_certificate_ok(*c.args) for c in cases]
+    assert 5 < sum(answers[15:]) < 15 and 3 < sum(answers[:15]) < 12  # both, in edge and random cases
+
+
+def _replay_errs(new_learner, n, R, labels):
+    """The defining property: on a fresh learner, every round is a mistake, +1 after no label."""
+    learner = new_learner()
+    for i, label in enumerate(labels):
+        x = np.zeros(n)
+        x[i] = R
+        p = learner.predict(x)
+        if p == label or (p == 0 and label != 1) or label not in (1, -1):
+            return False
+        learner.update(x, label)
+    return True
+
+
+def test_adversary_reference_agrees_with_a_loop_and_makes_every_round_a_mistake():
+    cases = check._adversary_cases()
+    for c in cases:
+        expected = check._ref_adversary(*c.args)
+        assert np.array_equal(expected, adversary_ok(*c.args)), c.name
+        assert expected.shape == (c.args[1],) and _replay_errs(*c.args, expected.tolist()), c.name
+    # Every kind of learner, n = 1, R other than 1, and both labels occur.
+    assert {c.args[1] for c in cases} >= {1, 12} and {c.args[2] for c in cases} - {1.0}
+    labels = np.concatenate([check._ref_adversary(*c.args) for c in cases])
+    assert set(labels.tolist()) == {1.0, -1.0}
+    for tie in ("mistake", "positive", "negative"):  # the chapter's table: every score is a tie
+        game = pc.adversary_game(pc.PerceptronLearner(tie), 9)
+        assert np.array_equal(game.y, adversary_ok(lambda: pc.PerceptronLearner(tie), 9, 1.0))
+
+
+def test_adversary_verdict_describes_the_learner(capsys, monkeypatch):
+    """A learner factory has no Python literal: the verdict says which learner it makes and how
+    to get it, and it reruns the case; so does a tiny print limit."""
+    def never_told(new_learner, n, R):
+        learner = new_learner()
+        return [1 if learner.predict(x) != 1 else -1 for x in R * np.eye(n)]
+
+    for limit in (check.PRINT_LIMIT, 1):
+        monkeypatch.setattr(check, "PRINT_LIMIT", limit)
+        result = check.adversary(never_told)
+        out = capsys.readouterr().out
+        assert result.case == "majority of the labels so far"
+        assert ("new_learner = <a factory of fresh learners: the majority of the labels told so far, "
+                "-1 on a tie>; get it with check.case_inputs('adversary', 'majority of the labels so "
+                "far')['new_learner']") in out
+        assert "n = 6" in out and "R = 1.0" in out and "different label in round 2" in out
+    inputs = check.case_inputs("adversary", "majority of the labels so far")
+    assert never_told(**inputs) == result.received
+    assert inputs["new_learner"]() is not inputs["new_learner"]()  # fresh each time
+
+
+def test_adversary_labels_are_compared_exactly(capsys):
+    def f32(new_learner, n, R):
+        return np.asarray(adversary_ok(new_learner, n, R), dtype=np.float32)
+
+    assert check.adversary(f32).passed  # (adversary_ok itself returns a list)
+    bad = {
+        "zero-one labels": (lambda *a: [max(v, 0) for v in adversary_ok(*a)], "always +1",
+                            "a different label in round 1"),
+        "booleans": (lambda *a: np.array(adversary_ok(*a)) > 0, "always +1", "a different label in round 1"),
+        "a column": (lambda *a: np.array(adversary_ok(*a))[:, None], "always +1", "shape (3, 1) where shape (3,)"),
+        "one label": (lambda *a: adversary_ok(*a)[0], "always +1", "int where an array of labels"),
+        "nothing": (lambda *a: None, "always +1", "NoneType where an array of labels"),
+    }
+    for name, (func, case, why) in bad.items():
+        result = check.adversary(func)
+        out = capsys.readouterr().out
+        assert result.case == case and why in out and "Compared to" not in out, name
+    capsys.readouterr()
 
 
 # --- the package does not answer for the student ---------------------------------------------

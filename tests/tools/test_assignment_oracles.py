@@ -85,6 +85,45 @@ def _separable_negated(X, y):
     return not solution("separable")(X, y)
 
 
+def _certificate_close(X, y, lam):
+    """The conditions in floats, up to numpy's tolerances: the slip the exercise warns of."""
+    return bool(np.all(lam >= 0) and np.isclose(lam.sum(), 1) and np.allclose(lam @ (y[:, None] * X), 0))
+
+
+def _certificate_float_equal(X, y, lam):
+    """The conditions in floats, compared with == (rounding errors included)."""
+    return bool(np.all(lam >= 0) and lam.sum() == 1 and np.all(lam @ (y[:, None] * X) == 0))
+
+
+def _certificate_exact(X, y, lam, *, labels=True, signs=True, normalized=True):
+    """The exact test with one condition left out (as asked): the labels, λ ≥ 0 or Σλ = 1."""
+    from fractions import Fraction
+
+    L = [Fraction(v) for v in lam.tolist()]
+    if (signs and any(v < 0 for v in L)) or (normalized and sum(L) != 1) or not any(L):
+        return False
+    y = y if labels else np.ones_like(y)
+    return all(sum(l * Fraction(yi) * Fraction(xi[j]) for l, yi, xi in zip(L, y.tolist(), X.tolist())) == 0
+               for j in range(X.shape[1]))
+
+
+def _adversary(label_of=lambda p: 1 if p == 0 else -p, *, point=lambda i, n, R: R * np.eye(n)[i],
+               tell=True, fresh=False, order=lambda n: range(n)):
+    """The adversary, or a slip in one of its parts: the label given to a prediction, the point
+    shown in round i, whether the learner is told the labels, one learner or a fresh one each
+    round, the order of the rounds."""
+    def adversary(new_learner, n, R):
+        learner, labels = new_learner(), np.zeros(n)
+        for i in order(n):
+            learner = new_learner() if fresh else learner
+            x = point(i, n, R)
+            labels[i] = label_of(learner.predict(x))
+            if tell:
+                learner.update(x, labels[i])
+        return labels
+    return adversary
+
+
 def _pac_window_unfloored(R, gamma, epsilon, delta):
     return math.ceil(math.log(((R / gamma) ** 2 + 1) / delta) / epsilon)
 
@@ -215,6 +254,14 @@ WRONG = {
         ("always True", lambda X, y: True),
         ("no point at the origin", lambda X, y: bool(np.all(np.any(X != 0, axis=1)))),
     ],
+    "is_certificate": [
+        ("a tolerance (isclose, allclose)", _certificate_close),
+        ("floats compared with ==", _certificate_float_equal),
+        ("labels left out", lambda X, y, lam: _certificate_exact(X, y, lam, labels=False)),
+        ("negative weights let through", lambda X, y, lam: _certificate_exact(X, y, lam, signs=False)),
+        ("not normalized (any positive sum)", lambda X, y, lam: _certificate_exact(X, y, lam, normalized=False)),
+        ("the negative answer", lambda X, y, lam: not _certificate_exact(X, y, lam)),
+    ],
     "margin": [
         ("not normalized", lambda X, y, w, b: float(np.min(y * (X @ w + b)))),
         ("offset left out", lambda X, y, w, b: float(np.min(y * (X @ w)) / np.linalg.norm(w))),
@@ -287,6 +334,15 @@ WRONG = {
         ("a float", lambda R, gamma, eps, delta: float(math.ceil(
             math.log((math.floor((R / gamma) ** 2) + 1) / delta) / eps))),
         ("ln(1/delta) only", lambda R, gamma, eps, delta: math.ceil(math.log(1 / delta) / eps)),
+    ],
+    "adversary": [
+        ("agrees with the prediction", _adversary(lambda p: p if p else 1)),
+        ("label 0 after no label", _adversary(lambda p: -p)),
+        ("-1 after no label", _adversary(lambda p: 1 if p < 0 else -1)),
+        ("never tells the learner", _adversary(tell=False)),
+        ("a fresh learner each round", _adversary(fresh=True)),
+        ("the unit vectors e_i", _adversary(point=lambda i, n, R: np.eye(n)[i])),
+        ("the rounds in reverse order", _adversary(order=lambda n: reversed(range(n)))),
     ],
 }
 
@@ -392,6 +448,46 @@ def _train_until_clean_or_epochs(X, y, epochs):
     return w
 
 
+def _certificate_integers(X, y, lam):
+    """The three conditions in integers: over a common power of two every float is an integer."""
+    ratios = [v.as_integer_ratio() for v in lam.tolist()]
+    if any(num < 0 for num, _ in ratios):
+        return False
+    den = max(d for _, d in ratios)  # powers of two: a multiple of every other
+    if sum(num * (den // d) for num, d in ratios) != den:
+        return False
+    for j in range(X.shape[1]):
+        terms = [(num, d, *(yi * xi[j]).as_integer_ratio()) for (num, d), xi, yi in zip(ratios, X.tolist(), y.tolist())]
+        common = max(d * e for _, d, _, e in terms)
+        if sum(num * m * (common // (d * e)) for num, d, m, e in terms) != 0:
+            return False
+    return True
+
+
+def _certificate_decimal(X, y, lam):
+    """The three conditions in decimal arithmetic with enough digits to hold every product of
+    two floats exactly (a float has at most 767 significant decimal digits)."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 2000
+        L = [Decimal(v) for v in lam.tolist()]
+        if min(L) < 0 or sum(L) != 1:
+            return False
+        Z = [[Decimal(yi) * Decimal(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+        return all(sum((l * z[j] for l, z in zip(L, Z)), Decimal(0)) == 0 for j in range(X.shape[1]))
+
+
+def _adversary_rows(new_learner, n, R):
+    """The game as a list of ints, the points the rows of R times the identity, labels told as ints."""
+    learner, labels = new_learner(), []
+    for x in R * np.eye(n):
+        p = learner.predict(x)
+        labels.append(-1 if p > 0 else 1)
+        learner.update(x, labels[-1])
+    return labels
+
+
 ALTERNATIVES = {
     "mistakes": [
         lambda X, y, w: sum(1 for xi, yi in zip(X, y) if yi * sum(a * b for a, b in zip(xi, w)) <= 0),
@@ -411,6 +507,7 @@ ALTERNATIVES = {
     ],
     "train": [_train_f32, _train_lists, _train_until_clean_or_epochs],
     "separable": [_separable_lp_witness],
+    "is_certificate": [_certificate_integers, _certificate_decimal],
     "margin": [
         lambda X, y, w, b: float(np.min(y * (X @ (w / np.linalg.norm(w)) + b / np.linalg.norm(w)))),
         lambda X, y, w, b: f32(np.min(y * (X.astype(f32) @ w.astype(f32) + f32(b))) / np.linalg.norm(w.astype(f32))),
@@ -447,6 +544,10 @@ ALTERNATIVES = {
     "pac_window": [
         lambda R, gamma, eps, delta: math.ceil((math.log(int((R / gamma) ** 2) + 1) - math.log(delta)) / eps),
         lambda R, gamma, eps, delta: int(np.ceil(np.log((np.floor(R**2 / gamma**2) + 1) / delta) / eps)),
+    ],
+    "adversary": [
+        lambda new_learner, n, R: _adversary()(new_learner, n, R).astype(f32),
+        _adversary_rows,
     ],
 }
 
