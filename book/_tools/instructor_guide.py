@@ -52,12 +52,12 @@ CLASSIFICATION: dict[str, tuple[tuple[str, ...], int]] = {
     "fl-ex-check": (("code",), 1),
     "fl-ex-scale": (("proof", "code"), 1),
     "fl-ex-dimension": (("exploration",), 1),
-    "per-ex-check": (("code",), 1),
+    "per-ex-check": (("code",), 2),  # one step, then the whole epoch form
     "per-ex-repeat": (("proof", "code"), 2),
     "per-ex-rate": (("proof",), 1),
     "per-ex-balcan": (("proof", "code"), 2),
     "per-ex-order": (("exploration",), 1),
-    "sep-ex-check": (("code",), 2),
+    "sep-ex-check": (("code",), 3),  # two LPs checked exactly, then a certificate checked exactly
     "sep-ex-infinite": (("proof",), 2),
     "sep-ex-xor": (("proof", "code"), 2),
     "sep-ex-origin": (("code", "exploration"), 2),
@@ -68,7 +68,7 @@ CLASSIFICATION: dict[str, tuple[tuple[str, ...], int]] = {
     "mgn-ex-orthonormal": (("proof", "code"), 2),
     "mgn-ex-translate": (("code", "exploration"), 2),
     "mgn-ex-smooth": (("code", "exploration"), 3),
-    "conv-ex-check": (("code",), 1),
+    "conv-ex-check": (("code",), 2),  # the bound, then a run that records the proof's quantities
     "conv-ex-scale": (("proof",), 1),
     "conv-ex-orthonormal": (("proof",), 2),
     "conv-ex-strict": (("proof",), 3),
@@ -83,7 +83,7 @@ CLASSIFICATION: dict[str, tuple[tuple[str, ...], int]] = {
     "mp-ex-init": (("proof", "code"), 3),
     "mp-ex-search": (("proof", "code"), 3),
     "mp-ex-strict": (("code", "exploration"), 2),
-    "ns-ex-check": (("code",), 1),
+    "ns-ex-check": (("code",), 2),  # TD_γ, then the averaged perceptron
     "ns-ex-xor-bound": (("proof",), 2),
     "ns-ex-averaged-dual": (("proof", "code"), 3),
     "ns-ex-linear-ties": (("proof",), 2),
