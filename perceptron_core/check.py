@@ -40,7 +40,9 @@ check                  the student writes                                  chapt
 ``augment``            ``augment(X, c)``: append the constant feature c    offset
 ``offset_bound``       ``offset_bound(R, gamma, b, c)``: with an offset    offset
 ``margin_mistake``     ``margin_mistake(w, x, y, gamma, target)``          margin_perceptron
+``margin_run``         ``margin_run(X, y, gamma, target)``: the final w    margin_perceptron
 ``hinge_deviation``    ``hinge_deviation(X, y, w, gamma)``: TD_γ           nonseparable
+``averaged``           ``averaged(X, y, epochs)``: the mean iterate        nonseparable
 ``pac_window``         ``pac_window(R, gamma, epsilon, delta)``            guarantees
 ``adversary``          ``adversary(new_learner, n, R)``: the labels        guarantees
 =====================  ==================================================  =====================
@@ -74,7 +76,11 @@ check                  a float answer passes within 1e-6 times
 ``proof_quantities``   ``max(M R², √M R)``, the largest an entry can be after M mistakes
 ``augment``            the largest ``|entry|`` of X and c (in every entry)
 ``offset_bound``       the answer, ``(R² + c²)(1 + b²/c²)/γ²``
+``margin_run``         ``(M + 1) max|xᵢⱼ|`` for a run of M updates, the largest |entry| it
+                       can reach (in every entry)
 ``hinge_deviation``    ``n (γ + R)``, the largest TD_γ can be
+``averaged``           ``M max|xᵢⱼ|`` for a run of M mistakes, the largest |entry| an iterate
+                       can reach (in every entry)
 =====================  ================================================================
 
 Integer, index and True/False answers (``mistakes``, ``first_mistake``, ``separable``,
@@ -114,10 +120,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from . import _signs
 from . import bounds as _bounds
 from . import data as _data
 from . import geometry as _geometry
@@ -144,7 +152,9 @@ __all__ = [
     "augment",
     "offset_bound",
     "margin_mistake",
+    "margin_run",
     "hinge_deviation",
+    "averaged",
     "pac_window",
     "adversary",
 ]
@@ -1685,6 +1695,120 @@ def margin_mistake(func: Callable[..., Any], *, quiet: bool = False,
     return _run("margin_mistake", func, quiet=quiet, time_limit=time_limit)
 
 
+# --- the Margin Perceptron's whole run (chapter "margin_perceptron") --------------------------
+
+
+def _margin_replay(X: np.ndarray, y: np.ndarray, gamma: float, target: float) -> tuple[np.ndarray, int, float]:
+    """The run of the chapter's algorithm box, every test decided exactly.
+
+    ``w₁ = y₁x₁``; then sweeps over the rows in order, ``w ← w + yᵢxᵢ`` at every margin mistake,
+    until a sweep makes none. ``w`` is the float running sum, as the package's is, and each test
+    ``y w·x/‖w‖ < τγ`` is decided on it in rational arithmetic as ``y w·x < 0`` or
+    ``(y w·x)² < (τγ)² ‖w‖²``, with no square root (τγ the exact product of the two floats).
+
+    Returns the final w, the number M of updates after the initialization, and the closest
+    call: the smallest ``|y w·x/‖w‖ − τγ| / (‖x‖ + τγ)`` over the tests (in floats), how near a
+    test came to going the other way relative to the largest its two sides can be.
+    """
+    Z = y[:, None] * X
+    sizes = np.linalg.norm(X, axis=1)
+    aim = Fraction(target) * Fraction(gamma)
+    aim_sq, aim_float = aim * aim, float(aim)
+    # Under the chapter's hypotheses (γ at most the data's margin), which every case of the
+    # check meets, the run stops within this many updates; past it something is wrong.
+    cap = _bounds.margin_perceptron_bound(float(sizes.max()), gamma, target)
+    w = Z[0].copy()
+    norm_sq = _signs.exact_dot(w, w)
+    updates, closest = 0, math.inf
+    while True:
+        clean = True
+        for z, size in zip(Z, sizes):
+            s = _signs.exact_dot(z, w)
+            closest = min(closest, abs(float(s) / math.sqrt(norm_sq) - aim_float) / (size + aim_float))
+            if s < 0 or s * s < aim_sq * norm_sq:
+                w = w + z
+                norm_sq = _signs.exact_dot(w, w)
+                updates, clean = updates + 1, False
+        if clean:
+            return w, updates, closest
+        if updates > cap:
+            raise RuntimeError("the run does not stop: is gamma above the data's margin?")
+
+
+def _ref_margin_run(X: np.ndarray, y: np.ndarray, gamma: float, target: float) -> np.ndarray:
+    return _margin_replay(X, y, gamma, target)[0]
+
+
+def _margin_run_cases() -> list[Case]:
+    # Every case meets the hypotheses of the chapter's theorem: some unit u has yᵢ u·xᵢ ≥ γ
+    # (the tests check it with max_margin), so every run stops. The hand-made ones are multiples
+    # of 1/4, and at their ties w lies along an axis, so that every way of computing a margin
+    # in floats (y w·x/‖w‖, y (w/‖w‖)·x, y w·x against τγ‖w‖) is exact there.
+    cases = [
+        Case("one point", (_arr([[3, 4]]), _arr([-1]), 4.0, 0.5),
+             "The run starts from w₁ = y₁x₁: the update the first example makes from w = 0, where "
+             "no point has a normalized margin (0/0)."),
+        Case("correct but too close", (_arr([[1, 0], [0.25, 1]]), _arr([1, 1]), 0.5, 0.8),
+             "A point on the correct side whose normalized margin is below τγ is a margin mistake "
+             "too: the run updates on it, not only on true mistakes."),
+        Case("target, not gamma", (_arr([[2, 0], [0.75, 3]]), _arr([1, 1]), 1.0, 0.5),
+             "The run aims for τγ, a fraction of γ: here the second point's normalized margin, "
+             "0.75, reaches τγ = 0.5, so it is no margin mistake."),
+        Case("exactly at target", (_arr([[2, 0], [0.5, 3]]), _arr([1, 1]), 1.0, 0.5),
+             "The test is strict: a normalized margin equal to τγ is not a margin mistake, so "
+             "the run makes no update on it."),
+        Case("at target after an update", (_arr([[2, 0.5], [2, -2]]), _arr([-1, 1]), 1.0, 0.5),
+             "After the update to w = (0, -2.5) the first point's normalized margin is exactly "
+             "τγ = 0.5: not a margin mistake, as the test is strict."),
+        Case("w not of unit length", (_arr([[4, 0], [1, 3]]), _arr([1, 1]), 1.5, 0.9),
+             "Normalize: the margin is y w·x/‖w‖. With w = (4, 0) the second point has y w·x = 4 "
+             "but normalized margin 1, below τγ = 1.35."),
+        Case("negative labels", (_arr([[-2, 1], [1, -3], [0.5, 2]]), _arr([-1, 1, -1]), 1.0, 0.6),
+             "Multiply by the label, in the test and in the update w ← w + y x."),
+        Case("several epochs", (_arr([[-0.5, -2], [-0.5, 0]]), _arr([1, 1]), 0.5, 0.75),
+             "One update may not be enough: here the second point stays a margin mistake for "
+             "four epochs. Sweep again until a whole epoch makes no update."),
+    ]
+    rng = _rng(17)
+    fixed = len(cases)
+    while len(cases) < fixed + N_RANDOM:
+        n, d = int(rng.integers(2, 11)), int(rng.integers(2, 5))
+        u = rng.normal(size=d)
+        u /= np.linalg.norm(u)
+        # Multiples of 1/8 (every sum of them is exact, in float32 too) labelled by their side
+        # of u's hyperplane, at distances from it between 1/4 and 3/4 while their lengths reach
+        # 4: runs with several margin mistakes.
+        X = rng.integers(-16, 17, size=(20 * n, d)) / 8.0
+        X = X[(np.abs(X @ u) >= 0.25) & (np.abs(X @ u) <= 0.75)][:n]
+        if len(X) < 2:
+            continue
+        y = np.where(X @ u > 0, 1.0, -1.0)
+        gamma = float(np.min(np.abs(X @ u))) * float(rng.uniform(0.6, 0.99))  # below u's margin
+        target = float(rng.uniform(0.3, 0.9))
+        _, updates, closest = _margin_replay(X, y, gamma, target)
+        # No test within 1e-5 of going the other way (relative to its sides), so that float32
+        # and any order of operations decide as the exact run does; short runs, some updates.
+        if closest >= 1e-5 and 1 <= updates <= 40:
+            cases.append(Case(f"random {len(cases) - fixed + 1}", (X, y, gamma, target),
+                              "Start from w₁ = y₁x₁; sweep in order, add yᵢxᵢ whenever "
+                              "yᵢ w·xᵢ/‖w‖ < τγ; stop after an epoch with no update."))
+    return cases
+
+
+@_documented
+def margin_run(func: Callable[..., Any], *, quiet: bool = False,
+               time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, gamma, target)``: the weights at the end of a Margin Perceptron run.
+
+    The run of the chapter's algorithm box: ``w₁ = y₁x₁``, sweeps over the rows in order with
+    ``w ← w + yᵢxᵢ`` whenever ``yᵢ w·xᵢ/‖w‖ < target·gamma`` (strictly), until a sweep makes no
+    update; the final w (an array of floats). Every case has γ at most the data's margin, so
+    the run stops. Every entry may be off by 1e-6 times ``(M + 1) max|xᵢⱼ|``, M the run's
+    updates; ``margin_perceptron`` is switched off while it runs.
+    """
+    return _run("margin_run", func, quiet=quiet, time_limit=time_limit)
+
+
 # --- total hinge deviation (chapter "nonseparable") -------------------------------------------
 
 
@@ -1721,6 +1845,79 @@ def hinge_deviation(func: Callable[..., Any], *, quiet: bool = False,
     sums are switched off while it runs.
     """
     return _run("hinge_deviation", func, quiet=quiet, time_limit=time_limit)
+
+
+# --- the averaged perceptron (chapter "nonseparable") -----------------------------------------
+
+
+def _averaged_run(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int]:
+    """The averaged perceptron of the chapter's algorithm box: the mean of the weights after
+    each of the n·T rounds, and the run's number of mistakes."""
+    n, d = X.shape
+    w, total, mistakes = np.zeros(d), np.zeros(d), 0
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * _signs.exact_sign(w, x) <= 0:  # ties count as mistakes, w = 0 included
+                w = w + label * x
+                mistakes += 1
+            total += w  # after every round, whether or not it changed w
+    return total / (n * epochs), mistakes
+
+
+def _ref_averaged(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+    return _averaged_run(X, y, epochs)[0]
+
+
+def _averaged_cases() -> list[Case]:
+    # Small integers: every score, weight and sum is exact in floats (float32 too), so ties
+    # happen exactly and only the final division rounds.
+    cases = [
+        Case("one example, one epoch", (_arr([[2, -1]]), _arr([1]), 1),
+             "Average the weights after each round: with one example and one epoch that is the "
+             "weights after its update. The start w = 0 is not a term of the average."),
+        Case("settles in the first epoch", (_arr([[2, 1], [1, -3], [1, 1]]), _arr([1, 1, 1]), 4),
+             "All n·T rounds count, also those of the epochs after the run stopped changing w; "
+             "the average is not the last weights, and it is divided by n·T."),
+        Case("a point and its opposite", (_arr([[1, 0], [-1, 0]]), _arr([1, 1]), 3),
+             "These two points cannot both be right: w goes back and forth between (1, 0) and 0, "
+             "and the average lies between."),
+        Case("XOR through the origin", (_arr([[1, 1], [-1, -1], [1, -1], [-1, 1]]), _arr([1, 1, -1, -1]), 3),
+             "Multiply by the label, in the test y w·x ≤ 0 and in the update w ← w + y x."),
+        Case("a tie after the start", (_arr([[1, 0], [0, 1]]), _arr([1, 1]), 2),
+             "A score of exactly 0 is a mistake at every w, not only at w = 0: the second point "
+             "scores 0 against w = (1, 0)."),
+        Case("a point at the origin", (_arr([[0, 0], [1, 2]]), _arr([1, -1]), 2),
+             "The origin scores 0 under every w, so it is a mistake, but its update adds 0: w does "
+             "not change. It is still a round of the average."),
+        Case("duplicate points", (_arr([[1, 1], [1, 1], [-1, 2]]), _arr([1, 1, -1]), 2),
+             "A point given twice is presented twice in each epoch: two rounds."),
+    ]
+    rng = _rng(18)
+    for k in range(N_RANDOM):
+        n, d = int(rng.integers(1, 9)), int(rng.integers(1, 5))
+        X = rng.integers(-3, 4, size=(n, d)).astype(float)
+        if k % 2:  # labels of a random hyperplane (ties labelled +1): often separable
+            y = np.where(X @ rng.integers(-3, 4, size=d) >= 0, 1.0, -1.0)
+        else:
+            y = rng.choice([-1.0, 1.0], size=n)
+        cases.append(Case(f"random {k + 1}", (X, y, int(rng.integers(1, 6))),
+                          "From w = 0, sweep in order T times, update when yᵢ w·xᵢ ≤ 0, add up "
+                          "the weights after every round and divide by n·T."))
+    return cases
+
+
+@_documented
+def averaged(func: Callable[..., Any], *, quiet: bool = False,
+             time_limit: float | None = TIME_LIMIT) -> CheckResult:
+    """Check ``func(X, y, epochs)``: the averaged perceptron's weights (no offset).
+
+    The perceptron from ``w = 0``, over the rows in order for ``epochs`` = T epochs, with
+    ``w ← w + yᵢxᵢ`` whenever ``yᵢ w·xᵢ ≤ 0`` (ties count); the answer is the mean of the weights
+    after each of the n·T rounds (an array of floats). Every entry may be off by 1e-6 times
+    ``M max|xᵢⱼ|``, M the run's mistakes. Switched off while it runs: ``averaged_perceptron``,
+    ``voted_perceptron``, ``perceptron`` and ``online_perceptron`` (:data:`ANSWERS`).
+    """
+    return _run("averaged", func, quiet=quiet, time_limit=time_limit)
 
 
 # --- online to PAC (chapter "guarantees") -----------------------------------------------------
@@ -1975,7 +2172,9 @@ EXERCISES: dict[str, tuple[str, str]] = {
     "augment": ("offset", "augment(X, c)"),
     "offset_bound": ("offset", "offset_bound(R, gamma, b, c)"),
     "margin_mistake": ("margin_perceptron", "margin_mistake(w, x, y, gamma, target)"),
+    "margin_run": ("margin_perceptron", "margin_run(X, y, gamma, target)"),
     "hinge_deviation": ("nonseparable", "hinge_deviation(X, y, w, gamma)"),
+    "averaged": ("nonseparable", "averaged(X, y, epochs)"),
     "pac_window": ("guarantees", "pac_window(R, gamma, epsilon, delta)"),
     "adversary": ("guarantees", "adversary(new_learner, n, R)"),
 }
@@ -1999,7 +2198,9 @@ PRECISION: dict[str, float | None] = {
     "augment": 1e-6,
     "offset_bound": 1e-6,
     "margin_mistake": None,
+    "margin_run": 1e-6,
     "hinge_deviation": 1e-6,
+    "averaged": 1e-6,
     "pac_window": None,
     "adversary": None,
 }
@@ -2070,8 +2271,17 @@ ANSWERS: dict[str, tuple[str, ...]] = {
                      "bounds.bound_at", "bounds.best_offset_bound", "online_to_pac"),
     # The runner whose update test this is.
     "margin_mistake": ("margin_perceptron",),
+    # The runner itself: no other package function makes margin updates (the plain runners'
+    # test is the sign of y w·x, and the estimator has no margin option).
+    "margin_run": ("margin_perceptron",),
     # TD_γ, and the per-point deviations it sums (mistake_deviation sums them over any indices).
     "hinge_deviation": ("total_hinge_deviation", "bounds.deviations", "bounds.mistake_deviation"),
+    # The average itself; the voted perceptron, whose iterates and counts give it in one line
+    # (counts @ weights / nT); and the runners whose record of the run gives it in a line or
+    # two: perceptron's history (the chapter's dual form of the average) and online_perceptron's
+    # weights after every round. The estimator has no averaging option (it only returns the
+    # last weights, and it runs perceptron, so it is switched off with it).
+    "averaged": ("averaged_perceptron", "voted_perceptron", "perceptron", "online_perceptron"),
     # The window itself, and M + 1, the count of hypotheses the exercise asks to get right.
     "pac_window": ("online_to_pac", "max_rounds"),
     # The game itself: it plays any learner and returns the labels (its record's y).
@@ -2091,6 +2301,20 @@ def _margin_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, b: float) -> floa
 def _hinge_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, gamma: float) -> float:
     # Each of the n terms is at most γ + ‖xᵢ‖ ≤ γ + R.
     return len(X) * (gamma + _geometry.radius(X))
+
+
+def _margin_run_scale(X: np.ndarray, y: np.ndarray, gamma: float, target: float) -> float:
+    # The final w is a sum of M + 1 of the yᵢxᵢ (w₁ and M updates): no entry exceeds
+    # (M + 1) max|xᵢⱼ|, and neither does any partial sum of the run, which a float w rounds.
+    updates = _margin_replay(X, y, gamma, target)[1]
+    return (updates + 1) * _largest_entry(X)
+
+
+def _averaged_scale(X: np.ndarray, y: np.ndarray, epochs: int) -> float:
+    # Every iterate is a sum of at most M of the yᵢxᵢ, M the run's mistakes, and the answer is
+    # their mean: no entry of either exceeds M max|xᵢⱼ|.
+    mistakes = _averaged_run(X, y, epochs)[1]
+    return mistakes * _largest_entry(X)
 
 
 _SPECS: dict[str, _Exercise] = {
@@ -2118,8 +2342,14 @@ _SPECS: dict[str, _Exercise] = {
                               "the answer"),
     "margin_mistake": _Exercise(("w", "x", "y", "gamma", "target"), _margin_mistake_cases,
                                 _ref_margin_mistake, _same_bool),
+    "margin_run": _Exercise(("X", "y", "gamma", "target"), _margin_run_cases, _ref_margin_run, _same_array,
+                            _margin_run_scale,
+                            "(M + 1) max|xᵢⱼ|, the largest |entry| a run of M updates can reach"),
     "hinge_deviation": _Exercise(("X", "y", "w", "gamma"), _hinge_cases, _bounds.total_hinge_deviation,
                                  _same_float, _hinge_scale, "n (γ + R), the largest TD_γ can be"),
+    "averaged": _Exercise(("X", "y", "epochs"), _averaged_cases, _ref_averaged, _same_array,
+                          _averaged_scale,
+                          "M max|xᵢⱼ|, the largest |entry| an iterate of a run of M mistakes can reach"),
     "pac_window": _Exercise(("R", "gamma", "epsilon", "delta"), _window_cases, _ref_window, _same_int),
     "adversary": _Exercise(("new_learner", "n", "R"), _adversary_cases, _ref_adversary, _same_labels),
 }

@@ -385,8 +385,17 @@ check.offset_bound(offset_bound)''',
         """(Code, checked.) Write the Margin Perceptron's update test,
 `margin_mistake(w, x, y, gamma, target)`: `True` when the algorithm updates on $(x, y)$, that is
 when $w = 0$ or the normalized margin $y\\, w\\cdot x/\\|w\\|$ is below $\\tau\\gamma$ (with
-$\\tau$ = `target`), and `False` otherwise. Run the cell to check it with
-`check.margin_mistake`.""",
+$\\tau$ = `target`), and `False` otherwise. Then write the whole run,
+`margin_run(X, y, gamma, target)`, on the rows $x_i$ of `X` with labels $y_i$, as
+{prf:ref}`mp-alg` states it: start from $w_1 = y_1 x_1$, sweep the examples in order, epoch
+after epoch, add $y_i x_i$ to $w$ at every margin mistake (a normalized margin equal to
+$\\tau\\gamma$ is not one), and stop after an epoch with no update; return the final $w$, an
+array of floats. Every case of the check meets the hypotheses of {prf:ref}`mp-thm-target`
+($\\gamma$ at most the data's margin), so every run stops. `margin_run` may call your
+`margin_mistake`, and may start from $w = 0$ instead: `margin_mistake` then makes the first
+test an update to $y_1 x_1$, and under these hypotheses $w_1$ never counts the first example
+as a margin mistake on its first visit, so the two runs make the same updates and end with the
+same $w$. Run the cell to check both.""" + _precision("margin_run"),
         '''from perceptron_core import check
 
 
@@ -395,9 +404,20 @@ def margin_mistake(w, x, y, gamma, target):
     raise NotImplementedError  # replace this line with your code
 
 
-check.margin_mistake(margin_mistake)''',
+def margin_run(X, y, gamma, target):
+    """The final weights of Margin Perceptron(gamma) with this target on (X, y)."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.margin_mistake(margin_mistake)
+check.margin_run(margin_run)''',
         "With $w = 0$ there is no margin yet, so it is an update; otherwise compare the\n"
-        "normalized margin with $\\tau\\gamma$, strictly.\n\n",
+        "normalized margin with $\\tau\\gamma$, strictly. The run repeats sweeps until one makes\n"
+        "no update: a flag, cleared at the start of each sweep and set at every update, says\n"
+        "whether to sweep again. Under the chapter's hypotheses the run's $w$ is never $0$\n"
+        "({prf:ref}`mp-lem-progress`), so its test can divide by $\\|w\\|$; the solution writes\n"
+        "the test out again so that `margin_run` stands alone, and calling `margin_mistake` there\n"
+        "works as well.\n\n",
         '''def margin_mistake(w, x, y, gamma, target):
     norm = np.linalg.norm(w)
     if norm == 0:
@@ -405,13 +425,34 @@ check.margin_mistake(margin_mistake)''',
     return bool(y * np.dot(w, x) / norm < target * gamma)
 
 
-check.margin_mistake(margin_mistake)''',
+def margin_run(X, y, gamma, target):
+    w = y[0] * X[0]                     # w_1 = y_1 x_1
+    updated = True
+    while updated:                      # until an epoch makes no update
+        updated = False
+        for x_i, y_i in zip(X, y):
+            if y_i * np.dot(w, x_i) / np.linalg.norm(w) < target * gamma:
+                w = w + y_i * x_i
+                updated = True
+    return w
+
+
+check.margin_mistake(margin_mistake)
+check.margin_run(margin_run)''',
     ),
     "nonseparable": (
         "ns-ex-check",
         """(Code, checked.) Write `hinge_deviation(X, y, w, gamma)`, the total hinge deviation
 $TD_\\gamma = \\sum_i \\max(0, \\gamma - y_i\\, u\\cdot x_i)$ of the data with respect to the unit
-vector $u = w/\\|w\\|$. Run the cell to check it with `check.hinge_deviation`.""" + _precision("hinge_deviation"),
+vector $u = w/\\|w\\|$. Then write `averaged(X, y, epochs)`, the averaged perceptron of
+{prf:ref}`ns-alg-voted` without an offset: run the perceptron from $w = 0$ over the rows $x_i$
+of `X` in order for $T$ = `epochs` epochs, updating $w \\leftarrow w + y_i x_i$ whenever
+$y_i\\, w\\cdot x_i \\le 0$ (a tie is a mistake), and return
+$\\bar w = \\frac{1}{nT}\\sum_{t=1}^{nT} w^{(t)}$, the mean of the weights $w^{(t)}$ after each
+of the $nT$ rounds, as an array of floats. Every example presented is a round, whether or not
+it changes $w$, and all $T$ epochs count, also those after an epoch without a mistake; the
+starting $w = 0$ is not a term of its own. Run the cell to check both.""" + _precision(
+            "hinge_deviation", "averaged"),
         '''from perceptron_core import check
 
 
@@ -420,15 +461,34 @@ def hinge_deviation(X, y, w, gamma):
     raise NotImplementedError  # replace this line with your code
 
 
-check.hinge_deviation(hinge_deviation)''',
+def averaged(X, y, epochs):
+    """The mean of the perceptron's weights after each round, over `epochs` epochs."""
+    raise NotImplementedError  # replace this line with your code
+
+
+check.hinge_deviation(hinge_deviation)
+check.averaged(averaged)''',
         "Normalize $w$, compute each point's margin, and add up how far each falls short of\n"
-        "$\\gamma$.\n\n",
+        "$\\gamma$. For the average keep a running sum: after every example, updated or not, add\n"
+        "the current $w$ to it; divide by $nT$ at the end.\n\n",
         '''def hinge_deviation(X, y, w, gamma):
     u = w / np.linalg.norm(w)
     return float(np.sum(np.maximum(0.0, gamma - y * (X @ u))))
 
 
-check.hinge_deviation(hinge_deviation)''',
+def averaged(X, y, epochs):
+    w = np.zeros(X.shape[1])
+    total = np.zeros(X.shape[1])        # the sum of the weights after every round
+    for _ in range(epochs):
+        for x_i, y_i in zip(X, y):
+            if y_i * np.dot(w, x_i) <= 0:
+                w = w + y_i * x_i
+            total += w
+    return total / (len(y) * epochs)
+
+
+check.hinge_deviation(hinge_deviation)
+check.averaged(averaged)''',
     ),
     "guarantees": (
         "gua-ex-check",

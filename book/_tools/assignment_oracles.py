@@ -26,9 +26,11 @@ certificate), so that a wrong expectation fails loudly instead of grading studen
 
 Conventions match the public check: ties are mistakes (``y w·x ≤ 0``) for ``mistakes``,
 ``first_mistake`` (which returns None when there is no mistake), ``update``, ``train`` (passes in
-the order of the rows from ``w = 0``, no offset) and ``proof_quantities`` (a cyclic run from
-``w = 0`` until a clean pass, recording ``w_k·u/‖u‖`` and ``‖w_k‖²`` after each mistake), the
-margin-mistake test is strict (``< τγ``, and ``w = 0`` is always one), ``separable`` is strict
+the order of the rows from ``w = 0``, no offset), ``proof_quantities`` (a cyclic run from
+``w = 0`` until a clean pass, recording ``w_k·u/‖u‖`` and ``‖w_k‖²`` after each mistake) and
+``averaged`` (the mean of the weights after each of the ``nT`` rounds, from ``w = 0``), the
+margin-mistake test is strict (``< τγ``, and ``w = 0`` is always one), ``margin_run`` starts at
+``w₁ = y₁x₁`` and stops after a sweep without a margin mistake, ``separable`` is strict
 separation through the origin, ``offset_bound`` is ``(R² + c²)(1 + b²/c²)/γ²``, and
 ``pac_window`` is ``⌈(1/ε) ln((M + 1)/δ)⌉`` with ``M = ⌊(R/γ)²⌋``. Floats pass within
 ``PRECISION[name]`` times the size the module docstring of ``perceptron_core.check`` names (the
@@ -1580,6 +1582,150 @@ _MARGIN_MISTAKE = [
 ]
 
 
+# --- margin_run (chapter "margin_perceptron"): w₁ = y₁x₁, then sweeps with margin updates ---------
+
+_MARGIN_RUN = [
+    _cell(r'''
+    def test_margin_run_exact_replay(margin_run):
+        # Oracle: the run replayed in exact arithmetic, w a sum of fractions and each test
+        # "y w.x < 0 or (y w.x)^2 < t^2 ||w||^2", t = target * gamma (no square root). First,
+        # runs on multiples of 1/4 in which, after updates, a point's normalized margin is exactly
+        # t = 1/4 (no update there: the test is strict), each time at a w along an axis, so that
+        # every float computation of that margin is exact; with the same runs scaled by powers
+        # of 2 (X and gamma together, which changes no decision), and the final w written out.
+        # Each carries a vector u whose direction has margin at least gamma, checked exactly (the
+        # chapter's hypotheses, so the run stops). Then Gaussian data of 2 to 25 points in 2 to 6
+        # dimensions at scales 1e-2 to 1e2, labelled by the side of a random unit vector u,
+        # points nearer than 0.2 * scale to its hyperplane left out, gamma below u's margin and
+        # targets from 0.2 to 0.9; a case in which a test comes within 1e-6 of going the other
+        # way (relative to the largest its sides can be) is drawn again.
+        import math
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def replay(X, y, gamma, target):
+            Z = [[Fraction(yi) * Fraction(v) for v in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            t = Fraction(target) * Fraction(gamma)
+            w, updates, ties, closest = list(Z[0]), 0, 0, math.inf
+            while updates <= 60:
+                clean = True
+                for z in Z:
+                    s, n2 = sum(a * b for a, b in zip(z, w)), sum(a * a for a in w)
+                    ties += s > 0 and s * s == t * t * n2
+                    size = math.sqrt(float(sum(a * a for a in z))) + float(t)
+                    closest = min(closest, abs(float(s) / math.sqrt(float(n2)) - float(t)) / size)
+                    if s < 0 or s * s < t * t * n2:
+                        w, updates, clean = [a + b for a, b in zip(w, z)], updates + 1, False
+                if clean:
+                    return w, updates, ties, closest
+            return None, updates, ties, closest  # a long run: drawn again, to keep the test fast
+        def compare(X, y, gamma, target, want, updates):
+            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT)
+            got_array = np.asarray(got, dtype=float)
+            tol = PRECISION["margin_run"] * (updates + 1) * float(np.max(np.abs(X)))
+            assert got_array.shape == (X.shape[1],) and all(
+                abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"margin_run(X, y, gamma, target) on X = {X.tolist()}, y = {y.tolist()}, gamma = {gamma!r}, "
+                f"target = {target!r}: expected {[float(e) for e in want]} ({updates} updates), got {got!r}")
+        ties_cases = [  # X, y, u, the final w; gamma = 1/2, target = 1/2
+            ([[-2.0, -1.0, -0.25], [-0.75, 1.25, 0.75], [1.75, 1.5, -1.5], [1.75, 1.25, -1.0]],
+             [-1.0, 1.0, -1.0, -1.0], [0, 1, 3], [0.0, 0.0, 5.5]),
+            ([[-0.5, -0.25], [1.5, -2.0]], [-1.0, -1.0], [3, 4], [0.0, 2.75]),
+            ([[-1.0, 0.5], [-1.25, 0.25], [0.5, -0.75], [2.0, 1.0]], [1.0, 1.0, -1.0, 1.0], [-2, 9], [0.0, 2.0]),
+            ([[2.0, -1.0, 0.5], [1.75, 0.25, -0.5], [1.5, -0.75, -1.5], [0.0, 0.25, 1.75]],
+             [-1.0, 1.0, -1.0, 1.0], [5, 25, 4], [0.0, 2.25, 0.0]),
+            ([[-1.25, -2.0, -0.75], [2.0, -0.25, 1.75], [0.75, 0.75, 1.0]], [1.0, 1.0, -1.0], [1, -4, 0],
+             [0.0, -3.0, 0.0]),
+        ]
+        for X, y, u, known in ties_cases:
+            margins = [Fraction(yi) * sum(Fraction(a) * b for a, b in zip(xi, u)) for xi, yi in zip(X, y)]
+            assert all(m > 0 and 4 * m * m >= sum(b * b for b in u) for m in margins), (
+                f"u = {u} does not prove margin 1/2 for X = {X}")
+            for k in (0, -12, 9):
+                X_k, y_k, gamma = np.ldexp(np.array(X), k), np.array(y), float(np.ldexp(0.5, k))
+                want, updates, ties, _ = replay(X_k, y_k, gamma, 0.5)
+                assert ties > 0 and updates >= 2, f"the run on X = {X} was meant to meet a tie after updates"
+                assert want == [Fraction(v) * Fraction(2) ** k for v in known], (
+                    f"the oracle disagrees with the known final w for X = {X}")
+                compare(X_k, y_k, gamma, 0.5, want, updates)
+        rng = np.random.default_rng(2357)
+        done = 0
+        while done < 12:
+            n, d = int(rng.integers(2, 26)), int(rng.integers(2, 7))
+            scale = float(10.0 ** rng.uniform(-2, 2))
+            u = rng.normal(size=d)
+            u /= np.linalg.norm(u)
+            X = rng.normal(size=(3 * n, d)) * scale
+            X = X[np.abs(X @ u) >= 0.2 * scale][:n]
+            if len(X) < 2:
+                continue
+            y = np.where(X @ u > 0, 1.0, -1.0)
+            gamma = float(np.min(np.abs(X @ u))) * float(rng.uniform(0.5, 0.95))
+            target = float(rng.uniform(0.2, 0.9))
+            want, updates, _, closest = replay(X, y, gamma, target)
+            if want is not None and closest >= 1e-6:
+                done += 1
+                compare(X, y, gamma, target, want, updates)
+    test_margin_run_exact_replay(margin_run)
+    '''),
+    _cell(r'''
+    def test_margin_run_reaches_the_target(margin_run):
+        # Integer data labelled by an integer vector v, the points with |v.x| < ||v|| left out
+        # (so v/||v|| has margin at least 1), and gamma from 0.3 to 1: every sum is an exact
+        # integer, in float32 too. Two properties, checked exactly in fractions of the returned
+        # floats: (1) the run ends only when every point has normalized margin at least
+        # t = target * gamma: y w.x >= 0 and (y w.x)^2 >= t^2 ||w||^2 for every point; (2) w is
+        # y_1 x_1 plus y_i x_i once for each update the exactly replayed run makes on example i.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(4099)
+        done = 0
+        while done < 25:
+            n, d = int(rng.integers(2, 16)), int(rng.integers(2, 5))
+            v = rng.integers(-3, 4, size=d)
+            if not v.any():
+                continue
+            X = rng.integers(-5, 6, size=(4 * n, d))
+            X = X[np.abs(X @ v) ** 2 >= v @ v][:n].astype(float)
+            if len(X) < 2:
+                continue
+            y = np.where(X @ v > 0, 1.0, -1.0)
+            gamma, target = float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.3, 0.9))
+            Z = [[int(yi) * int(a) for a in xi] for xi, yi in zip(X.tolist(), y.tolist())]
+            t2 = (Fraction(target) * Fraction(gamma)) ** 2
+            w, counts, near = list(Z[0]), [0] * len(Z), False
+            while sum(counts) <= 60:
+                clean = True
+                for i, z in enumerate(Z):
+                    s, n2 = sum(a * b for a, b in zip(z, w)), sum(a * a for a in w)
+                    near = near or abs(s * s - t2 * n2) <= Fraction(1, 10**6) * (s * s + t2 * n2)
+                    if s < 0 or s * s < t2 * n2:
+                        w, clean = [a + b for a, b in zip(w, z)], False
+                        counts[i] += 1
+                if clean:
+                    break
+            if not clean or near:
+                continue  # a long run, or a test near a tie: drawn again
+            done += 1
+            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT)
+            shown = (f"margin_run(X, y, gamma, target) on X = {X.tolist()}, y = {y.tolist()}, gamma = {gamma!r}, "
+                     f"target = {target!r}")
+            got_array = np.asarray(got, dtype=float)
+            assert got_array.shape == (d,) and np.all(np.isfinite(got_array)), f"{shown}: expected {w}, got {got!r}"
+            W = [Fraction(g) for g in got_array.tolist()]
+            short = [i for i, z in enumerate(Z) if sum(a * b for a, b in zip(z, W)) < 0
+                     or sum(a * b for a, b in zip(z, W)) ** 2 < t2 * sum(a * a for a in W)]
+            assert not short, (f"{shown}: the returned w = {got!r} leaves point {short[0]} with a normalized "
+                               f"margin below target * gamma; expected {w}")
+            tol = PRECISION["margin_run"] * (sum(counts) + 1) * float(np.max(np.abs(X)))
+            assert all(abs(g - e) <= tol for g, e in zip(got_array.tolist(), w)), (
+                f"{shown}: expected y_1 x_1 plus {counts} times y_i x_i, that is {w}; got {got!r}")
+    test_margin_run_reaches_the_target(margin_run)
+    '''),
+]
+
+
 # --- hinge_deviation (chapter "nonseparable"): TD_γ = Σ max(0, γ − y_i u·x_i), u = w/‖w‖ ------
 
 _HINGE = [
@@ -1658,6 +1804,125 @@ _HINGE = [
                 f"hinge_deviation(X, y, w, gamma) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, "
                 f"gamma = {gamma!r}: expected {want!r}, got {got!r}")
     test_hinge_deviation_random(hinge_deviation)
+    '''),
+]
+
+
+# --- averaged (chapter "nonseparable"): the mean of the perceptron's weights after every round --
+
+_AVERAGED = [
+    _cell(r'''
+    def test_averaged_exact_replay(averaged):
+        # Integers and multiples of 1/4, up to 30 points in up to 6 dimensions and 8 epochs, with
+        # labels at random (rarely separable) or from a random integer vector (separable unless
+        # a point lies on its hyperplane), often with ties; then sets of points with their
+        # negatives (never separable), with repeated points and the origin, up to 20 epochs.
+        # Oracle: the run replayed in exact arithmetic, a tie a mistake, and the mean of the
+        # weights after each of the n T rounds.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        rng = np.random.default_rng(65537)
+        for case in range(30):
+            n, d, T = int(rng.integers(1, 31)), int(rng.integers(1, 7)), int(rng.integers(1, 9))
+            X = rng.integers(-4, 5, size=(n, d)) / (4.0 if case % 3 == 2 else 1.0)
+            if case % 2:
+                y = rng.choice([-1.0, 1.0], size=n)
+            else:
+                y = np.where(X @ rng.integers(-3, 4, size=d) >= 0, 1.0, -1.0)
+            if case >= 22:
+                base = rng.integers(-3, 4, size=(int(rng.integers(1, 5)), d)).astype(float)
+                X = np.r_[base, -base] if case % 2 else np.r_[base, base[:1], np.zeros((1, d)), base[::-1]]
+                X = X[rng.permutation(len(X))]
+                n, T = len(X), int(rng.integers(1, 21))
+                y = rng.choice([-1.0, 1.0], size=n)
+            w, total, mistakes = [Fraction(0)] * d, [Fraction(0)] * d, 0
+            for epoch in range(T):
+                for xi, yi in zip(X.tolist(), y.astype(int).tolist()):
+                    xf = [Fraction(a) for a in xi]
+                    if yi * sum(a * b for a, b in zip(w, xf)) <= 0:
+                        w, mistakes = [a + yi * b for a, b in zip(w, xf)], mistakes + 1
+                    total = [a + b for a, b in zip(total, w)]
+            want = [a / (n * T) for a in total]
+            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT)
+            got_array = np.asarray(got, dtype=float)
+            tol = PRECISION["averaged"] * mistakes * float(np.max(np.abs(X)))
+            assert got_array.shape == (d,) and all(abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"averaged(X, y, epochs) on X = {X.tolist()}, y = {y.tolist()}, epochs = {T}: "
+                f"expected {[float(e) for e in want]}, got {got!r}")
+    test_averaged_exact_replay(averaged)
+    '''),
+    _cell(r'''
+    def test_averaged_closed_forms(averaged):
+        # Runs whose average has a closed form. One example x, any T: a tie at w = 0, then y x
+        # for ever, so y x (and 0 for x = 0: its update adds nothing). A point and its negative
+        # with the same label y: w alternates y x, 0, so y x / 2. Points c_j e_j on the axes,
+        # labels y_j, in that order, perhaps after the origin: the point at position p (from 1)
+        # is a mistake once, at round p (a tie), and w is fixed after the first epoch, so the
+        # average's coordinate j is y_j c_j (nT - p + 1)/(nT). And the chapter's dual form on
+        # the corners of boxes with XOR labels: if the k-th mistake happens in round r_k on
+        # example i_k, the average is the sum over k of (nT - r_k + 1) y_{i_k} x_{i_k}, over nT,
+        # the mistakes found by the run on integers (exact). Each closed form is checked against
+        # the run replayed in exact arithmetic, the mean of the weights after every round.
+        import numpy as np
+        from fractions import Fraction
+        from perceptron_core.check import PRECISION, TIME_LIMIT, call
+        def replay(X, y, T):
+            n, d = X.shape
+            w, total, mistakes = [Fraction(0)] * d, [Fraction(0)] * d, 0
+            for epoch in range(T):
+                for xi, yi in zip(X.tolist(), y.astype(int).tolist()):
+                    xf = [Fraction(a) for a in xi]
+                    if yi * sum(a * b for a, b in zip(w, xf)) <= 0:
+                        w, mistakes = [a + yi * b for a, b in zip(w, xf)], mistakes + 1
+                    total = [a + b for a, b in zip(total, w)]
+            return [a / (n * T) for a in total], mistakes
+        def dual_form(X, y, T):
+            n, d = X.shape
+            w, r, mistakes = [0] * d, 0, []
+            for epoch in range(T):
+                for i, (xi, yi) in enumerate(zip(X.astype(int).tolist(), y.astype(int).tolist())):
+                    r += 1
+                    if yi * sum(a * b for a, b in zip(w, xi)) <= 0:
+                        w = [a + yi * b for a, b in zip(w, xi)]
+                        mistakes.append((r, i))
+            return [sum(Fraction((n * T - r + 1) * int(y[i]) * int(X[i, j]), n * T) for r, i in mistakes)
+                    for j in range(d)]
+        cases = []
+        for T in (1, 2, 7):
+            cases.append((f"one example, {T} epochs", np.array([[3.0, -0.5, 2.0]]), np.array([-1.0]), T,
+                          [Fraction(-3), Fraction(1, 2), Fraction(-2)]))
+            cases.append((f"one example at the origin, {T} epochs", np.zeros((1, 2)), np.array([1.0]), T,
+                          [Fraction(0), Fraction(0)]))
+            cases.append((f"x and -x, label -1, {T} epochs", np.array([[1.5, -2.0], [-1.5, 2.0]]),
+                          np.array([-1.0, -1.0]), T, [Fraction(-3, 4), Fraction(1)]))
+            for origin in (False, True):
+                c, labels = [2.0, 0.5, 3.0, 1.0], [1.0, -1.0, -1.0, 1.0]
+                X = np.diag(c)
+                if origin:
+                    X, labels = np.r_[np.zeros((1, 4)), X], [1.0] + labels
+                n = len(X)
+                known = [Fraction(labels[p]) * Fraction(X[p].sum()) * (n * T - p) / (n * T)
+                         for p in range(int(origin), n)]
+                cases.append((f"points on the axes{', after the origin' if origin else ''}, {T} epochs", X,
+                              np.array(labels), T, known))
+        rng = np.random.default_rng(104729)
+        for case in range(12):
+            X = np.array([[a, b] for a in (-1, 2) for b in (-2, 1)], dtype=float) * int(rng.integers(1, 4))
+            X = X[rng.permutation(4)]
+            y, T = np.sign(X[:, 0] * X[:, 1]), int(rng.integers(1, 21))
+            cases.append((f"the corners of a box with XOR labels, {T} epochs", X, y, T, dual_form(X, y, T)))
+        for name, X, y, T, known in cases:
+            want, mistakes = replay(X, y, T)
+            assert want == known, f"the oracle disagrees with the closed form on {name!r}"
+            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT)
+            got_array = np.asarray(got, dtype=float)
+            tol = PRECISION["averaged"] * mistakes * float(np.max(np.abs(X)))
+            assert got_array.shape == (X.shape[1],) and all(
+                abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
+                f"averaged(X, y, epochs), {name}: X = {X.tolist()}, y = {y.tolist()}, epochs = {T}: "
+                f"expected {[float(e) for e in want]}, got {got!r}")
+    test_averaged_closed_forms(averaged)
     '''),
 ]
 
@@ -1969,7 +2234,9 @@ HIDDEN: dict[str, list[str]] = {
     "augment": _AUGMENT,
     "offset_bound": _OFFSET_BOUND,
     "margin_mistake": _MARGIN_MISTAKE,
+    "margin_run": _MARGIN_RUN,
     "hinge_deviation": _HINGE,
+    "averaged": _AVERAGED,
     "pac_window": _PAC_WINDOW,
     "adversary": _ADVERSARY,
 }

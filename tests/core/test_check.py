@@ -108,9 +108,34 @@ def margin_mistake_ok(w, x, y, gamma, target):
     return bool(n == 0 or y * np.dot(w, x) / n < target * gamma)
 
 
+def margin_run_ok(X, y, gamma, target):
+    # Pure Python: start at y_1 x_1, sweep until a sweep makes no update.
+    w = [y[0] * v for v in X[0]]
+    while True:
+        changed = False
+        for x, label in zip(X.tolist(), y.tolist()):
+            s = label * sum(a * b for a, b in zip(w, x))
+            if s < target * gamma * math.sqrt(sum(a * a for a in w)):
+                w, changed = [a + label * b for a, b in zip(w, x)], True
+        if not changed:
+            return np.array(w)
+
+
 def hinge_ok(X, y, w, gamma):
     u = w / np.linalg.norm(w)
     return float(sum(max(0.0, gamma - yi * np.dot(u, xi)) for xi, yi in zip(X, y)))
+
+
+def averaged_ok(X, y, epochs):
+    # Pure Python: add the weights after every round, divide by the number of rounds.
+    n, d = X.shape
+    w, total = [0.0] * d, [0.0] * d
+    for _ in range(epochs):
+        for x, label in zip(X.tolist(), y.tolist()):
+            if label * sum(a * b for a, b in zip(w, x)) <= 0:
+                w = [a + label * b for a, b in zip(w, x)]
+            total = [a + b for a, b in zip(total, w)]
+    return np.array(total) / (n * epochs)
 
 
 def window_ok(R, gamma, epsilon, delta):
@@ -227,6 +252,58 @@ def _train_reset(X, y, epochs):
     return w
 
 
+def _margin_run_with(test, *, start=lambda X, y: y[0] * X[0], step=lambda w, x, y: w + y * x, epochs=None):
+    """A Margin Perceptron run with one part changed: test(w, x, y, τγ, γ), start, step or a cap
+    on the epochs."""
+    def run(X, y, gamma, target):
+        w, epoch = start(X, y).astype(float), 0
+        while True:
+            epoch, changed = epoch + 1, False
+            for x, label in zip(X, y):
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    if test(w, x, label, target * gamma, gamma):
+                        w, changed = step(w, x, label), True
+            if not changed or epoch == epochs:
+                return w
+    return run
+
+
+def _averaged_with(*, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x,
+                   before=False, rounds=lambda n, T: n * T, until_clean=False, skip_origin=False):
+    """The averaged perceptron with one part changed: the test, the step, the weights taken
+    before the round instead of after it, what it divides by, stopping at a clean epoch, or
+    points at the origin skipped."""
+    def run(X, y, epochs):
+        n, d = X.shape
+        w, total, done = np.zeros(d), np.zeros(d), 0
+        for _ in range(epochs):
+            changed = False
+            for x, label in zip(X, y):
+                if skip_origin and not np.any(x):
+                    continue
+                total = total + w if before else total
+                if test(w, x, label):
+                    w, changed = step(w, x, label), True
+                total = total if before else total + w
+                done += 1
+            if until_clean and not changed:
+                break
+        return total / (done if until_clean or skip_origin else rounds(n, epochs))
+    return run
+
+
+def _last_iterate(X, y, epochs):
+    """The weights after the last round instead of their average."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * (w @ x) <= 0:
+                w = w + label * x
+    return w
+
+
+_norm = np.linalg.norm
+
 # --- plausible wrong answers, and the case each must fail first --------------------------------
 
 WRONG = {
@@ -328,10 +405,36 @@ WRONG = {
         (lambda w, x, y, g, t: True if not np.any(w) else bool(y * (w @ x) / np.linalg.norm(w) < g),
          "target, not gamma"),
     ],
+    "margin_run": [
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) <= 0), "correct but too close"),
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) < g), "target, not gamma"),
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) <= t), "exactly at target"),
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) < t), "w not of unit length"),
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t, epochs=1), "several epochs"),
+        # From w = 0 with the normalized test: 0/0 is nan, never below τγ, so no update ever.
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t,
+                          start=lambda X, y: np.zeros(X.shape[1])), "one point"),
+        (_margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t, start=lambda X, y: X[0]),
+         "one point"),
+        # (Leaving the label out of the update, w + x, fails at "negative labels" too, but by
+        # running out of time: it moves w away from the point, which stays a margin mistake.)
+    ],
     "hinge_deviation": [
         (lambda X, y, w, g: float(np.sum(np.maximum(0, g - y * (X @ w)))), "w not of unit length"),
         (lambda X, y, w, g: float(np.sum(np.maximum(0, -y * (X @ w)) / np.linalg.norm(w))), "one point inside"),
         (lambda X, y, w, g: float(np.sum(np.maximum(0, g - (X @ w) / np.linalg.norm(w)))), "all beyond the margin"),
+    ],
+    "averaged": [
+        (_averaged_with(rounds=lambda n, T: n * T + 1), "one example, one epoch"),  # w_0 = 0 counted too
+        (_averaged_with(before=True), "one example, one epoch"),
+        (_averaged_with(test=lambda w, x, y: y * (w @ x) < 0), "one example, one epoch"),
+        (_last_iterate, "settles in the first epoch"),
+        (_averaged_with(rounds=lambda n, T: T), "settles in the first epoch"),
+        (_averaged_with(until_clean=True), "settles in the first epoch"),
+        (_averaged_with(test=lambda w, x, y: (w @ x) <= 0), "XOR through the origin"),
+        (_averaged_with(step=lambda w, x, y: w + x), "XOR through the origin"),
+        (_averaged_with(test=lambda w, x, y: y * (w @ x) < 0 or not np.any(w)), "a tie after the start"),
+        (_averaged_with(skip_origin=True), "a point at the origin"),
     ],
     "pac_window": [
         (lambda R, g, e, d: math.ceil(math.log(max(math.floor((R / g) ** 2), 1) / d) / e), "R = gamma"),
@@ -355,7 +458,9 @@ RIGHT = {
     "augment": augment_ok,
     "offset_bound": offset_bound_ok,
     "margin_mistake": margin_mistake_ok,
+    "margin_run": margin_run_ok,
     "hinge_deviation": hinge_ok,
+    "averaged": averaged_ok,
     "pac_window": window_ok,
     "adversary": adversary_ok,
 }
@@ -532,6 +637,72 @@ def test_offset_bound_cases_are_the_chapters():
         assert c > 0 and g > 0
         if name.startswith("random"):
             assert abs(b) <= R - g
+
+
+def _separable_with_margin(rng, n, d):
+    """Gaussian data labelled by a random unit u, only the points at distances 0.1 to 0.5 from
+    its hyperplane kept (so that runs make margin mistakes), and gamma below u's margin: the
+    margin perceptron's hypotheses hold."""
+    u = rng.normal(size=d)
+    u /= np.linalg.norm(u)
+    X = rng.normal(size=(8 * n, d)) * float(rng.uniform(0.5, 3))
+    X = X[(np.abs(X @ u) >= 0.1) & (np.abs(X @ u) <= 0.5)][:n]
+    y = np.where(X @ u > 0, 1.0, -1.0)
+    return X, y, float(np.min(np.abs(X @ u))) * float(rng.uniform(0.5, 0.99))
+
+
+def test_margin_run_reference_agrees_with_margin_perceptron():
+    """The check's reference (the run of the chapter's box, decided exactly) against the
+    package's runner and against the independent loop, on random separable data."""
+    rng = np.random.default_rng(17)
+    updates_seen = []
+    for _ in range(40):
+        X, y, gamma = _separable_with_margin(rng, int(rng.integers(2, 12)), int(rng.integers(1, 5)))
+        target = float(rng.uniform(0.1, 0.9))
+        w, updates, closest = check._margin_replay(X, y, gamma, target)
+        run = pc.margin_perceptron(X, y, gamma, target=target, max_epochs=10**6)
+        assert run.converged and updates == run.updates
+        assert np.array_equal(w, run.w)  # the same float sums in the same order
+        updates_seen.append(updates)
+        if closest > 1e-9:  # no test near a tie: a float loop decides the same way
+            assert np.array_equal(margin_run_ok(X, y, gamma, target), w)
+    assert sum(u >= 3 for u in updates_seen) >= 10  # runs with several margin mistakes
+    for case in check._margin_run_cases():  # the check's own cases, ties included
+        run = pc.margin_perceptron(*case.args[:3], target=case.args[3])
+        assert run.converged and np.array_equal(check._ref_margin_run(*case.args), run.w), case.name
+        assert np.array_equal(margin_run_ok(*case.args), run.w), case.name
+
+
+def test_margin_run_cases_meet_the_hypotheses():
+    """Every case has gamma at most the data's margin (so every run stops, within the bound),
+    the hand-made ties are exact, and the random cases stay away from ties."""
+    for case in check._margin_run_cases():
+        X, y, gamma, target = case.args
+        assert pc.max_margin(X, y).gamma_low >= gamma, case.name
+        w, updates, closest = check._margin_replay(X, y, gamma, target)
+        assert updates <= pc.margin_perceptron_bound(pc.radius(X), gamma, target)
+        if case.name.startswith("random"):
+            assert closest >= 1e-5 and updates >= 1
+        elif "target" in case.name and "not" not in case.name:
+            assert closest == 0.0, case.name  # a normalized margin exactly tau * gamma
+
+
+def test_averaged_reference_agrees_with_averaged_perceptron():
+    """The check's reference (the mean of the weights after every round) against the package's
+    averaged_perceptron, its voted_perceptron's weighted mean, and the independent loop."""
+    rng = np.random.default_rng(18)
+    for k in range(80):
+        n, d, T = int(rng.integers(1, 10)), int(rng.integers(1, 5)), int(rng.integers(1, 7))
+        X = rng.integers(-3, 4, size=(n, d)).astype(float)
+        y = rng.choice([-1.0, 1.0], size=n) if k % 2 else np.where(X @ rng.integers(-3, 4, size=d) >= 0, 1.0, -1.0)
+        ref = check._ref_averaged(X, y, T)
+        assert np.array_equal(ref, pc.averaged_perceptron(X, y, epochs=T).w)
+        voted = pc.voted_perceptron(X, y, epochs=T)
+        assert np.allclose(voted.counts @ voted.weights / (n * T), ref, rtol=0, atol=1e-12)
+        assert np.array_equal(averaged_ok(X, y, T), ref)
+    for case in check._averaged_cases():
+        X, y, T = case.args
+        assert np.array_equal(check._ref_averaged(X, y, T), pc.averaged_perceptron(X, y, epochs=T).w)
 
 
 def test_mistakes_reference_agrees_with_a_converged_run():
@@ -1001,9 +1172,33 @@ def hinge_f32(X, y, w, gamma):
     return np.sum(np.maximum(F32(0), gamma - y * (X @ u)))
 
 
+def margin_run_f32(X, y, gamma, target):
+    X, y, aim = X.astype(F32), y.astype(F32), F32(target) * F32(gamma)
+    w = y[0] * X[0]
+    while True:
+        changed = False
+        for x, label in zip(X, y):
+            if label * np.dot(w, x) / np.linalg.norm(w) < aim:
+                w, changed = w + label * x, True
+        if not changed:
+            return w
+
+
+def averaged_f32(X, y, epochs):
+    X, y = X.astype(F32), y.astype(F32)
+    w, total = np.zeros(X.shape[1], F32), np.zeros(X.shape[1], F32)
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * np.dot(w, x) <= 0:
+                w = w + label * x
+            total += w
+    return total / F32(len(y) * epochs)
+
+
 FLOAT32 = {"update": update_f32, "train": train_f32, "margin": margin_f32, "radius": radius_f32,
            "mistake_bound": bound_f32, "proof_quantities": proof_quantities_f32,
-           "augment": augment_f32, "offset_bound": offset_bound_f32, "hinge_deviation": hinge_f32}
+           "augment": augment_f32, "offset_bound": offset_bound_f32, "margin_run": margin_run_f32,
+           "hinge_deviation": hinge_f32, "averaged": averaged_f32}
 
 
 def test_precision_table():

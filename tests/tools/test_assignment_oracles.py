@@ -19,6 +19,7 @@ exercise name: the cells do their own imports.
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import math
 import re
@@ -209,6 +210,41 @@ def _train_reset(X, y, epochs):
     return _train_with(X, y, min(epochs, 1))
 
 
+def _margin_run_with(test, *, start=lambda X, y: y[0] * X[0], epochs=None):
+    """A Margin Perceptron run with one part changed: the test(w, x, y, target * gamma, gamma),
+    the start, or a cap on the epochs."""
+    def run(X, y, gamma, target):
+        w, epoch = start(X, y).astype(float), 0
+        while True:
+            epoch, changed = epoch + 1, False
+            for x, label in zip(X, y):
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    if test(w, x, label, target * gamma, gamma):
+                        w, changed = w + label * x, True
+            if not changed or epoch == epochs:
+                return w
+    return run
+
+
+def _averaged_with(*, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x,
+                   before=False, rounds=lambda n, T: n * T, last=False):
+    """The averaged perceptron with one part changed: the test, the step, the weights taken
+    before each round, what the sum is divided by, or the last weights instead of the mean."""
+    def run(X, y, epochs):
+        n, d = X.shape
+        w, total = np.zeros(d), np.zeros(d)
+        for _ in range(epochs):
+            for x, label in zip(X, y):
+                total = total + w if before else total
+                if test(w, x, label):
+                    w = step(w, x, label)
+                total = total if before else total + w
+        return w if last else total / rounds(n, epochs)
+    return run
+
+
+_norm = np.linalg.norm
+
 WRONG = {
     "mistakes": [
         ("ties not counted (< instead of <=)", lambda X, y, w: int(np.sum(y * (X @ w) < 0))),
@@ -319,12 +355,31 @@ WRONG = {
         ("the negative", lambda w, x, y, gamma, target: not bool(
             np.linalg.norm(w) == 0 or y * (w @ x) / np.linalg.norm(w) < target * gamma)),
     ],
+    "margin_run": [
+        ("<= instead of <", _margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) <= t)),
+        ("not normalized", _margin_run_with(lambda w, x, y, t, g: y * (w @ x) < t)),
+        ("the plain perceptron's test", _margin_run_with(lambda w, x, y, t, g: y * (w @ x) <= 0)),
+        ("one epoch only", _margin_run_with(lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t, epochs=1)),
+        ("from w = 0 with no update there", _margin_run_with(
+            lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t, start=lambda X, y: np.zeros(X.shape[1]))),
+        ("from x_1, the label left out", _margin_run_with(
+            lambda w, x, y, t, g: y * (w @ x) / _norm(w) < t, start=lambda X, y: X[0])),
+    ],
     "hinge_deviation": [
         ("not normalized", lambda X, y, w, gamma: float(np.sum(np.maximum(0, gamma - y * (X @ w))))),
         ("no max(0, .)", lambda X, y, w, gamma: float(np.sum(gamma - y * (X @ (w / np.linalg.norm(w)))))),
         ("mean instead of sum", lambda X, y, w, gamma: float(
             np.mean(np.maximum(0, gamma - y * (X @ (w / np.linalg.norm(w))))))),
         ("labels left out", lambda X, y, w, gamma: float(np.sum(np.maximum(0, gamma - X @ (w / np.linalg.norm(w)))))),
+    ],
+    "averaged": [
+        ("w_0 = 0 averaged in too", _averaged_with(rounds=lambda n, T: n * T + 1)),
+        ("the weights before each round", _averaged_with(before=True)),
+        ("ties not mistakes", _averaged_with(test=lambda w, x, y: y * (w @ x) < 0)),
+        ("the last weights", _averaged_with(last=True)),
+        ("divided by T", _averaged_with(rounds=lambda n, T: T)),
+        ("label left out of the test", _averaged_with(test=lambda w, x, y: (w @ x) <= 0)),
+        ("a tie a mistake only at w = 0", _averaged_with(test=lambda w, x, y: y * (w @ x) < 0 or not np.any(w))),
     ],
     "pac_window": [
         ("M hypotheses instead of M + 1", _pac_window_m_hypotheses),
@@ -488,6 +543,76 @@ def _adversary_rows(new_learner, n, R):
     return labels
 
 
+def _margin_run_loops(X, y, gamma, target):
+    """Python floats and loops; the test as y w.x against target * gamma * ||w||."""
+    w = [y[0] * v for v in X[0].tolist()]
+    while True:
+        changed = False
+        for x, label in zip(X.tolist(), y.tolist()):
+            if label * sum(a * b for a, b in zip(w, x)) < target * gamma * math.sqrt(sum(a * a for a in w)):
+                w, changed = [a + label * b for a, b in zip(w, x)], True
+        if not changed:
+            return w  # a list: "an array of floats" in any form numpy reads
+
+
+def _margin_run_f32(X, y, gamma, target):
+    """float32 throughout, the margin as (w / ||w||) . x."""
+    X, y, aim = X.astype(f32), y.astype(f32), f32(target) * f32(gamma)
+    w = y[0] * X[0]
+    while True:
+        changed = False
+        for x, label in zip(X, y):
+            if label * ((w / np.linalg.norm(w)) @ x) < aim:
+                w, changed = w + label * x, True
+        if not changed:
+            return w
+
+
+@functools.lru_cache(maxsize=None)
+def _chapter_margin_mistake():
+    return solution("margin_mistake")
+
+
+def _margin_run_from_zero(X, y, gamma, target):
+    """From w = 0 with the chapter's margin_mistake (w = 0 an update), as the exercise allows."""
+    margin_mistake = _chapter_margin_mistake()
+    w = np.zeros(X.shape[1])
+    while True:
+        changed = False
+        for x, label in zip(X, y):
+            if margin_mistake(w, x, label, gamma, target):
+                w, changed = w + label * x, True
+        if not changed:
+            return w
+
+
+def _averaged_f32(X, y, epochs):
+    """float32 throughout, a running mean updated after every round."""
+    X, y = X.astype(f32), y.astype(f32)
+    w, mean = np.zeros(X.shape[1], f32), np.zeros(X.shape[1], f32)
+    t = 0
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * (w @ x) <= 0:
+                w = w + label * x
+            t += 1
+            mean += (w - mean) / f32(t)
+    return mean
+
+
+def _averaged_dual(X, y, epochs):
+    """The chapter's dual form: each mistake's y x weighted by the rounds it survives."""
+    n = len(y)
+    w, out, t = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            t += 1
+            if label * (w @ x) <= 0:
+                w = w + label * x
+                out += (n * epochs - t + 1) * label * x
+    return out / (n * epochs)
+
+
 ALTERNATIVES = {
     "mistakes": [
         lambda X, y, w: sum(1 for xi, yi in zip(X, y) if yi * sum(a * b for a, b in zip(xi, w)) <= 0),
@@ -535,12 +660,14 @@ ALTERNATIVES = {
         lambda w, x, y, gamma, target: bool(
             np.linalg.norm(w) == 0 or y * np.dot(w, x) / np.linalg.norm(w) / gamma < target),
     ],
+    "margin_run": [_margin_run_loops, _margin_run_f32, _margin_run_from_zero],
     "hinge_deviation": [
         lambda X, y, w, gamma: np.sum(np.maximum(f32(0), f32(gamma) - y.astype(f32) * (
             X.astype(f32) @ (w / np.linalg.norm(w)).astype(f32)))),
         lambda X, y, w, gamma: sum(max(0.0, gamma - yi * float(np.dot(w, xi)) / float(np.linalg.norm(w)))
                                    for xi, yi in zip(X, y)),
     ],
+    "averaged": [_averaged_f32, _averaged_dual],
     "pac_window": [
         lambda R, gamma, eps, delta: math.ceil((math.log(int((R / gamma) ** 2) + 1) - math.log(delta)) / eps),
         lambda R, gamma, eps, delta: int(np.ceil(np.log((np.floor(R**2 / gamma**2) + 1) / delta) / eps)),

@@ -121,6 +121,7 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
     label, _text, stub, _solution_text, _solution = EXERCISES[name]
     checked = assignments.check_names(stub)
     assert checked == [n for n, (chapter, _) in check.EXERCISES.items() if chapter == name]  # in check order
+    assert len(checked) == 2  # every chapter's checked exercise asks for two functions
     questions = _questions(master)
     names = [config["name"] for config, _ in questions]
     assert names == [f"q{i}" for i in range(1, len(questions) + 1)]  # unique, in order
