@@ -13,7 +13,9 @@ compares with it proves only that two copies of one formula agree, slips include
 the references inside ``check.py``. No cell imports anything of ``perceptron_core`` but
 ``perceptron_core.check``'s :func:`~perceptron_core.check.call` (which calls the student's
 function under a time limit, so that an endless loop fails the test with a ``TimeoutError``
-instead of hanging the grader), ``PRECISION`` (the precision the exercise text states) and
+instead of hanging the grader, and with ``exercise=`` switches off the package functions that
+answer the exercise, as its public check does, so that calling one fails the test with a
+``PermissionError``), ``PRECISION`` (the precision the exercise text states) and
 ``TIME_LIMIT`` (that limit). Exact arithmetic on the very floats the function receives also
 settles what a float computation cannot: a point exactly on the line, a margin exactly at the
 target. Where an exact answer and a correct float computation could still differ (a score within
@@ -44,7 +46,7 @@ The form of a cell, which both of otter's test formats accept (an OK-format doct
         import numpy as np                          # its own imports, inside the function
         from perceptron_core.check import TIME_LIMIT, call
         ...
-        got = call(<name>, X, y, w, time_limit=TIME_LIMIT)
+        got = call(<name>, X, y, w, time_limit=TIME_LIMIT, exercise="<name>")
         assert got == want, f"<name>(X, y, w) on X = ...: expected {want}, got {got!r}"
     test_<name>_<what>(<name>)
 
@@ -95,7 +97,7 @@ _MISTAKES = [
             w = rng.integers(-2, 3, size=d).astype(float)
             want = exact_count(X, y, w)
             ties += sum(1 for xi in X.tolist() if sum(a * b for a, b in zip(xi, w.tolist())) == 0)
-            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT, exercise="mistakes")
             assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)), (
                 f"mistakes(X, y, w) must return an int; on X = {X.tolist()}, y = {y.tolist()}, "
                 f"w = {w.tolist()} it returned {type(got).__name__} {got!r} (expected {want})")
@@ -132,7 +134,7 @@ _MISTAKES = [
                 cases.append((X, y, w))
         for X, y, w in cases:
             want = sum(1 for s in scores(X, y, w) if s <= 0)
-            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT, exercise="mistakes")
             assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
                 f"mistakes(X, y, w) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}: "
                 f"expected {want}, got {got!r}")
@@ -169,7 +171,7 @@ _MISTAKES = [
         for name, X, y, w, known in cases:
             want = exact_count(X, y, w)
             assert want == known, f"the oracle disagrees with the known count on {name!r}"
-            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            got = call(mistakes, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT, exercise="mistakes")
             assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
                 f"mistakes(X, y, w), {name}: X = {X.tolist() if X.size <= 60 else 'a grid of shape ' + str(X.shape)}, "
                 f"y = {y.tolist() if y.size <= 60 else '...'}, w = {w.tolist()}: expected {want}, got {got!r}")
@@ -227,7 +229,7 @@ _FIRST_MISTAKE = [
             seen["none"] += want is None
             seen["at a tie"] += want is not None and scores[want] == 0
             seen["not the first row"] += want is not None and want > 0
-            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT, exercise="first_mistake")
             right = got is None if want is None else (
                 isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want)
             shown = f"X = {X.tolist()}, y = {y.tolist()}" if len(y) <= 20 else (
@@ -264,7 +266,7 @@ _FIRST_MISTAKE = [
                     rest = [i for i in range(p, n) if y[i] * sum(a * int(b) for a, b in zip(w, X[i])) <= 0]
                     want = rest[0] - p if rest else None
                     got = call(first_mistake, X[p:].astype(float), y[p:].astype(float), np.array(w, dtype=float),
-                               time_limit=TIME_LIMIT)
+                               time_limit=TIME_LIMIT, exercise="first_mistake")
                     calls += 1
                     assert same(got, want), (
                         f"first_mistake(X, y, w) at pass {sweep + 1}, row {p} of a perceptron run, on "
@@ -295,7 +297,7 @@ _FIRST_MISTAKE = [
                           if Fraction(yi) * sum(Fraction(a) * Fraction(b) for a, b in zip(xi, w.tolist())) <= 0),
                          None)
             assert exact == want, f"the oracle disagrees with the known answer on {name!r}"
-            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT)
+            got = call(first_mistake, X.copy(), y.copy(), w.copy(), time_limit=TIME_LIMIT, exercise="first_mistake")
             assert same(got, want), (
                 f"first_mistake(X, y, w), {name}: X = {X.tolist() if len(X) <= 20 else 'of shape ' + str(X.shape)}, "
                 f"y = {y.tolist() if len(y) <= 20 else '...'}, w = {w.tolist()}: expected {want!r}, got {got!r}")
@@ -329,7 +331,7 @@ _UPDATE = [
             ties += float(w @ x) == 0
             want = exact_step(w, x, y)
             w_in, x_in = w.copy(), x.copy()
-            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT)
+            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT, exercise="update")
             shown = f"update(w, x, y) on w = {w.tolist()}, x = {x.tolist()}, y = {y}"
             assert np.array_equal(w_in, w) and np.array_equal(x_in, x), f"{shown} changed w or x in place"
             got_array = np.asarray(got, dtype=float)
@@ -367,7 +369,7 @@ _UPDATE = [
             W, Xf = [Fraction(v) for v in w.tolist()], [Fraction(v) for v in x.tolist()]
             want = [a + Fraction(y) * b for a, b in zip(W, Xf)] if s <= 0 else W
             w_in, x_in = w.copy(), x.copy()
-            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT)
+            got = call(update, w_in, x_in, y, time_limit=TIME_LIMIT, exercise="update")
             shown = f"update(w, x, y) on w = {w.tolist()}, x = {x.tolist()}, y = {y}"
             assert np.array_equal(w_in, w) and np.array_equal(x_in, x), f"{shown} changed w or x in place"
             got_array = np.asarray(got, dtype=float)
@@ -395,7 +397,7 @@ _UPDATE = [
                 Xf = [Fraction(v) for v in x.tolist()]
                 if Fraction(yi) * sum(a * b for a, b in zip(W, Xf)) <= 0:
                     W, updates = [a + Fraction(yi) * b for a, b in zip(W, Xf)], updates + 1
-                got = call(update, w.copy(), x.copy(), float(yi), time_limit=TIME_LIMIT)
+                got = call(update, w.copy(), x.copy(), float(yi), time_limit=TIME_LIMIT, exercise="update")
                 got_array = np.asarray(got, dtype=float)
                 tol = PRECISION["update"] * max(float(np.max(np.abs(w))), float(np.max(np.abs(x))))
                 assert got_array.shape == (3,) and all(
@@ -436,7 +438,7 @@ _TRAIN = [
             R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
             tol = PRECISION["train"] * R * math.sqrt(epochs * len(X))
             X_in, y_in = X.copy(), y.copy()
-            got = call(train, X_in, y_in, epochs, time_limit=TIME_LIMIT)
+            got = call(train, X_in, y_in, epochs, time_limit=TIME_LIMIT, exercise="train")
             assert np.array_equal(X_in, X) and np.array_equal(y_in, y), f"{shown} changed X or y in place"
             got_array = np.asarray(got, dtype=float)
             assert got_array.shape == (X.shape[1],) and all(
@@ -529,7 +531,7 @@ _TRAIN = [
             R = math.sqrt(float(max(sum(a * a for a in xi) for xi in X.tolist())))
             for epochs in (P - 1, P, P + int(rng.integers(1, 20))):
                 Xf, yf = X.astype(float), y.astype(float)
-                got = call(train, Xf.copy(), yf.copy(), epochs, time_limit=TIME_LIMIT)
+                got = call(train, Xf.copy(), yf.copy(), epochs, time_limit=TIME_LIMIT, exercise="train")
                 got_array = np.asarray(got, dtype=float)
                 shown = (f"train(X, y, epochs) on X = {Xf.tolist()}, y = {yf.tolist()}, epochs = {epochs} "
                          f"(the data are separated after {P - 1} passes)")
@@ -614,7 +616,7 @@ _SEPARABLE = [
         for name, X, y, kind, proof in cases:
             assert proved(X, y, kind, proof), f"the proof of the known answer for {name!r} does not check"
             want = kind == "witness"
-            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT, exercise="separable")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"separable(X, y), {name}: X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
     test_separable_known_answers(separable)
@@ -651,7 +653,7 @@ _SEPARABLE = [
                 y = rng.choice([-1.0, 1.0], size=n)
             want = brute_force(X, y)
             seen.add(want)
-            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT, exercise="separable")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"separable(X, y) on X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
         assert seen == {True, False}, "the cases were meant to include both answers"
@@ -691,7 +693,7 @@ _SEPARABLE = [
                 want = False
                 assert all(sum(Fraction(yi) * Fraction(xi[j]) for xi, yi in zip(X.tolist(), y.tolist())) == 0
                            for j in range(d)), "the planted certificate does not check"
-            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT)
+            got = call(separable, X.copy(), y.copy(), time_limit=TIME_LIMIT, exercise="separable")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"separable(X, y) on X = {X.tolist()}, y = {y.tolist()}: expected {want}, got {got!r}")
     test_separable_planted(separable)
@@ -773,7 +775,7 @@ _IS_CERTIFICATE = [
             variants.append((X2, y2, lam2, known))
             for Xv, yv, lv, want in variants:
                 seen[want] += 1
-                got = call(is_certificate, Xv.copy(), yv.copy(), lv.copy(), time_limit=TIME_LIMIT)
+                got = call(is_certificate, Xv.copy(), yv.copy(), lv.copy(), time_limit=TIME_LIMIT, exercise="is_certificate")
                 assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                     f"is_certificate(X, y, lam) on X = {Xv.tolist()}, y = {yv.tolist()}, "
                     f"lam = {lv.tolist()}: expected {want}, got {got!r}")
@@ -830,7 +832,7 @@ _IS_CERTIFICATE = [
         for name, X, y, lam, known in cases:
             want = oracle(X, y, lam)
             assert want == known, f"the oracle disagrees with the known answer on {name!r}"
-            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT)
+            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT, exercise="is_certificate")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"is_certificate(X, y, lam), {name}: X = {X.tolist()}, y = {y.tolist()}, "
                 f"lam = {lam.tolist()}: expected {want}, got {got!r}")
@@ -892,7 +894,7 @@ _IS_CERTIFICATE = [
         for name, X, y, lam, known in cases:
             want = oracle(X, y, lam)
             assert want == known, f"the oracle disagrees with the known answer on {name!r}"
-            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT)
+            got = call(is_certificate, X.copy(), y.copy(), lam.copy(), time_limit=TIME_LIMIT, exercise="is_certificate")
             shown = (f"X = {X.tolist()}, y = {y.tolist()}, lam = {lam.tolist()}" if X.shape[0] <= 8
                      else f"X, y and lam of {X.shape[0]} points")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
@@ -936,7 +938,7 @@ _MARGIN = [
                 y = np.where(X @ w + b >= 0, 1.0, -1.0)
             want, scale = oracle(X, y, w, b)
             zeros += want == 0
-            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT)
+            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT, exercise="margin")
             shown = f"margin(X, y, w, b) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, b = {b}"
             assert isinstance(got, numbers.Real) or np.ndim(got) == 0, f"{shown}: expected a number, got {got!r}"
             assert not isinstance(got, (bool, np.bool_)), f"{shown}: expected a number, got {got!r}"
@@ -968,7 +970,7 @@ _MARGIN = [
             for length in (1e-3, 1.0, 1e3):
                 w = direction * length
                 want, scale = oracle(X, y, w, b * length)
-                got = call(margin, X.copy(), y.copy(), w.copy(), b * length, time_limit=TIME_LIMIT)
+                got = call(margin, X.copy(), y.copy(), w.copy(), b * length, time_limit=TIME_LIMIT, exercise="margin")
                 ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["margin"] * scale
                 assert ok, (
                     f"margin(X, y, w, b) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, "
@@ -1004,7 +1006,7 @@ _MARGIN = [
         for name, X, y, w, b, known in cases:
             want, scale = oracle(X, y, w, b)
             assert abs(want - known) <= 1e-12 * scale, f"the oracle disagrees with the known margin on {name!r}"
-            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT)
+            got = call(margin, X.copy(), y.copy(), w.copy(), b, time_limit=TIME_LIMIT, exercise="margin")
             assert not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["margin"] * scale, (
                 f"margin(X, y, w, b), {name}: X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, b = {b}: "
                 f"expected {want!r}, got {got!r}")
@@ -1037,7 +1039,7 @@ _RADIUS = [
         for name, X, known in cases:
             want = oracle(X)
             assert abs(want - known) <= 1e-12 * known, f"the oracle disagrees with the known radius on {name!r}"
-            got = call(radius, X.copy(), time_limit=TIME_LIMIT)
+            got = call(radius, X.copy(), time_limit=TIME_LIMIT, exercise="radius")
             shown = f"radius(X), {name}: X = {X.tolist()}"
             assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
                 f"{shown}: expected a number, got {got!r}")
@@ -1057,7 +1059,7 @@ _RADIUS = [
             n, d = int(rng.integers(1, 201)), int(rng.integers(1, 13))
             X = rng.normal(size=(n, d)) * 10.0 ** int(rng.integers(-3, 4))
             want = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
-            got = call(radius, X.copy(), time_limit=TIME_LIMIT)
+            got = call(radius, X.copy(), time_limit=TIME_LIMIT, exercise="radius")
             assert not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["radius"] * want, (
                 f"radius(X) on X = {X.tolist()}: expected {want!r}, got {got!r}")
     test_radius_random(radius)
@@ -1080,7 +1082,7 @@ _MISTAKE_BOUND = [
         for R, gamma, known in cases:
             want = float(Fraction(R) ** 2 / Fraction(gamma) ** 2)
             assert abs(want - known) <= 1e-12 * max(known, 1e-300), f"the oracle disagrees at R = {R}, gamma = {gamma}"
-            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT)
+            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT, exercise="mistake_bound")
             shown = f"mistake_bound(R, gamma) on R = {R!r}, gamma = {gamma!r}"
             assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
                 f"{shown}: expected a number, got {got!r}")
@@ -1100,7 +1102,7 @@ _MISTAKE_BOUND = [
             R = float(10.0 ** rng.uniform(-3, 3))
             gamma = float(R * 10.0 ** rng.uniform(-4, 0 if case % 4 else 1))
             want = float(Fraction(R) ** 2 / Fraction(gamma) ** 2)
-            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT)
+            got = call(mistake_bound, R, gamma, time_limit=TIME_LIMIT, exercise="mistake_bound")
             ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["mistake_bound"] * want
             assert ok, (
                 f"mistake_bound(R, gamma) on R = {R!r}, gamma = {gamma!r}: expected {want!r}, got {got!r}")
@@ -1188,7 +1190,7 @@ _PROOF_QUANTITIES = [
                 f"the oracle disagrees with the chapter on {name!r}")
             R = math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist())))
             tol = PRECISION["proof_quantities"] * max(M * R * R, math.sqrt(M) * R)
-            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT)
+            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT, exercise="proof_quantities")
             shown = f"proof_quantities(X, y, u), {name}X = {X.tolist()}, y = {y.tolist()}, u = {u.tolist()}"
             try:
                 A = np.asarray(got, dtype=float)
@@ -1262,7 +1264,7 @@ _PROOF_QUANTITIES = [
             R = math.sqrt(R2)
             assert gamma_u > 0 and M <= R2 / gamma_u ** 2 * (1 + 1e-9), "the oracle's run breaks the theorem"
             tol = PRECISION["proof_quantities"] * max(M * R2, math.sqrt(M) * R)
-            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT)
+            got = call(proof_quantities, X.copy(), y.copy(), u.copy(), time_limit=TIME_LIMIT, exercise="proof_quantities")
             shown = (f"proof_quantities(X, y, u) on X = {X.tolist()}, y = {y.tolist()}, u = {u.tolist()} "
                      f"(gamma_u = {gamma_u!r}, R = {R!r})")
             try:
@@ -1307,7 +1309,7 @@ _AUGMENT = [
             c = [0.0, -1.0, 1.0, float(rng.uniform(-5, 5))][case % 4]
             want = [list(row) + [c] for row in X.tolist()]
             X_in = X.copy()
-            got = call(augment, X_in, c, time_limit=TIME_LIMIT)
+            got = call(augment, X_in, c, time_limit=TIME_LIMIT, exercise="augment")
             shown = f"augment(X, c) on X of shape {X.shape} = {X.tolist() if X.size <= 40 else '...'}, c = {c!r}"
             assert np.array_equal(X_in, X), f"{shown} changed X in place"
             got_array = np.asarray(got, dtype=float)
@@ -1335,7 +1337,7 @@ _AUGMENT = [
         for X, c in cases:
             n, d = X.shape
             want = [list(row) + [c] for row in X.tolist()]
-            got = call(augment, X.copy(), c, time_limit=TIME_LIMIT)
+            got = call(augment, X.copy(), c, time_limit=TIME_LIMIT, exercise="augment")
             shown = f"augment(X, c) on X = {X.tolist()}, c = {c!r}"
             got_array = np.asarray(got, dtype=float)
             assert got_array.shape == (n, d + 1), f"{shown}: expected {want}, got {got!r}"
@@ -1391,7 +1393,7 @@ _OFFSET_BOUND = [
             cases.append((R, gamma, float(R * rng.uniform(-1.5, 1.5)) if case % 5 else 0.0, c, None))
         for R, gamma, b, c, _ in cases:
             want = exact(R, gamma, b, c)
-            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT)
+            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT, exercise="offset_bound")
             shown = f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}, c = {c!r}"
             assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
                 f"{shown}: expected a number, {want!r}, got {got!r}")
@@ -1412,7 +1414,7 @@ _OFFSET_BOUND = [
         import numpy as np
         from perceptron_core.check import PRECISION, TIME_LIMIT, call
         def value(R, gamma, b, c):
-            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT)
+            got = call(offset_bound, R, gamma, b, c, time_limit=TIME_LIMIT, exercise="offset_bound")
             assert not isinstance(got, (bool, np.bool_)) and np.ndim(got) == 0, (
                 f"offset_bound(R, gamma, b, c) on R = {R!r}, gamma = {gamma!r}, b = {b!r}, c = {c!r}: "
                 f"expected a number, got {got!r}")
@@ -1515,7 +1517,7 @@ _MARGIN_MISTAKE = [
                 w_s, x_a = np.array(w) * scale, np.array(x)
                 want = oracle(w_s, x_a, y, gamma, target)
                 assert want == known, f"the oracle disagrees with the known verdict at w = {w_s.tolist()}, x = {x}"
-                got = call(margin_mistake, w_s.copy(), x_a.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+                got = call(margin_mistake, w_s.copy(), x_a.copy(), y, gamma, target, time_limit=TIME_LIMIT, exercise="margin_mistake")
                 assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                     f"margin_mistake(w, x, y, gamma, target) on w = {w_s.tolist()}, x = {x}, y = {y}, "
                     f"gamma = {gamma}, target = {target}: expected {want}, got {got!r}")
@@ -1544,7 +1546,7 @@ _MARGIN_MISTAKE = [
                 continue  # too close to the boundary for a float computation to be sure
             want = s < 0 or s * s < t * t * norm2
             checked[want] += 1
-            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT, exercise="margin_mistake")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"margin_mistake(w, x, y, gamma, target) on w = {w.tolist()}, x = {x.tolist()}, y = {y}, "
                 f"gamma = {gamma!r}, target = {target!r}: expected {want}, got {got!r}")
@@ -1573,7 +1575,7 @@ _MARGIN_MISTAKE = [
             t = Fraction(target) * Fraction(gamma)
             want = norm2 == 0 or s < 0 or s * s < t * t * norm2
             assert want == known, f"the oracle disagrees with the known verdict at w = {w.tolist()}"
-            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT)
+            got = call(margin_mistake, w.copy(), x.copy(), y, gamma, target, time_limit=TIME_LIMIT, exercise="margin_mistake")
             assert isinstance(got, (bool, np.bool_)) and bool(got) == want, (
                 f"margin_mistake(w, x, y, gamma, target) on w = {w.tolist()}, x = {x.tolist()}, y = {y}, "
                 f"gamma = {gamma}, target = {target}: expected {want}, got {got!r}")
@@ -1620,7 +1622,7 @@ _MARGIN_RUN = [
                     return w, updates, ties, closest
             return None, updates, ties, closest  # a long run: drawn again, to keep the test fast
         def compare(X, y, gamma, target, want, updates):
-            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT)
+            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT, exercise="margin_run")
             got_array = np.asarray(got, dtype=float)
             tol = PRECISION["margin_run"] * (updates + 1) * float(np.max(np.abs(X)))
             assert got_array.shape == (X.shape[1],) and all(
@@ -1708,7 +1710,7 @@ _MARGIN_RUN = [
             if not clean or near:
                 continue  # a long run, or a test near a tie: drawn again
             done += 1
-            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT)
+            got = call(margin_run, X.copy(), y.copy(), gamma, target, time_limit=TIME_LIMIT, exercise="margin_run")
             shown = (f"margin_run(X, y, gamma, target) on X = {X.tolist()}, y = {y.tolist()}, gamma = {gamma!r}, "
                      f"target = {target!r}")
             got_array = np.asarray(got, dtype=float)
@@ -1766,7 +1768,7 @@ _HINGE = [
         for name, X, y, w_, gamma, known in cases:
             want, size = oracle(X, y, w_, gamma)
             assert abs(want - known) <= 1e-12 * size, f"the oracle disagrees with the known sum on {name!r}"
-            got = call(hinge_deviation, X.copy(), y.copy(), w_.copy(), gamma, time_limit=TIME_LIMIT)
+            got = call(hinge_deviation, X.copy(), y.copy(), w_.copy(), gamma, time_limit=TIME_LIMIT, exercise="hinge_deviation")
             shown = (f"hinge_deviation(X, y, w, gamma), {name}: X = {X.tolist()}, y = {y.tolist()}, "
                      f"w = {w_.tolist()}, gamma = {gamma}")
             assert (isinstance(got, numbers.Real) or np.ndim(got) == 0) and not isinstance(got, (bool, np.bool_)), (
@@ -1798,7 +1800,7 @@ _HINGE = [
                 terms.append(max(0.0, gamma - math.copysign(math.sqrt(float(s * s / norm2)), s)))
             want = math.fsum(terms)
             size = n * (gamma + math.sqrt(float(max(sum(Fraction(a) ** 2 for a in xi) for xi in X.tolist()))))
-            got = call(hinge_deviation, X.copy(), y.copy(), w.copy(), gamma, time_limit=TIME_LIMIT)
+            got = call(hinge_deviation, X.copy(), y.copy(), w.copy(), gamma, time_limit=TIME_LIMIT, exercise="hinge_deviation")
             ok = not isinstance(got, (bool, np.bool_)) and abs(float(got) - want) <= PRECISION["hinge_deviation"] * size
             assert ok, (
                 f"hinge_deviation(X, y, w, gamma) on X = {X.tolist()}, y = {y.tolist()}, w = {w.tolist()}, "
@@ -1844,7 +1846,7 @@ _AVERAGED = [
                         w, mistakes = [a + yi * b for a, b in zip(w, xf)], mistakes + 1
                     total = [a + b for a, b in zip(total, w)]
             want = [a / (n * T) for a in total]
-            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT)
+            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT, exercise="averaged")
             got_array = np.asarray(got, dtype=float)
             tol = PRECISION["averaged"] * mistakes * float(np.max(np.abs(X)))
             assert got_array.shape == (d,) and all(abs(g - float(e)) <= tol for g, e in zip(got_array.tolist(), want)), (
@@ -1915,7 +1917,7 @@ _AVERAGED = [
         for name, X, y, T, known in cases:
             want, mistakes = replay(X, y, T)
             assert want == known, f"the oracle disagrees with the closed form on {name!r}"
-            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT)
+            got = call(averaged, X.copy(), y.copy(), T, time_limit=TIME_LIMIT, exercise="averaged")
             got_array = np.asarray(got, dtype=float)
             tol = PRECISION["averaged"] * mistakes * float(np.max(np.abs(X)))
             assert got_array.shape == (X.shape[1],) and all(
@@ -1962,7 +1964,7 @@ _PAC_WINDOW = [
             want = oracle(R, gamma, epsilon, delta)
             assert want == known, (
                 f"the oracle ({want}) disagrees with the known window ({known}) at {(R, gamma, epsilon, delta)}")
-            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT)
+            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT, exercise="pac_window")
             shown = (f"pac_window(R, gamma, epsilon, delta) on R = {R}, gamma = {gamma}, "
                      f"epsilon = {epsilon}, delta = {delta}")
             assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)), (
@@ -2000,7 +2002,7 @@ _PAC_WINDOW = [
                     continue
                 want = int(value.to_integral_value(rounding=ROUND_CEILING))
             done += 1
-            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT)
+            got = call(pac_window, R, gamma, epsilon, delta, time_limit=TIME_LIMIT, exercise="pac_window")
             assert isinstance(got, numbers.Integral) and not isinstance(got, (bool, np.bool_)) and got == want, (
                 f"pac_window(R, gamma, epsilon, delta) on R = {R!r}, gamma = {gamma!r}, epsilon = {epsilon!r}, "
                 f"delta = {delta!r} (M = {M}): expected {want}, got {got!r}")
@@ -2047,7 +2049,7 @@ _ADVERSARY = [
             name = f"the perceptron in fractions, tie={tie!r}, starting at w = {w0}"
             def new_learner():
                 return Perceptron(tie, w0)
-            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT)
+            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT, exercise="adversary")
             shown = f"adversary(new_learner, n, R) with new_learner() giving {name}, n = {n}, R = {R!r}"
             try:
                 labels = np.asarray(got, dtype=float).tolist()
@@ -2134,7 +2136,7 @@ _ADVERSARY = [
             name, new_learner = kinds[case % len(kinds)]
             n = int(rng.integers(1, 13))
             R = float(rng.choice([0.1, 0.5, 1.0, 3.0, 12.0]))
-            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT)
+            got = call(adversary, new_learner, n, R, time_limit=TIME_LIMIT, exercise="adversary")
             shown = f"adversary(new_learner, n, R) with new_learner() giving {name}, n = {n}, R = {R!r}"
             try:
                 labels = np.asarray(got, dtype=float).tolist()
@@ -2178,7 +2180,7 @@ _ADVERSARY = [
                 def update(self, x, y):
                     record.append((id(self), "update", np.asarray(x, dtype=float).tolist(), y))
                     self.total += 1 if y > 0 else -1
-            got = call(adversary, Recorder, n, R, time_limit=TIME_LIMIT)
+            got = call(adversary, Recorder, n, R, time_limit=TIME_LIMIT, exercise="adversary")
             shown = (f"adversary(new_learner, n, R) with n = {n}, R = {R!r} and new_learner() giving a learner "
                      f"that predicts the majority of the labels told so far (no label on a tie)")
             try:

@@ -9,7 +9,8 @@ at least one of them, so none is dead weight; (c) a function that loops forever 
 hidden test with a TimeoutError, quickly, under a lowered ``perceptron_core.check.TIME_LIMIT``
 (the knob the cells read when they run); (d) the cells import nothing of ``perceptron_core`` but
 ``perceptron_core.check``'s ``call``, ``PRECISION`` and ``TIME_LIMIT``, call the student's
-function only through ``call``, and have the form both of otter's test formats accept, which
+function only through ``call`` with the exercise's answers switched off (a function that lets
+the package answer fails), and have the form both of otter's test formats accept, which
 (e) otter itself then runs, where it is installed.
 
 A cell runs by ``exec`` in a fresh namespace that holds only the function under test, by its
@@ -725,6 +726,20 @@ def test_a_broken_oracle_fails_the_solution():
         exec(compile(broken, "<broken>", "exec"), {"mistakes": solution("mistakes")})  # noqa: S102
 
 
+@pytest.mark.parametrize("name, via_package", [
+    ("augment", lambda X, c: __import__("perceptron_core").augment(X, c)),
+    ("separable", lambda X, y: bool(__import__("perceptron_core").separability(X, y).separable)),
+    ("train", lambda X, y, epochs: __import__("perceptron_core").perceptron(X, y, max_epochs=epochs).w
+                                     if epochs else np.zeros(X.shape[1])),
+])
+def test_a_function_that_lets_the_package_answer_fails_every_hidden_test(name, via_package):
+    """The hidden tests grade the student's own code, as the public check does: the package's
+    answer, right as it is, fails each of them with a PermissionError that names it."""
+    for i in range(len(HIDDEN[name])):
+        with pytest.raises(PermissionError, match=r"called perceptron_core\.\w+, which this exercise asks you to write"):
+            run_cell(name, i, via_package)
+
+
 # --- (c) an endless loop fails quickly --------------------------------------------------------
 
 
@@ -803,6 +818,8 @@ def test_a_cell_has_the_form_otter_accepts_and_calls_only_through_call(item):
     for node in ast.walk(define):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "call":
             assert [ast.unparse(k) for k in node.keywords if k.arg == "time_limit"] == ["time_limit=TIME_LIMIT"]
+            # and switches off the package's answers to this exercise, as its public check does
+            assert [k.value.value for k in node.keywords if k.arg == "exercise"] == [name], ast.unparse(node)
     # No other top-level name is left in the grader's namespace but the test function's, and
     # nothing is printed (an OK-format test compares the output with none).
     assert not any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print" for n in ast.walk(tree))
