@@ -116,21 +116,22 @@ assignments: $(STAMP)
 
 # Grading (book/_tools/grading.py): every file of the folder SUBMISSIONS graded by otter's own
 # runner (`otter run`) with the autograder `make assignments CHAPTERS=<chapter>` built for CHAPTER,
-# JOBS at a time (default: one per core), each within TIMEOUT seconds; the gradebook, one row a
+# JOBS at a time (default: one per core), each within TIMEOUT seconds (default 300, or
+# 12 × CHECK_TIME_LIMIT + 60 when that is more); the gradebook, one row a
 # student and one column a question, goes to GRADEBOOK (default _build/grades/<chapter>.csv).
 # CHECK_TIME_LIMIT: seconds each call of a student's function may take in the tests (default 5).
 #   make grade SUBMISSIONS=hand-ins/ CHAPTER=margin
 SUBMISSIONS ?=
 CHAPTER     ?=
 JOBS        ?=
-TIMEOUT     ?= 300
+TIMEOUT     ?=
 GRADEBOOK   ?=
 grade: $(STAMP)
 	@if [ -z "$(SUBMISSIONS)" ] || [ -z "$(CHAPTER)" ]; then \
 	  echo "Usage: make grade SUBMISSIONS=<folder> CHAPTER=<chapter> [JOBS=n] [TIMEOUT=s] [GRADEBOOK=file.csv] [CHECK_TIME_LIMIT=s]" >&2; \
 	  exit 2; fi
 	$(BIN)/python book/_tools/grading.py --chapter "$(CHAPTER)" --submissions "$(SUBMISSIONS)" \
-	  --timeout $(TIMEOUT) $(if $(JOBS),--jobs $(JOBS)) $(if $(GRADEBOOK),--gradebook "$(GRADEBOOK)") \
+	  $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(GRADEBOOK),--gradebook "$(GRADEBOOK)") \
 	  $(if $(CHECK_TIME_LIMIT),--check-time-limit $(CHECK_TIME_LIMIT))
 
 # Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium;

@@ -99,8 +99,9 @@ make $T$ = `epochs` passes over the examples in the order of the rows of `X`, an
 set $w \\leftarrow w + y_i\\, x_i$ whenever $y_i\\, w\\cdot x_i \\le 0$, testing each example with
 the weights as they are when the pass reaches it. Return the final $w$ as a new array of length
 $d$; with `epochs = 0` that is $w = 0$. A pass without a mistake leaves $w$ as it is, and so do
-all the passes after it; on data that no hyperplane through the origin separates there is no such
-pass, and the run ends only after its $T$ passes. Run the cell to check both functions with
+all the passes after it, so stopping after a pass without a mistake would return the same $w$;
+on data that no hyperplane through the origin separates no pass is without a mistake, and only
+$T$ ends the run. Run the cell to check both functions with
 `check.update` and `check.train`.""" + _precision("update", "train"),
         '''from perceptron_core import check
 
@@ -372,7 +373,7 @@ check.offset_bound(offset_bound)''',
 
 
 def offset_bound(R, gamma, b, c):
-    R_sq = R**2 + c**2                        # R'^2: the points (x_i, c)
+    R_sq = R**2 + c**2                        # R'^2: the points (x_i, c) lie within R'
     gamma_sq = gamma**2 / (1 + b**2 / c**2)   # gamma'^2: the unit vector u'
     return R_sq / gamma_sq
 
@@ -394,8 +395,8 @@ array of floats. Every case of the check meets the hypotheses of {prf:ref}`mp-th
 ($\\gamma$ at most the data's margin), so every run stops. `margin_run` may call your
 `margin_mistake`, and may start from $w = 0$ instead: `margin_mistake` then makes the first
 test an update to $y_1 x_1$, and under these hypotheses $w_1$ never counts the first example
-as a margin mistake on its first visit, so the two runs make the same updates and end with the
-same $w$. Run the cell to check both.""" + _precision("margin_run"),
+as a margin mistake on its first visit, so after that first update the two runs make the same
+updates and end with the same $w$. Run the cell to check both.""" + _precision("margin_run"),
         '''from perceptron_core import check
 
 
@@ -444,8 +445,8 @@ check.margin_run(margin_run)''',
         "ns-ex-check",
         """(Code, checked.) Write `hinge_deviation(X, y, w, gamma)`, the total hinge deviation
 $TD_\\gamma = \\sum_i \\max(0, \\gamma - y_i\\, u\\cdot x_i)$ of the data with respect to the unit
-vector $u = w/\\|w\\|$. Then write `averaged(X, y, epochs)`, the averaged perceptron of
-{prf:ref}`ns-alg-voted` without an offset: run the perceptron from $w = 0$ over the rows $x_i$
+vector $u = w/\\|w\\|$. Then write `averaged(X, y, epochs)` (for `epochs` $\\ge 1$), the
+averaged perceptron of {prf:ref}`ns-alg-voted` without an offset: run the perceptron from $w = 0$ over the rows $x_i$
 of `X` in order for $T$ = `epochs` epochs, updating $w \\leftarrow w + y_i x_i$ whenever
 $y_i\\, w\\cdot x_i \\le 0$ (a tie is a mistake), and return
 $\\bar w = \\frac{1}{nT}\\sum_{t=1}^{nT} w^{(t)}$, the mean of the weights $w^{(t)}$ after each

@@ -345,8 +345,9 @@ def init_cell(chapter: str, repository_url: str) -> str:
     installs it (the package from the book's repository, otter at its pin), as the reader
     notebooks' first cell does; where both are installed, as on the grading machine, it does
     nothing. After: on Colab, where otter reads its tests only from a ``tests/`` folder that a
-    single notebook cannot carry, ``otter.Notebook`` raises; the cell then says to use the
-    package's checks, the same public tests, instead of stopping the notebook there.
+    single notebook cannot carry, ``otter.Notebook`` raises, and so does it when the notebook
+    was renamed; the cell then says why and to use the package's checks, the same public tests,
+    instead of stopping the notebook there.
     """
     spec = install_spec(repository_url) or None
     return (
@@ -369,9 +370,11 @@ def init_cell(chapter: str, repository_url: str) -> str:
         "import otter\n\n"
         "try:\n"
         f"    grader = otter.Notebook(\"{chapter}.ipynb\")\n"
-        "except ValueError as error:  # Colab: otter wants a tests/ folder beside the notebook\n"
-        "    print(f\"grader.check cannot run here ({error}). Each code question's cell runs the \"\n"
-        "          \"package's check of your function, the same public test: read its verdict.\")"
+        "except (ValueError, FileNotFoundError) as error:  # Colab; or the notebook renamed\n"
+        "    print(f\"grader.check cannot run here ({error}). On Colab otter needs a tests/ \"\n"
+        f"          \"folder; elsewhere keep this notebook's name, {chapter}.ipynb. Each code \"\n"
+        "          \"question's cell runs the package's check of your function, the same public \"\n"
+        "          \"test: read its verdict.\")"
     )
 
 
@@ -493,9 +496,13 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                 q = f"q{len(questions) + 1}"
                 questions.append((q, True))
                 head = prompt if k == 0 else f"### {number}, continued: `{name}`"
+                later = [f"`{other}` in the cell of q{len(questions) + j}"
+                         for j, other in enumerate(names[k + 1:], start=1)]
+                where = f" (and {', '.join(later)}, not here)" if later else ""
                 note = (f"*{q}, {CHECKED_POINTS} points, graded automatically.* Write `{name}` "
-                        f"in the cell below and run it: its last line, `check.{name}({name})`, "
-                        f"prints the package's verdict. Then run `grader.check(\"{q}\")`.")
+                        f"in the cell below{where} and run it: its last line, "
+                        f"`check.{name}({name})`, prints the package's verdict. Then run "
+                        f"`grader.check(\"{q}\")`.")
                 question(f"name: {q}\npoints: {CHECKED_POINTS}", [
                     md(f"{head}\n\n{note}"),
                     raw("# BEGIN SOLUTION"),

@@ -23,7 +23,8 @@ that cannot be graded still gets its row, and the others go on:
   error left undefined missing) and grades the tests, so the row has the scores otter gave;
 * otter itself fails (a notebook of another assignment, say): 0 points, the reason is the last
   line of its error;
-* never ends: each ``otter run`` has ``--timeout`` seconds (default 300), after which its process
+* never ends: each ``otter run`` has ``--timeout`` seconds (default 300, more with a longer
+  ``--check-time-limit``: :func:`timeout_for`), after which its process
   group and the kernel it started (in a session of its own, as jupyter_client starts kernels) are
   killed: 0 points, reason ``did not finish within N s``.
 
@@ -73,7 +74,7 @@ GRADES = REPO / "_build" / "grades"
 DEFAULT_TIMEOUT = 300.0
 
 __all__ = ["Assignment", "MissingAssignment", "Question", "grade", "grade_all", "grade_folder",
-           "not_a_notebook", "write_gradebook", "main"]
+           "not_a_notebook", "timeout_for", "write_gradebook", "main"]
 
 
 class MissingAssignment(FileNotFoundError):
@@ -448,6 +449,20 @@ def grade_folder(submissions: Path | str, chapter: str, *, assignments: Path | s
     return rows
 
 
+def timeout_for(check_time_limit: float | None) -> float:
+    """The default time a submission may take: :data:`DEFAULT_TIMEOUT`, or, with a longer limit
+    per call, enough for every call of a notebook whose every function loops to run out.
+
+    A looping function runs out of time once in its own cell (the check stops at its first
+    failing case), once in the public test and once in each hidden test (``call`` raises on the
+    first call): at most 2 + 3 = 5 limits a question, 10 for a chapter's two; 12 limits and a
+    minute for the rest of the notebook leave a margin.
+    """
+    if check_time_limit is None:
+        return DEFAULT_TIMEOUT
+    return max(DEFAULT_TIMEOUT, 12 * check_time_limit + 60)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -457,14 +472,17 @@ def main(argv: list[str] | None = None) -> int:
                         "(default _build/grades/<chapter>.csv)")
     parser.add_argument("--jobs", type=int, default=None, help="submissions graded at once "
                         "(default: one per core)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                        help=f"seconds a submission may take (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help=f"seconds a submission may take (default {DEFAULT_TIMEOUT:g}, or more "
+                             "for a longer --check-time-limit: see timeout_for)")
     parser.add_argument("--assignments", type=Path, default=ASSIGNMENTS,
                         help="where `make assignments` wrote them (default _build/assignments)")
     parser.add_argument("--check-time-limit", type=float, default=None,
                         help="seconds each call of a student's function may take in the tests "
                              "(default: the package's, 5 s); for a slow machine")
     args = parser.parse_args(argv)
+    if args.timeout is None:
+        args.timeout = timeout_for(args.check_time_limit)
     if args.timeout <= 0 or (args.jobs is not None and args.jobs < 1):
         parser.error("--timeout and --jobs must be positive")
     if args.check_time_limit is not None:

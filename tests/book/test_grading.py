@@ -388,10 +388,17 @@ def test_the_check_time_limit_reaches_the_kernels(tmp_path, monkeypatch, capsys)
     runs, and their kernels, inherit; perceptron_core.check reads it on import."""
     monkeypatch.setenv("PERCEPTRON_CHECK_TIME_LIMIT", "5")  # restored after the test
     seen = []
-    monkeypatch.setattr(grading, "grade_folder",
-                        lambda *a, **k: seen.append(os.environ["PERCEPTRON_CHECK_TIME_LIMIT"]))
+    monkeypatch.setattr(grading, "grade_folder", lambda *a, **k: seen.append(
+        (os.environ["PERCEPTRON_CHECK_TIME_LIMIT"], k["timeout"])))
     folder = ["--chapter", "margin", "--submissions", str(tmp_path)]
-    assert grading.main(folder + ["--check-time-limit", "30"]) == 0 and seen == ["30.0"]
+    # A longer limit per call lengthens the default time of a submission: a notebook whose every
+    # function loops runs out of time up to 10 times (2 functions, each in its cell, its public
+    # test and up to 3 hidden tests), and must still be graded.
+    assert grading.main(folder + ["--check-time-limit", "30"]) == 0 and seen == [("30.0", 420.0)]
+    assert grading.main(folder + ["--check-time-limit", "30", "--timeout", "1000"]) == 0
+    assert seen[-1] == ("30.0", 1000.0)
+    assert grading.timeout_for(None) == grading.timeout_for(5) == grading.DEFAULT_TIMEOUT == 300
+    assert max(len(cells) for cells in __import__("assignment_oracles").HIDDEN.values()) <= 3
     with pytest.raises(SystemExit):
         grading.main(folder + ["--check-time-limit", "0"])
     assert "--check-time-limit must be a positive number" in capsys.readouterr().err

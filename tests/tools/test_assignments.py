@@ -122,6 +122,13 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
     checked = assignments.check_names(stub)
     assert checked == [n for n, (chapter, _) in check.EXERCISES.items() if chapter == name]  # in check order
     assert len(checked) == 2  # every chapter's checked exercise asks for two functions
+    # The first question's text is the whole exercise, which asks for both: it says where the
+    # second function goes, the next question's cell, whose stub would replace a second
+    # function written here.
+    first_note = next(c.source for c in master.cells if c.cell_type == "markdown"
+                      and f"Write `{checked[0]}` in the cell below" in c.source)
+    auto_names = [config["name"] for config, _ in _questions(master) if not config.get("manual")]
+    assert f"(and `{checked[1]}` in the cell of {auto_names[1]}, not here)" in first_note
     questions = _questions(master)
     names = [config["name"] for config, _ in questions]
     assert names == [f"q{i}" for i in range(1, len(questions) + 1)]  # unique, in order
@@ -320,10 +327,15 @@ def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_pa
     def colab(*args, **kwargs):  # what otter.Notebook raises on Colab without a tests/ folder
         raise ValueError("Tests directory ./tests does not exist")
 
-    monkeypatch.setattr(otter, "Notebook", colab)
-    namespace, _ = _run_init(assignments.init_cell("margin", ""), monkeypatch, tmp_path)
-    assert "grader" not in namespace
-    assert "grader.check cannot run here" in capsys.readouterr().out
+    def renamed(*args, **kwargs):  # what it raises for a notebook saved under another name
+        raise FileNotFoundError("Expected a notebook file named 'margin.ipynb' but no such file found")
+
+    for error in (colab, renamed):
+        monkeypatch.setattr(otter, "Notebook", error)
+        namespace, _ = _run_init(assignments.init_cell("margin", ""), monkeypatch, tmp_path)
+        assert "grader" not in namespace
+        out = capsys.readouterr().out
+        assert "grader.check cannot run here" in out and "keep this notebook's name, margin.ipynb" in out
 
 
 def test_the_guide_names_the_pinned_otter():
