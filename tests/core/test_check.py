@@ -627,11 +627,11 @@ def test_offset_bound_cases_are_the_chapters():
     ((R + |b|)/γ)²), b = 0 (where it is (R² + c²)/γ², not (R/γ)²); random b obey |b| ≤ R - γ."""
     cases = {c.name: c.args for c in check._offset_bound_cases()}
     R, g, b, c = cases["the best constant"]
-    assert c * c == R * abs(b) and check._bounds.offset_bound(R, g, b, c) == pytest.approx(((R + abs(b)) / g) ** 2)
+    assert c * c == R * abs(b) and pc.offset_bound(R, g, b, c) == pytest.approx(((R + abs(b)) / g) ** 2)
     R, g, b, c = cases["c = |b|"]
     assert c == abs(b)
     R, g, b, c = cases["no offset: b = 0"]
-    assert b == 0 and check._bounds.offset_bound(R, g, b, c) == pytest.approx((R**2 + c**2) / g**2) != (R / g) ** 2
+    assert b == 0 and pc.offset_bound(R, g, b, c) == pytest.approx((R**2 + c**2) / g**2) != (R / g) ** 2
     assert cases["negative offset"][2] < 0
     for name, (R, g, b, c) in cases.items():
         assert c > 0 and g > 0
