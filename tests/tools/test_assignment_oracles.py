@@ -11,7 +11,7 @@ hidden test with a TimeoutError, quickly, under a lowered ``perceptron_core.chec
 ``perceptron_core.check``'s ``call``, ``PRECISION`` and ``TIME_LIMIT``, call the student's
 function only through ``call`` with the exercise's answers switched off (a function that lets
 the package answer fails), and have the form both of otter's test formats accept, which
-(e) otter itself then runs, where it is installed.
+(e) otter itself then runs (one cell of each exercise: they all have that form), where it is installed.
 
 A cell runs by ``exec`` in a fresh namespace that holds only the function under test, by its
 exercise name: the cells do their own imports.
@@ -828,10 +828,16 @@ def test_a_cell_has_the_form_otter_accepts_and_calls_only_through_call(item):
 # --- (e) otter runs them ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("item", CELLS, ids=_cell_id)
+# One cell of each exercise: every cell has the same form (a test function of the exercise's
+# name and one call of it, (d) above), which is what otter's conversions depend on.
+FIRST_CELLS = [(name, 0) for name in HIDDEN]
+
+
+@pytest.mark.parametrize("item", FIRST_CELLS, ids=_cell_id)
 def test_otter_runs_the_cell_in_both_formats(item, monkeypatch):
     """As otter assign turns a test cell into an OK-format doctest (``ast.unparse``, then
-    ``str_to_doctest``) or an exception-based test file, and as otter grade runs them."""
+    ``str_to_doctest``) or an exception-based test file, and as otter grade runs them: the
+    solution passes the doctest, and an endless loop and a wrong function fail, in both."""
     pytest.importorskip("otter")
     from otter.assign.utils import str_to_doctest
     from otter.test_files.exception_test import ExceptionTestFile
@@ -843,11 +849,7 @@ def test_otter_runs_the_cell_in_both_formats(item, monkeypatch):
     doctest_body = "\n".join(str_to_doctest(ast.unparse(tree).split("\n"), []))
     test_file = ("from otter.test_files import test_case\n\nOK_FORMAT = False\nname = 'q'\npoints = 1\n\n"
                  "@test_case(points=None, hidden=True)\n" + ast.unparse(tree.body[0]) + "\n")
-    right, wrong = solution(name), WRONG[name]
-    assert run_doctest("q", doctest_body, {name: right}) == (True, "")
-    exception_test = ExceptionTestFile.from_string(test_file)
-    exception_test.run({name: right})
-    assert exception_test.passed_all, exception_test.summary()
+    assert run_doctest("q", doctest_body, {name: solution(name)}) == (True, "")
     # A function that loops forever fails, in both, without hanging the grader.
     monkeypatch.setattr(check, "TIME_LIMIT", SHORT_LIMIT)
     passed, report = run_doctest("q", doctest_body, {name: _forever})
@@ -856,9 +858,10 @@ def test_otter_runs_the_cell_in_both_formats(item, monkeypatch):
     exception_test.run({name: _forever})
     assert not exception_test.passed_all and "TimeoutError" in exception_test.summary()
     monkeypatch.undo()
-    # And a wrong one that this cell catches fails with the cell's message.
-    for label, func in wrong:
-        if _outcome(name, i, func)[0] == "assertion":
-            passed, report = run_doctest("q", doctest_body, {name: func})
-            assert not passed and "AssertionError" in report and "expected" in report
-            break
+    # And a wrong one that this cell catches fails with the cell's message, in both.
+    label, func = next((label, func) for label, func in WRONG[name] if _outcome(name, i, func)[0] == "assertion")
+    passed, report = run_doctest("q", doctest_body, {name: func})
+    assert not passed and "AssertionError" in report and "expected" in report, label
+    exception_test = ExceptionTestFile.from_string(test_file)
+    exception_test.run({name: func})
+    assert not exception_test.passed_all and "AssertionError" in exception_test.summary(), label

@@ -194,8 +194,7 @@ def test_masters_hold_the_solution_code_and_the_hidden_tests(name, masters):
         namespace = {"np": np, "check": check}
         with contextlib.redirect_stdout(io.StringIO()) as out:
             exec(compile(answer.source, "<solution>", "exec"), namespace)
-        assert f"check.{function}: all" in out.getvalue()
-        assert getattr(check, function)(namespace[function], quiet=True)
+        assert f"check.{function}: all" in out.getvalue()  # the cell's own check passed
 
 
 @pytest.mark.parametrize("name", chapter_names())
