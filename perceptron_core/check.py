@@ -1602,8 +1602,8 @@ def _offset_bound_cases() -> list[Case]:
     cases = [
         Case("c = 1", (3.0, 0.5, 1.0, 1.0),
              "The bound is Block–Novikoff's (R'/γ')² on the augmented points (xᵢ, c): they "
-             "lie within R', with R'² = R² + c², and the separator tilted towards the constant axis has "
-             "margin γ' = γ/√(1 + b²/c²)."),
+             "lie within radius R', with R'² = R² + c², and the separator tilted towards the constant "
+             "axis has margin at least γ' = γ/√(1 + b²/c²)."),
         Case("no offset: b = 0", (2.0, 0.5, 0.0, 1.0),
              "Even with b = 0 the constant coordinate lengthens every point, R'² = R² + c², so "
              "the bound is (R² + c²)/γ², not (R/γ)²."),

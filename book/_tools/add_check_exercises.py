@@ -100,7 +100,7 @@ set $w \\leftarrow w + y_i\\, x_i$ whenever $y_i\\, w\\cdot x_i \\le 0$, testing
 the weights as they are when the pass reaches it. Return the final $w$ as a new array of length
 $d$; with `epochs = 0` that is $w = 0$. A pass without a mistake leaves $w$ as it is, and so do
 all the passes after it, so stopping after a pass without a mistake would return the same $w$;
-on data that no hyperplane through the origin separates no pass is without a mistake, and only
+on data that no hyperplane through the origin separates, every pass makes a mistake, and only
 $T$ ends the run. Run the cell to check both functions with
 `check.update` and `check.train`.""" + _precision("update", "train"),
         '''from perceptron_core import check

@@ -345,8 +345,8 @@ def init_cell(chapter: str, repository_url: str) -> str:
     installs it (the package from the book's repository, otter at its pin), as the reader
     notebooks' first cell does; where both are installed, as on the grading machine, it does
     nothing. After: on Colab, where otter reads its tests only from a ``tests/`` folder that a
-    single notebook cannot carry, ``otter.Notebook`` raises, and so does it when the notebook
-    was renamed; the cell then says why and to use the package's checks, the same public tests,
+    single notebook cannot carry, ``otter.Notebook`` raises, and it also raises when the
+    notebook was renamed; the cell then says why and to use the package's checks, the same public tests,
     instead of stopping the notebook there.
     """
     spec = install_spec(repository_url) or None
@@ -498,9 +498,11 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                 head = prompt if k == 0 else f"### {number}, continued: `{name}`"
                 later = [f"`{other}` in the cell of q{len(questions) + j}"
                          for j, other in enumerate(names[k + 1:], start=1)]
-                where = f" (and {', '.join(later)}, not here)" if later else ""
-                note = (f"*{q}, {CHECKED_POINTS} points, graded automatically.* Write `{name}` "
-                        f"in the cell below{where} and run it: its last line, "
+                # The exercise's text asks for every function in one cell; here each has its own.
+                split = (f" Here the exercise is split into {len(names)} questions, a function "
+                         f"each: write {', '.join(later)}, not here.") if later else ""
+                note = (f"*{q}, {CHECKED_POINTS} points, graded automatically.*{split} Write "
+                        f"`{name}` in the cell below and run it: its last line, "
                         f"`check.{name}({name})`, prints the package's verdict. Then run "
                         f"`grader.check(\"{q}\")`.")
                 question(f"name: {q}\npoints: {CHECKED_POINTS}", [

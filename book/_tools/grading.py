@@ -454,9 +454,10 @@ def timeout_for(check_time_limit: float | None) -> float:
     per call, enough for every call of a notebook whose every function loops to run out.
 
     A looping function runs out of time once in its own cell (the check stops at its first
-    failing case), once in the public test and once in each hidden test (``call`` raises on the
-    first call): at most 2 + 3 = 5 limits a question, 10 for a chapter's two; 12 limits and a
-    minute for the rest of the notebook leave a margin.
+    failing case), once in the public test and once in each hidden test (the first call that
+    runs out raises ``TimeoutError``, which no hidden test catches; ``HIDDEN`` has at most three
+    a function): at most 2 + 3 = 5 limits a question, 10 for a chapter's two, in the notebook as
+    handed out; 12 limits and a minute for the rest of the notebook leave a margin.
     """
     if check_time_limit is None:
         return DEFAULT_TIMEOUT

@@ -128,7 +128,8 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
     first_note = next(c.source for c in master.cells if c.cell_type == "markdown"
                       and f"Write `{checked[0]}` in the cell below" in c.source)
     auto_names = [config["name"] for config, _ in _questions(master) if not config.get("manual")]
-    assert f"(and `{checked[1]}` in the cell of {auto_names[1]}, not here)" in first_note
+    assert (f"Here the exercise is split into 2 questions, a function each: write `{checked[1]}` "
+            f"in the cell of {auto_names[1]}, not here.") in first_note
     questions = _questions(master)
     names = [config["name"] for config, _ in questions]
     assert names == [f"q{i}" for i in range(1, len(questions) + 1)]  # unique, in order
@@ -327,7 +328,7 @@ def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_pa
         raise ValueError("Tests directory ./tests does not exist")
 
     def renamed(*args, **kwargs):  # what it raises for a notebook saved under another name
-        raise FileNotFoundError("Expected a notebook file named 'margin.ipynb' but no such file found")
+        raise FileNotFoundError(2, "No such file or directory", "margin.ipynb")  # from nbformat.read
 
     for error in (colab, renamed):
         monkeypatch.setattr(otter, "Notebook", error)
