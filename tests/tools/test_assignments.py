@@ -296,6 +296,7 @@ def _run_init(cell, monkeypatch, tmp_path, absent=(), chapter="margin"):
 
 
 def test_the_init_cell_installs_what_is_missing(monkeypatch, tmp_path):
+    pytest.importorskip("otter")  # not in the lowest environment (tests/tools/lowest_versions.py)
     nbformat.write(nbformat.v4.new_notebook(), tmp_path / "margin.ipynb")
     url = "https://github.com/someone/perceptron-book"
     cell = assignments.init_cell("margin", url)
@@ -322,7 +323,7 @@ def test_without_a_repository_the_init_cell_says_how_to_install(monkeypatch, tmp
 
 
 def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_path, capsys):
-    import otter
+    otter = pytest.importorskip("otter")
 
     def colab(*args, **kwargs):  # what otter.Notebook raises on Colab without a tests/ folder
         raise ValueError("Tests directory ./tests does not exist")
