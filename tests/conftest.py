@@ -256,6 +256,32 @@ class ReferenceRun:
         return len(self.indices)
 
 
+def first_index(flags) -> int | None:
+    """The index of the first true flag, or None: ``first_mistake``'s answer from its flags."""
+    where = np.flatnonzero(flags)
+    return int(where[0]) if where.size else None
+
+
+def train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
+    """The perceptron's epochs (``check.train``) with its mistake test or its step replaced: the
+    slips of the tests of check.train and of its hidden tests."""
+    w = np.zeros(X.shape[1])
+    for _pass in range(epochs):
+        for xi, yi in zip(X, y):
+            if test(w, xi, yi):
+                w = step(w, xi, yi)
+    return w
+
+
+def train_batch(X, y, epochs):
+    """The slip of testing a whole pass with the weights it started from, then adding every update."""
+    w = np.zeros(X.shape[1])
+    for _pass in range(epochs):
+        wrong = y * (X @ w) <= 0
+        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
+    return w
+
+
 def reference_perceptron(X, y, *, tie: str = "mistake", offset: bool = False, exact: bool = False,
                          max_epochs: int = 10**6, closest: bool = False,
                          must_converge: bool = True) -> ReferenceRun:

@@ -11,6 +11,7 @@ import pytest
 import perceptron_core as pc
 from perceptron_core import check
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
+from conftest import first_index, train_batch, train_with
 
 # --- correct solutions, written independently of the references -------------------------------
 
@@ -221,34 +222,11 @@ def _separable_with_offset(X, y):
     return separable_ok(np.c_[X, np.ones(len(X))], y)
 
 
-def _first_index(flags):
-    where = np.flatnonzero(flags)
-    return int(where[0]) if where.size else None
-
-
-def _train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
-    w = np.zeros(X.shape[1])
-    for _pass in range(epochs):
-        for xi, yi in zip(X, y):
-            if test(w, xi, yi):
-                w = step(w, xi, yi)
-    return w
-
-
-def _train_batch(X, y, epochs):
-    """The slip of testing a whole pass with the weights it started from, then adding every update."""
-    w = np.zeros(X.shape[1])
-    for _pass in range(epochs):
-        wrong = y * (X @ w) <= 0
-        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
-    return w
-
-
 def _train_reset(X, y, epochs):
     """The slip of starting every pass from w = 0 again."""
     w = np.zeros(X.shape[1])
     for _pass in range(epochs):
-        w = _train_with(X, y, 1)
+        w = train_with(X, y, 1)
     return w
 
 
@@ -313,13 +291,13 @@ WRONG = {
         (lambda X, y, w: int(np.any(y * (X @ w) <= 0)), "zero weights"),
     ],
     "first_mistake": [
-        (lambda X, y, w: _first_index(y * (X @ w) < 0), "a point on the line first"),
-        (lambda X, y, w: (lambda i: None if i is None else len(y) - 1 - i)(_first_index((y * (X @ w) <= 0)[::-1])),
+        (lambda X, y, w: first_index(y * (X @ w) < 0), "a point on the line first"),
+        (lambda X, y, w: (lambda i: None if i is None else len(y) - 1 - i)(first_index((y * (X @ w) <= 0)[::-1])),
          "several wrong"),
         (lambda X, y, w: int(np.sum(y * (X @ w) <= 0)), "one wrong"),
-        (lambda X, y, w: (lambda i: -1 if i is None else i)(_first_index(y * (X @ w) <= 0)), "all correct"),
-        (lambda X, y, w: _first_index(X @ w <= 0), "negative labels"),
-        (lambda X, y, w: _first_index(y[:-1] * (X[:-1] @ w) <= 0), "the last point"),
+        (lambda X, y, w: (lambda i: -1 if i is None else i)(first_index(y * (X @ w) <= 0)), "all correct"),
+        (lambda X, y, w: first_index(X @ w <= 0), "negative labels"),
+        (lambda X, y, w: first_index(y[:-1] * (X[:-1] @ w) <= 0), "the last point"),
     ],
     "update": [
         (lambda w, x, y: w + y * x if y * (w @ x) < 0 else w, "tie: zero score"),
@@ -328,12 +306,12 @@ WRONG = {
         (lambda w, x, y: w + y * x if (w @ x) <= 0 else w, "mistake on a negative example"),
     ],
     "train": [
-        (lambda X, y, e: _train_with(X, y, e, test=lambda w, x, y: y * (w @ x) < 0), "one point"),
-        (lambda X, y, e: _train_with(X, y, e, step=lambda w, x, y: w + x), "one point"),
-        (lambda X, y, e: _train_with(X, y, e, test=lambda w, x, y: w @ x <= 0), "negative labels"),
-        (_train_batch, "the order of the rows"),
-        (lambda X, y, e: _train_with(X[::-1], y[::-1], e), "the order of the rows"),
-        (lambda X, y, e: _train_with(X, y, e + 1), "epochs = 0"),
+        (lambda X, y, e: train_with(X, y, e, test=lambda w, x, y: y * (w @ x) < 0), "one point"),
+        (lambda X, y, e: train_with(X, y, e, step=lambda w, x, y: w + x), "one point"),
+        (lambda X, y, e: train_with(X, y, e, test=lambda w, x, y: w @ x <= 0), "negative labels"),
+        (train_batch, "the order of the rows"),
+        (lambda X, y, e: train_with(X[::-1], y[::-1], e), "the order of the rows"),
+        (lambda X, y, e: train_with(X, y, e + 1), "epochs = 0"),
         (_train_reset, "stops after the given epochs"),
     ],
     "is_certificate": [
@@ -797,7 +775,7 @@ def _cycle(X, y, epochs):
 # What each package function listed in ANSWERS gives with a line around it.
 VIA = {
     "first_mistake": {
-        "margins": lambda X, y, w: 0 if not w.any() else _first_index(pc.margins(X, y, w) <= 0),
+        "margins": lambda X, y, w: 0 if not w.any() else first_index(pc.margins(X, y, w) <= 0),
         "perceptron": lambda X, y, w: (lambda u: int(u[1]) - 1 if len(u) > 1 else None)(
             pc.perceptron(*_via_run(X, y, w), max_epochs=1, record=True).history.indices),
         "online_perceptron": lambda X, y, w: next(

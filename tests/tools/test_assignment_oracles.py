@@ -32,6 +32,7 @@ import pytest
 from perceptron_core import check
 from add_check_exercises import EXERCISES as CHAPTER_EXERCISES  # book/_tools (tests/conftest.py puts it on sys.path)
 from assignment_oracles import HIDDEN, function_name, names
+from conftest import first_index, train_batch, train_with
 
 SHORT_LIMIT = 0.05  # seconds per call in (c) and (e): an endless loop always runs out
 ALLOWED_FROM_CHECK = {"call", "PRECISION", "TIME_LIMIT"}
@@ -170,29 +171,6 @@ def _proof_loops(X, y, u):
             return rows
 
 
-def _first(flags):
-    where = np.flatnonzero(flags)
-    return int(where[0]) if where.size else None
-
-
-def _train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
-    w = np.zeros(X.shape[1])
-    for _ in range(epochs):
-        for x, yi in zip(X, y):
-            if test(w, x, yi):
-                w = step(w, x, yi)
-    return w
-
-
-def _train_batch(X, y, epochs):
-    """Each pass tested with the weights it started from, its updates added together."""
-    w = np.zeros(X.shape[1])
-    for _ in range(epochs):
-        wrong = y * (X @ w) <= 0
-        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
-    return w
-
-
 def _train_until_clean(X, y, epochs):
     """epochs ignored: passes until one without a mistake, at most 1000."""
     w = np.zeros(X.shape[1])
@@ -208,7 +186,7 @@ def _train_until_clean(X, y, epochs):
 
 def _train_reset(X, y, epochs):
     """Every pass starts again from w = 0."""
-    return _train_with(X, y, min(epochs, 1))
+    return train_with(X, y, min(epochs, 1))
 
 
 def _margin_run_with(test, *, start=lambda X, y: y[0] * X[0], epochs=None):
@@ -255,15 +233,15 @@ WRONG = {
         ("returns a float", lambda X, y, w: float(np.sum(y * (X @ w) <= 0))),
     ],
     "first_mistake": [
-        ("ties not mistakes (< instead of <=)", lambda X, y, w: _first(y * (X @ w) < 0)),
+        ("ties not mistakes (< instead of <=)", lambda X, y, w: first_index(y * (X @ w) < 0)),
         ("the last mistake", lambda X, y, w: (lambda i: None if i is None else len(y) - 1 - i)(
-            _first((y * (X @ w) <= 0)[::-1]))),
+            first_index((y * (X @ w) <= 0)[::-1]))),
         ("the number of mistakes", lambda X, y, w: int(np.sum(y * (X @ w) <= 0))),
-        ("counts from 1", lambda X, y, w: (lambda i: None if i is None else i + 1)(_first(y * (X @ w) <= 0))),
-        ("-1 for no mistake", lambda X, y, w: (lambda i: -1 if i is None else i)(_first(y * (X @ w) <= 0))),
-        ("labels ignored", lambda X, y, w: _first(X @ w <= 0)),
-        ("returns a float", lambda X, y, w: (lambda i: None if i is None else float(i))(_first(y * (X @ w) <= 0))),
-        ("the last row never tested", lambda X, y, w: _first(y[:-1] * (X[:-1] @ w) <= 0)),
+        ("counts from 1", lambda X, y, w: (lambda i: None if i is None else i + 1)(first_index(y * (X @ w) <= 0))),
+        ("-1 for no mistake", lambda X, y, w: (lambda i: -1 if i is None else i)(first_index(y * (X @ w) <= 0))),
+        ("labels ignored", lambda X, y, w: first_index(X @ w <= 0)),
+        ("returns a float", lambda X, y, w: (lambda i: None if i is None else float(i))(first_index(y * (X @ w) <= 0))),
+        ("the last row never tested", lambda X, y, w: first_index(y[:-1] * (X[:-1] @ w) <= 0)),
     ],
     "update": [
         ("ties not updated (< instead of <=)", lambda w, x, y: w + y * x if y * (w @ x) < 0 else w.copy()),
@@ -273,14 +251,14 @@ WRONG = {
         ("changes w in place", lambda w, x, y: (w.__iadd__(y * x) if y * (w @ x) <= 0 else w)),
     ],
     "train": [
-        ("ties not mistakes (< instead of <=)", lambda X, y, e: _train_with(
+        ("ties not mistakes (< instead of <=)", lambda X, y, e: train_with(
             X, y, e, test=lambda w, x, yi: yi * (w @ x) < 0)),
-        ("label left out of the update", lambda X, y, e: _train_with(X, y, e, step=lambda w, x, yi: w + x)),
-        ("label left out of the test", lambda X, y, e: _train_with(X, y, e, test=lambda w, x, yi: w @ x <= 0)),
-        ("a pass tested with its first weights", _train_batch),
-        ("the rows in reverse order", lambda X, y, e: _train_with(X[::-1], y[::-1], e)),
-        ("one pass too many", lambda X, y, e: _train_with(X, y, e + 1)),
-        ("one pass too few", lambda X, y, e: _train_with(X, y, max(e - 1, 0))),
+        ("label left out of the update", lambda X, y, e: train_with(X, y, e, step=lambda w, x, yi: w + x)),
+        ("label left out of the test", lambda X, y, e: train_with(X, y, e, test=lambda w, x, yi: w @ x <= 0)),
+        ("a pass tested with its first weights", train_batch),
+        ("the rows in reverse order", lambda X, y, e: train_with(X[::-1], y[::-1], e)),
+        ("one pass too many", lambda X, y, e: train_with(X, y, e + 1)),
+        ("one pass too few", lambda X, y, e: train_with(X, y, max(e - 1, 0))),
         ("every pass from w = 0", _train_reset),
         ("epochs ignored: until a clean pass", _train_until_clean),
     ],
@@ -401,7 +379,6 @@ WRONG = {
         ("the rounds in reverse order", _adversary(order=lambda n: reversed(range(n)))),
     ],
 }
-
 
 
 def _forever(*args):
