@@ -11,7 +11,7 @@ import pytest
 import perceptron_core as pc
 from perceptron_core import check
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
-from conftest import first_index, train_batch, train_with
+from conftest import first_index, train_batch, train_f32, train_with
 
 # --- correct solutions, written independently of the references -------------------------------
 
@@ -1132,16 +1132,6 @@ def offset_bound_f32(R, gamma, b, c):
 
 def augment_f32(X, c):
     return np.hstack([X.astype(F32), np.full((X.shape[0], 1), c, dtype=F32)])
-
-
-def train_f32(X, y, epochs):
-    X, y = X.astype(F32), y.astype(F32)
-    w = np.zeros(X.shape[1], dtype=F32)
-    for _pass in range(epochs):
-        for xi, yi in zip(X, y):
-            if yi * np.dot(w, xi) <= 0:
-                w = w + yi * xi
-    return w
 
 
 def hinge_f32(X, y, w, gamma):

@@ -32,7 +32,7 @@ import pytest
 from perceptron_core import check
 from add_check_exercises import EXERCISES as CHAPTER_EXERCISES  # book/_tools (tests/conftest.py puts it on sys.path)
 from assignment_oracles import HIDDEN, function_name, names
-from conftest import first_index, train_batch, train_with
+from conftest import first_index, train_batch, train_f32, train_with
 
 SHORT_LIMIT = 0.05  # seconds per call in (c) and (e): an endless loop always runs out
 ALLOWED_FROM_CHECK = {"call", "PRECISION", "TIME_LIMIT"}
@@ -449,16 +449,6 @@ def _separable_lp_witness(X, y):
     return bool(res.x[-1] > 1e-9 and exact)
 
 
-def _train_f32(X, y, epochs):
-    X, y = X.astype(f32), y.astype(f32)
-    w = np.zeros(X.shape[1], dtype=f32)
-    for _ in range(epochs):
-        for x, yi in zip(X, y):
-            if yi * np.dot(w, x) <= 0:
-                w = w + yi * x
-    return w
-
-
 def _train_lists(X, y, epochs):
     w = [0.0] * X.shape[1]
     for _ in range(epochs):
@@ -608,7 +598,7 @@ ALTERNATIVES = {
         lambda w, x, y: np.array([a + y * b for a, b in zip(w, x)]) if y * sum(a * b for a, b in zip(w, x)) <= 0
         else np.array(w),
     ],
-    "train": [_train_f32, _train_lists, _train_until_clean_or_epochs],
+    "train": [train_f32, _train_lists, _train_until_clean_or_epochs],
     "separable": [_separable_lp_witness],
     "is_certificate": [_certificate_integers, _certificate_decimal],
     "margin": [
