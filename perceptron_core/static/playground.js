@@ -325,6 +325,9 @@ export function marginPerceptronBound(R, gamma, target = 0.5) {
 // ============================================================================================
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
+// The most time the exact fallback may take before the verdict is "undecided" (a picture must
+// not freeze); it needs a few milliseconds on the point sets a reader makes.
+const EXACT_BUDGET_MS = 150;
 
 /** The nearest point to the origin on the affine hull of the corral V: weights α (Σα = 1). */
 function affineMinimizer(V) {
@@ -398,6 +401,73 @@ function wolfe(Z) {
   return { x, keys, lam, scale };
 }
 
+/** A rational as a float, nearly (for directions and guesses, never for a decision). */
+function ratToFloat(q) {
+  if (q.n === 0n) return 0;
+  const shift = q.n.toString(2).replace("-", "").length - q.d.toString(2).length - 60;
+  const m = shift > 0 ? q.n / (q.d << BigInt(shift)) : (q.n << BigInt(-shift)) / q.d;
+  return scaleBy(Number(m), shift);
+}
+
+const rDot = (a, b) => a.reduce((s, v, j) => rAdd(s, rMul(v, b[j])), R0);
+const rCompare = (a, b) => { const s = a.n * b.d - b.n * a.d; return s > 0n ? 1 : s < 0n ? -1 : 0; };
+
+/** The nearest point to the origin on the affine hull of the exact points V: exact weights α
+ *  (Σα = 1) from [G 1; 1ᵀ 0][α; μ] = [0; 1], G the Gram matrix; null if the hull is degenerate. */
+function exactAffineMinimizer(V) {
+  const k = V.length;
+  const A = V.map((v) => [...V.map((u) => rDot(v, u)), R1]);
+  A.push([...V.map(() => R1), R0]);
+  const sol = solveExact(A, [...V.map(() => R0), R1]);
+  return sol && sol.slice(0, k);
+}
+
+/**
+ * Wolfe's algorithm in exact rational arithmetic, started from the float run's corral: the
+ * exact nearest point of the hull of the rows of Z to the origin, with its corral and exact
+ * weights, or null (a degenerate corral, or out of time: then the caller says undecided).
+ * Used only where floats cannot settle the answer: tiny margins, nearly collinear points.
+ */
+function exactWolfe(Z, corral, deadline) {
+  const Q = Z.map((z) => z.map((v) => fromDyadic(dyadic(v))));
+  let keys = corral.slice();
+  let lam = exactAffineMinimizer(keys.map((k) => Q[k]));
+  if (!lam || !lam.every((l) => l.n > 0n)) {
+    const start = keys.reduce((b, k) => (rCompare(rDot(Q[k], Q[k]), rDot(Q[b], Q[b])) < 0 ? k : b), keys[0]);
+    keys = [start];
+    lam = [R1];
+  }
+  const point = () => Q[0].map((_, d) => keys.reduce((s, k, i) => rAdd(s, rMul(lam[i], Q[k][d])), R0));
+  let x = point();
+  for (let iter = 0; iter < 10 * Z.length + 100; iter++) {
+    if (performance.now() > deadline) return null;
+    const xx = rDot(x, x);
+    let j = -1;
+    let best = null;
+    Q.forEach((q, i) => { const s = rDot(q, x); if (best === null || rCompare(s, best) < 0) { best = s; j = i; } });
+    if (rCompare(best, xx) >= 0) return { point: x, keys, lam }; // optimal: no point lies behind x
+    keys.push(j);
+    lam.push(R0);
+    for (;;) {
+      const alpha = exactAffineMinimizer(keys.map((k) => Q[k]));
+      if (!alpha) return null;
+      if (alpha.every((a) => a.n > 0n)) { lam = alpha; break; }
+      // Step from λ toward α until the first weight reaches 0, and drop the weights at 0.
+      let theta = null;
+      alpha.forEach((a, i) => {
+        if (a.n > 0n) return;
+        const t = rDiv(lam[i], rSub(lam[i], a));
+        if (theta === null || rCompare(t, theta) < 0) theta = t;
+      });
+      lam = lam.map((l, i) => rAdd(rMul(rSub(R1, theta), l), rMul(theta, alpha[i])));
+      keys = keys.filter((_, i) => lam[i].n !== 0n);
+      lam = lam.filter((l) => l.n !== 0n);
+    }
+    x = point();
+  }
+  return null;
+}
+
 /** Points listed for a sentence: "3", "3 and 7", "3, 7 and 9" (1-based, as the picture numbers them). */
 function listed(indices) {
   const names = indices.map((i) => String(i + 1));
@@ -457,15 +527,45 @@ export function certifiedMargin(X, y, { c = null } = {}) {
     const verdict = certifySeparable(Z, w, keys, lam, nx, shift);
     if (verdict) return verdict;
   }
-  const certificate = exactOriginCertificate(Z, keys);
+  let certificate = exactOriginCertificate(Z, keys);
+  let exact = null;
+  if (!certificate) {
+    // Floats could not settle it (a tiny margin, nearly collinear points): Wolfe's algorithm
+    // again, in exact arithmetic, from where the float run ended.
+    exact = exactWolfe(Z, keys, performance.now() + EXACT_BUDGET_MS);
+    if (exact && exact.point.every((v) => v.n === 0n)) {
+      const pairs = exact.keys.map((k, i) => [k, exact.lam[i]]).sort((a, b) => a[0] - b[0]);
+      certificate = { points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) };
+    }
+  }
   if (certificate) {
     const reason = lift
       ? `The +1 and −1 points meet: a mix of points ${listed(certificate.points)} with exact weights is the same point for both labels, so no line separates them, with or without an offset.`
       : `The origin is a mix of y·x for points ${listed(certificate.points)} (exact weights), so no line through the origin separates them.`;
     return { ...none, status: "inseparable", certificate, reason };
   }
+  if (exact) return exactlySeparable(Z, exact);
   return { ...none, status: "undecided", reason:
     "Floating point could not settle whether these points are separable: a margin, if there is one, is below what floats resolve here. No verdict." };
+}
+
+/** The verdict from the exact nearest point x ≠ 0: every zᵢ·x ≥ x·x > 0 (checked by exactWolfe),
+ *  so x separates the points and γ* = ‖x‖ exactly; `exact` carries x and its weights. */
+function exactlySeparable(Z, { point, keys, lam }) {
+  const sq = rDot(point, point);
+  const p = { m: sq.n, e: 0 };
+  const q = { m: sq.d, e: 0 };
+  const guess = Math.sqrt(ratToFloat(sq));
+  const low = sqrtRatioDown(p, q, guess);
+  const high = sqrtRatioUp(p, q, Math.max(guess, SUBNORMAL));
+  const x = point.map(ratToFloat);
+  const norm = Math.hypot(...x);
+  const w = x.map((v) => v / norm);
+  const pairs = keys.map((k, i) => [k, lam[i]]).sort((a, b) => a[0] - b[0]);
+  return { status: "separable", low, high, w, support: pairs.map(([k]) => k), certificate: null,
+    exact: { point: point.map((v) => `${v.n}/${v.d}`), gammaSq: `${sq.n}/${sq.d}`,
+             points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) },
+    reason: `Separable through the origin, by a margin too thin for floats: γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}], found in exact arithmetic.` };
 }
 
 /** v·2^k, exactly when the result is a normal float (ldexp). */
