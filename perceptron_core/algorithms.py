@@ -646,7 +646,8 @@ def margin_perceptron(
     target = check_probability(target, "target")
     max_epochs = check_max_epochs(max_epochs)
     record = check_flag(record, "record")
-    Z = y[:, None] * X
+    # The compiled loop reads rows: C order, whatever the layout of X (iris_pair's is Fortran).
+    Z = np.ascontiguousarray(y[:, None] * X)
     w = Z[0].copy()
     # y w·x < τγ‖w‖ decided exactly (floats where they surely decide, fractions otherwise).
     short = _ShortOfAim(Z, target, gamma)

@@ -77,41 +77,41 @@ export function exactSign(a, b) {
   return sign(exactDot(a, b));
 }
 
-/** The nearest float to a dyadic (for display and first guesses; never for a decision). */
-function toFloat(a) {
-  if (a.m === 0n) return 0;
-  const bits = a.m.toString(2).replace("-", "").length;
-  const keep = Math.max(bits - 60, 0); // Number() of a 60-bit BigInt rounds once
-  const head = Number(a.m >> BigInt(keep)); // >> on a negative BigInt floors: off by < 1 unit
-  let e = a.e + keep;
-  let x = head;
-  // Scale in steps so that no intermediate overflows or underflows early.
-  while (e > 0) { const s = Math.min(e, 1000); x *= 2 ** s; e -= s; }
-  while (e < 0) { const s = Math.min(-e, 1000); x /= 2 ** s; e += s; }
-  return x;
+/** √(p/q) for dyadics p ≥ 0, q > 0, nearly (a first guess at any scale: the ratio is kept as a
+ *  60-bit integer times a power of two, so nothing overflows or underflows on the way). */
+function sqrtRatioGuess(p, q) {
+  if (p.m === 0n) return 0;
+  const np = p.m.toString(2).length;
+  const nq = q.m.toString(2).length;
+  const shift = np - nq - 60; // p.m / q.m = M · 2^shift, M of about 60 bits
+  let M = shift > 0 ? p.m / (q.m << BigInt(shift)) : (p.m << BigInt(-shift)) / q.m;
+  let e = shift + p.e - q.e;
+  if (e % 2 !== 0) { M <<= 1n; e -= 1; }
+  return scaleBy(Math.sqrt(Number(M)), e / 2);
 }
 
-/** The smallest float L found with L ≥ 0 and L²·q ≤ p (p, q dyadic, p ≥ 0, q > 0) from a guess:
- *  a float lower bound on √(p/q), certified exactly. */
-function sqrtRatioDown(p, q, guess) {
-  let L = Math.max(guess, 0);
-  for (let k = 0; k < 200 && L > 0; k++) {
-    const l = dyadic(L);
-    if (compare(mul(mul(l, l), q), p) <= 0) return L;
-    L = k < 8 ? nextDown(L) : L * (1 - 2 ** -40);
-  }
-  return 0;
+/** A float L ≥ 0 with L²·q ≤ p (p, q dyadic, p ≥ 0, q > 0), the largest near √(p/q): a lower
+ *  bound on √(p/q), certified exactly. */
+function sqrtRatioDown(p, q) {
+  return sqrtSearch(p, q, -1);
 }
 
-/** A float H ≥ √(p/q), certified exactly (p ≥ 0, q > 0), from a guess. */
-function sqrtRatioUp(p, q, guess) {
-  let H = guess;
-  for (let k = 0; k < 200 && Number.isFinite(H); k++) {
-    const h = dyadic(H);
-    if (compare(mul(mul(h, h), q), p) >= 0) return H;
-    H = k < 8 ? nextUp(H) : H * (1 + 2 ** -40) + SUBNORMAL;
+/** A float H with H²·q ≥ p, the smallest near √(p/q): an upper bound, certified exactly. */
+function sqrtRatioUp(p, q) {
+  return sqrtSearch(p, q, 1);
+}
+
+/** From the guess, step one float at a time (a correctly rounded guess is within a few) and
+ *  then by growing factors, until the exact test holds. */
+function sqrtSearch(p, q, direction) {
+  let x = sqrtRatioGuess(p, q);
+  const holds = (v) => { const d = dyadic(v); return direction * compare(mul(mul(d, d), q), p) >= 0; };
+  for (let k = 0; k < 2000 && Number.isFinite(x) && x >= 0; k++) {
+    if (holds(x)) return x;
+    if (k < 8) x = direction > 0 ? nextUp(x) : nextDown(x);
+    else x = direction > 0 ? x * (1 + 2 ** (k - 60)) + SUBNORMAL : Math.max(x * (1 - 2 ** Math.min(k - 60, -1)), 0);
   }
-  return Infinity;
+  return direction > 0 ? Infinity : 0;
 }
 
 function nextUp(x) {
@@ -401,13 +401,15 @@ function wolfe(Z) {
   return { x, keys, lam, scale };
 }
 
-/** A rational as a float, nearly (for directions and guesses, never for a decision). */
-function ratToFloat(q) {
+/** A rational times 2^k as a float, nearly (for directions and guesses, never for a decision). */
+function ratToFloat(q, k = 0) {
   if (q.n === 0n) return 0;
-  const shift = q.n.toString(2).replace("-", "").length - q.d.toString(2).length - 60;
+  const shift = bitLength(q.n) - bitLength(q.d) - 60;
   const m = shift > 0 ? q.n / (q.d << BigInt(shift)) : (q.n << BigInt(-shift)) / q.d;
-  return scaleBy(Number(m), shift);
+  return scaleBy(Number(m), shift + k);
 }
+
+const bitLength = (n) => (n < 0n ? -n : n).toString(2).length;
 
 const rDot = (a, b) => a.reduce((s, v, j) => rAdd(s, rMul(v, b[j])), R0);
 const rCompare = (a, b) => { const s = a.n * b.d - b.n * a.d; return s > 0n ? 1 : s < 0n ? -1 : 0; };
@@ -524,7 +526,7 @@ export function certifiedMargin(X, y, { c = null } = {}) {
   const nx = Math.hypot(...x);
   if (nx > 1e-12 * scale) {
     const w = x.map((v) => v / nx);
-    const verdict = certifySeparable(Z, w, keys, lam, nx, shift);
+    const verdict = certifySeparable(Z, w, keys, lam);
     if (verdict) return verdict;
   }
   let certificate = exactOriginCertificate(Z, keys);
@@ -555,10 +557,12 @@ function exactlySeparable(Z, { point, keys, lam }) {
   const sq = rDot(point, point);
   const p = { m: sq.n, e: 0 };
   const q = { m: sq.d, e: 0 };
-  const guess = Math.sqrt(ratToFloat(sq));
-  const low = sqrtRatioDown(p, q, guess);
-  const high = sqrtRatioUp(p, q, Math.max(guess, SUBNORMAL));
-  const x = point.map(ratToFloat);
+  const low = sqrtRatioDown(p, q);
+  const high = sqrtRatioUp(p, q);
+  // x's direction in floats: scaled by a power of two first, so that no coordinate of a tiny
+  // or huge x underflows or overflows.
+  const top = Math.max(...point.map((v) => (v.n === 0n ? -Infinity : bitLength(v.n) - bitLength(v.d))));
+  const x = point.map((v) => ratToFloat(v, -top));
   const norm = Math.hypot(...x);
   const w = x.map((v) => v / norm);
   const pairs = keys.map((k, i) => [k, lam[i]]).sort((a, b) => a[0] - b[0]);
@@ -577,7 +581,7 @@ function scaleBy(v, k) {
 }
 
 /** The certified interval for the float unit normal w, or null when its margin is not positive. */
-function certifySeparable(Z, w, keys, lam, nx, shift) {
+function certifySeparable(Z, w, keys, lam) {
   // The exact margin of w: only rows whose float score may be the least need exact scores.
   const scores = Z.map((z) => dot(z, w));
   const floor = Math.min(...scores);
@@ -594,7 +598,7 @@ function certifySeparable(Z, w, keys, lam, nx, shift) {
   });
   if (least === null || sign(least) <= 0) return null;
   const normSq = exactDot(w, w);
-  const low = sqrtRatioDown(mul(least, least), normSq, toFloat(least) / Math.sqrt(toFloat(normSq)));
+  const low = sqrtRatioDown(mul(least, least), normSq);
   if (!(low > 0)) return null;
   // The hull point Σλz/Σλ with the float weights taken as exact numbers: γ* ≤ its norm.
   const dims = Z[0].length;
@@ -606,7 +610,7 @@ function certifySeparable(Z, w, keys, lam, nx, shift) {
     for (let d = 0; d < dims; d++) point[d] = add(point[d], mul(l, dyadic(Z[k][d])));
   });
   const pointSq = point.reduce((s, p) => add(s, mul(p, p)), ZERO);
-  const high = sqrtRatioUp(pointSq, mul(total, total), Math.max(scaleBy(nx, -shift), low));
+  const high = sqrtRatioUp(pointSq, mul(total, total));
   scores.forEach((s, i) => { if (s <= low + 1e-9 * high) support.push(i); });
   return { status: "separable", low, high, w, support, certificate: null,
     reason: `Separable through the origin: the margin γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}].` };

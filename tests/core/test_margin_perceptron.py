@@ -369,3 +369,15 @@ def test_target_that_is_not_a_number_is_refused():
     X, y, _ = pc.planted(10, 2, 0.2, 1.0, seed=0)
     with pytest.raises((TypeError, ValueError), match="target"):
         pc.margin_perceptron(X, y, 0.1, target="0.5")
+
+
+def test_any_memory_layout_of_X_runs_the_same():
+    """The compiled loop takes rows in C order; X in Fortran order (as iris_pair returns it, or a
+    transpose) or as a strided view runs, with the same result as a C-ordered copy."""
+    from perceptron_core.data import iris_pair
+
+    X, y = iris_pair("setosa", "versicolor", (2, 3))
+    expected = pc.margin_perceptron(np.ascontiguousarray(X), y, 0.1, record=True)
+    for layout in (np.asfortranarray(X), np.ascontiguousarray(X.T).T, np.repeat(X, 2, axis=0)[::2]):
+        got = pc.margin_perceptron(layout, y, 0.1, record=True)
+        assert got.updates == expected.updates and np.array_equal(got.w, expected.w)

@@ -23,7 +23,8 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Playground test page</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>Playground test page</title>
+<link rel="icon" href="data:,"></head>
 <body><main id="main"><h1>Playground</h1><div id="host"></div></main>
 <script type="module">
 import * as pg from "./playground.js";

@@ -164,7 +164,7 @@ async ({ kind, cases }) => {
           const num = (v) => (typeof v === "number" ? enc([v]) : null);
           r = { status: res.status, reason: res.reason, low: num(res.low), high: num(res.high),
                 w: res.w ? enc(Array.from(res.w)) : null, b: num(res.b),
-                certificate: res.certificate ?? null };
+                certificate: res.certificate ?? null, exact: res.exact ?? null };
         } else if (kind === "radius") {
           r = { R: enc([pg.radius(Xc, c)]) };
         } else {
@@ -437,8 +437,41 @@ def test_margin_perceptron_runs_identical(pg_page):
     failures.check()
 
 
+def _check_exact_nearest(Zf: list[tuple[Fraction, ...]], g: dict) -> str | None:
+    """Check the JS's exact nearest point x (found where floats could not settle the margin):
+    x = Σ λₖ zₖ with λ ≥ 0 summing to 1, every zᵢ·x ≥ x·x > 0 (so x is the nearest point of the
+    hull and separates, with margin ‖x‖ = γ*), gammaSq = x·x, and low² ≤ γ*² ≤ high²."""
+    ex = g["exact"]
+    try:
+        x = [Fraction(v) for v in ex["point"]]
+        lam = [Fraction(v) for v in ex["weights"]]
+        gamma_sq = Fraction(ex["gammaSq"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        return f"exact nearest point unreadable: {exc}: {ex!r}"
+    points = ex.get("points", [])
+    if len(points) != len(lam) or any(v < 0 for v in lam) or sum(lam, Fraction(0)) != 1:
+        return f"exact weights {ex['weights']} on points {points} are not >= 0 with sum 1"
+    combo = [sum((v * Zf[i][j] for v, i in zip(lam, points)), Fraction(0)) for j in range(len(Zf[0]))]
+    if combo != x:
+        return "the exact point is not the combination its weights say"
+    xx = sum((v * v for v in x), Fraction(0))
+    if xx != gamma_sq or xx == 0:
+        return f"gammaSq {ex['gammaSq']} is not x·x = {xx} (> 0)"
+    if any(sum((a * b for a, b in zip(z, x)), Fraction(0)) < xx for z in Zf):
+        return "the exact point is not the nearest: some z·x < x·x"
+    low, high = float(_floats(g["low"])[0]), float(_floats(g["high"])[0])
+    if not (0 <= low <= high < math.inf) or Fraction(low) ** 2 > xx or Fraction(high) ** 2 < xx:
+        return f"[{low!r}, {high!r}] does not hold γ* = √({float(xx)!r}) exactly"
+    if low == 0 and xx >= Fraction(5e-324) ** 2:
+        return "low = 0 though γ* is at least the smallest float"
+    return None
+
+
 def _check_separable(Zf: list[tuple[Fraction, ...]], c: float | None, g: dict) -> str | None:
-    """Check the JS's claim γ* ≥ low exactly: its w has minᵢ zᵢ·w / ‖w‖ ≥ low."""
+    """Check the JS's claim γ* ≥ low exactly: its w has minᵢ zᵢ·w / ‖w‖ ≥ low (or, where floats
+    could not settle it, its exact nearest point, :func:`_check_exact_nearest`)."""
+    if g.get("exact") is not None:
+        return _check_exact_nearest(Zf, g)
     if g["low"] is None or g["high"] is None or g["w"] is None:
         return f"separable without low, high and w: {g}"
     low, high = float(_floats(g["low"])[0]), float(_floats(g["high"])[0])
