@@ -17,7 +17,10 @@ changes nothing in the caller's session. One module per idea:
 - :mod:`~perceptron_core.guarantees`: the adversary game, online-to-PAC and the LP route;
 - :mod:`~perceptron_core.estimator`: :class:`Perceptron`, the scikit-learn classifier (needs
   scikit-learn; loaded the first time ``perceptron_core.Perceptron`` is asked for);
-- :mod:`~perceptron_core.check`: the self-checking exercises.
+- :mod:`~perceptron_core.check`: the self-checking exercises;
+- :mod:`~perceptron_core.playground`: the playground, points the reader drags with the perceptron
+  run on them in the page (a widget through anywidget, of the ``book`` extra, in Jupyter; HTML in
+  the static book). Not imported here: ``from perceptron_core.playground import playground``.
 
 Every sign of a dot product, in every algorithm, ``predict`` and conversion, is decided by one
 function, exactly (:mod:`perceptron_core._signs`). The figures and sliders of the book are a

@@ -68,10 +68,14 @@ def test_the_core_depends_on_numpy_and_scipy_only() -> None:
 def test_the_book_extra_holds_the_drawing_layer_and_the_chapters_libraries() -> None:
     book = {lv.normalize(Requirement(r).name): Requirement(r) for r in _project()["optional-dependencies"]["book"]}
     # numba too: without it the chapters' loops run as Python, the Margin Perceptron's for minutes.
-    assert {"matplotlib", "ipywidgets", "pillow", "scikit-learn", "numba"} <= set(book)
+    # anywidget: the playground in Jupyter.
+    assert {"matplotlib", "ipywidgets", "pillow", "scikit-learn", "numba", "anywidget"} <= set(book)
     # Colab ships matplotlib 3.10: the floor must admit it.
     assert Version("3.10.0") in book["matplotlib"].specifier
     assert Version("3.9.4") not in book["matplotlib"].specifier, "3.7-3.9 are not tested: floor 3.10"
+    # The playground's module is `export default { render }`, which anywidget reads from 0.9.0 on.
+    assert Version("0.9.0") in book["anywidget"].specifier
+    assert Version("0.8.1") not in book["anywidget"].specifier, "before 0.9.0 anywidget wants `export function render`"
 
 
 def test_requirements_pin_every_dependency_at_a_version_pyproject_accepts() -> None:
@@ -199,6 +203,7 @@ def test_the_jupyter_kernel_holds_the_floors() -> None:
 GOOD = {
     "perceptron_core/__init__.py": '"""The core. Build code (myst_nb, glue_numbers) lives under book/."""\nimport numpy\n',
     "perceptron_core/datasets/iris.csv": "5.1,3.5,1.4,0.2,setosa\n",
+    "perceptron_core/static/playground.js": "export default { render() {} };\n",
     "perceptron_core/figures/__init__.py": "from .sliders import explore\n",
     "perceptron_core-0.1.0.dist-info/METADATA": "Name: perceptron_core\n",
 }
@@ -227,6 +232,7 @@ def test_a_wheel_of_the_package_and_its_data_passes(tmp_path: Path) -> None:
         ("perceptron_core/figures/glue_numbers.py", "X = 1\n", "build code in the wheel"),
         ("book/chapters.py", "X = 1\n", "outside the package"),
         ("perceptron_core/datasets/iris.csv", None, "iris.csv is missing"),
+        ("perceptron_core/static/playground.js", None, "playground.js is missing"),
     ],
 )
 def test_a_wheel_with_build_code_or_without_its_data_fails(tmp_path: Path, path: str, text, expected: str) -> None:

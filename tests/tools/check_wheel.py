@@ -27,8 +27,9 @@ BUILD_MODULES = frozenset({
     "myst_nb", "sphinx", "sphinx_extension", "sphinxext", "glue_numbers", "docutils",
     "jupyter_book", "nbval", "nbval_glue", "notebook_numbers",
 })
-# Data the package reads at run time: a wheel without it fails at the first call of iris().
-REQUIRED_FILES = ("perceptron_core/datasets/iris.csv",)
+# Data the package reads at run time: a wheel without iris.csv fails at the first call of iris(),
+# one without playground.js at the first playground (perceptron_core.playground), live or static.
+REQUIRED_FILES = ("perceptron_core/datasets/iris.csv", "perceptron_core/static/playground.js")
 PACKAGE = "perceptron_core"
 
 
