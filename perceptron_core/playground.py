@@ -270,13 +270,19 @@ def presets() -> list[dict[str, Any]]:
     - ``iris``: Iris setosa against versicolor, petal length and width in cm
       (:func:`~perceptron_core.iris_pair`).
     """
-    X_planted, y_planted, _ = planted(20, 2, 0.25, seed=0)
+    # The numbers in the notes are computed here, from the same data, not typed in.
+    gamma = 0.25
+    X_planted, y_planted, _ = planted(20, 2, gamma, seed=0)
     X_wedge, y_wedge = narrow_wedge(3)
+    wedge_gamma = max_margin(X_wedge, y_wedge).gamma_low
+    wedge_mistakes = perceptron(X_wedge, y_wedge).mistakes
     X_iris, y_iris = iris_pair("setosa", "versicolor", features=(2, 3))
+    iris_mistakes = perceptron(augment(X_iris, 1.0), y_iris).mistakes
     return [
         _preset("planted", "Planted margin", X_planted, y_planted,
-                "Twenty points in the unit disc, separable through the origin with a margin of at "
-                "least 0.25, so the perceptron stops after at most (R/γ)² ≤ 16 mistakes."),
+                f"Twenty points in the unit disc, separable through the origin with a margin of at "
+                f"least {gamma:g}, so the perceptron stops after at most (R/γ)² ≤ {1 / gamma ** 2:g} "
+                f"mistakes."),
         _preset("and", "AND gate", *logic_gate("and"),
                 "AND on the corners of the unit square: no line through the origin separates it, "
                 "since (0, 0) lies on every such line, but the offset trick does."),
@@ -287,15 +293,15 @@ def presets() -> list[dict[str, Any]]:
                 "XOR on the corners of the unit square: no line separates it, with or without the "
                 "offset trick, so the perceptron never stops of its own accord."),
         _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge,
-                "Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) labelled −1, are separated "
-                "through the origin only by lines squeezed between them, so the margin is about "
-                "0.046 and the perceptron makes 33 mistakes: the plane's analogue of the hypercube "
-                "worst case, where each extra bit of the input roughly halves the margin and "
-                "doubles the mistakes."),
+                f"Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) labelled −1, are separated "
+                f"through the origin only by lines squeezed between them, so the margin is about "
+                f"{wedge_gamma:.3f} and the perceptron makes {wedge_mistakes} mistakes: the plane's "
+                f"analogue of the hypercube worst case, where each extra bit of the input roughly "
+                f"halves the margin and doubles the mistakes."),
         _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris,
-                "Petal length and width in cm of 50 setosa (+1) and 50 versicolor (−1) irises: no "
-                "line through the origin separates them, but with the offset trick the perceptron "
-                "does after a handful of mistakes."),
+                f"Petal length and width in cm of 50 setosa (+1) and 50 versicolor (−1) irises: no "
+                f"line through the origin separates them, but with the offset trick (c = 1) the "
+                f"perceptron does, after {iris_mistakes} mistakes."),
     ]
 
 

@@ -37,6 +37,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from parity_cases import Case, aim_cases, cases
+from playground_page import chromium, pg_page, pg_url  # noqa: F401  (fixtures)
 
 from perceptron_core import (
     ConvergenceWarning,

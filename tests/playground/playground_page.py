@@ -1,5 +1,9 @@
 """The playground's module (perceptron_core/static/playground.js) loaded in headless Chromium.
 
+Fixtures for the tests of tests/playground, imported by each test module
+(``from playground_page import chromium, pg_url, pg_page``): a ``conftest.py`` here would be
+imported as the module ``conftest`` and hide tests/conftest.py, whose helpers other tests import.
+
 ``pg_page`` is a blank page served over http://127.0.0.1 from a temporary folder holding the
 module and an HTML file that imports it: ``window.pg`` is the module (its named exports and
 ``default``), so a test can call ``pg.perceptronRun(...)`` with ``page.evaluate`` or mount the
