@@ -36,8 +36,9 @@ PROOF_TYPES = ("theorem", "lemma", "definition", "corollary", "proposition", "re
                "criterion", "assumption", "notation")
 INSTALL_TAG = "install-perceptron-core"
 # The library and the parts of its `book` extra that the chapters import (Pillow comes with
-# matplotlib); numba makes the Margin Perceptron's exercises fast and is checked too.
-_NEEDED = ("perceptron_core", "matplotlib", "ipywidgets", "sklearn", "numba")
+# matplotlib; anywidget runs the playground); numba makes the Margin Perceptron's exercises fast
+# and is checked too.
+_NEEDED = ("perceptron_core", "matplotlib", "ipywidgets", "sklearn", "numba", "anywidget")
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ print(json.dumps({
 """
 # What `perceptron_core[book]` installs, by import name: the chapters' install cell looks for
 # them too, and would try to install the package where one is missing.
-BOOK_EXTRA = ("matplotlib", "ipywidgets", "PIL", "sklearn")
+BOOK_EXTRA = ("matplotlib", "ipywidgets", "PIL", "sklearn", "anywidget")
 
 
 @dataclass
