@@ -869,7 +869,7 @@ const playgroundUI = (() => {
       this.say();
     }
 
-    togglePlay() { if (this.playing) { this.stop(); this.say(); } else this.play(); }
+    togglePlay() { if (this.playing) { this.stop(); this.say(`Paused at update ${this.pos}.`); } else this.play(); }
 
     play() {
       if (!this.total) { this.sayNow("Nothing to play: the perceptron makes no update on these points.", true); return; }
@@ -882,7 +882,7 @@ const playgroundUI = (() => {
       const tick = () => {
         this.pos = Math.min(this.total, this.pos + stride);
         this.request();
-        if (this.pos >= this.total) { this.stop(); this.say(); } else this.timers.play = setTimeout(tick, delay);
+        if (this.pos >= this.total) { this.stop(); this.say("The run played to its end."); } else this.timers.play = setTimeout(tick, delay);
       };
       this.timers.play = setTimeout(tick, reduce ? delay : 60);
       this.request();
@@ -901,12 +901,14 @@ const playgroundUI = (() => {
 
     update() {
       const t0 = performance.now();
+      let t1 = t0;
       if (this.dirty) {
         this.dirty = false;
         this.res = compute(this.st);
         // After an edit the picture shows where the new run ends; a reset starts it again.
         this.pos = this.rewind ? 0 : this.total;
         this.rewind = false;
+        t1 = performance.now();
       }
       this.pos = Math.max(0, Math.min(this.total, this.pos));
       this.view = fitView(this.st.view, this.res.X);
@@ -915,7 +917,10 @@ const playgroundUI = (() => {
       this.drawRun();
       this.drawMarks();
       this.drawText();
+      // For benchmarks: the whole update, and the part of it spent computing the run (0 when
+      // only the scrub position changed).
       this.root.dataset.updateMs = (performance.now() - t0).toFixed(2);
+      this.root.dataset.computeMs = (t1 - t0).toFixed(2);
     }
 
     drawAxes() {

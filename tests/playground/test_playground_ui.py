@@ -86,6 +86,12 @@ def status(page):
     return page.inner_text(".pcpg-status")
 
 
+def count_announcements(page):
+    """From now on, count the changes of the live text (in window.said)."""
+    page.evaluate("""() => { window.said = 0; new MutationObserver(() => said++).observe(
+        document.querySelector('.pcpg-status'), { childList: true, characterData: true, subtree: true }); }""")
+
+
 def model_get(page, key):
     return page.evaluate("k => model.get(k)", key)
 
@@ -267,6 +273,7 @@ def test_mouse_click_shift_click_drag_alt_click_double_click(page):
 
     # Drag point 1 to (2, 0.5): the model hears of it once, at the end of the drag.
     page.evaluate("() => { window.saves = 0; const s = model.save_changes; model.save_changes = () => { saves++; s(); }; }")
+    count_announcements(page)
     page.mouse.move(*to_screen(page, 1, 1))
     page.mouse.down()
     page.mouse.move(*to_screen(page, 1.5, 0.8), steps=4)
@@ -277,6 +284,7 @@ def test_mouse_click_shift_click_drag_alt_click_double_click(page):
     assert len(model_get(page, "points")) == 2
     assert page.evaluate("saves") == 1
     assert "moved to" in status(page)
+    assert page.evaluate("said") == 1  # once, at the end of the drag
 
     click(page, -1, -2, key="Alt")  # deletes the -1 point
     assert model_get(page, "labels") == [1]
@@ -509,3 +517,20 @@ def test_axe_finds_nothing_serious(page, theme):
     bad = [f"{r['id']} ({r['impact']}): {[n['target'] for n in r['nodes']]}"
            for r in results["violations"] if r["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+def test_play_is_slower_with_reduced_motion(page):
+    page.emulate_media(reduced_motion="reduce")
+    mount(page, state(SEP["points"], SEP["labels"]))
+    total = len(run_of(page, SEP["points"], SEP["labels"])["steps"])
+    count_announcements(page)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_timeout(400)
+    # Still at the start: a reader who asked for less motion gets one frame in 0.8 s.
+    assert page.input_value("input[type=range][id$='-scrub']") == "0"
+    assert page.get_by_role("button", name="Pause").is_visible()
+    page.wait_for_function("document.querySelector('.pcpg button').textContent === 'Play'", timeout=20000)
+    settle(page)
+    # The live text waited for the end of the run to speak.
+    assert f"Update {total} of {total}" in status(page)
+    assert page.evaluate("said") == 1
