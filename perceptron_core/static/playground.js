@@ -47,6 +47,11 @@ const playgroundUI = (() => {
   const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
   const KEY_STEP_BIG = 1 / 8;
   const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
+  // A run that took longer than DRAG_BUDGET_MS (200 points that are not separable run to
+  // max_epochs: 10⁵ updates) is previewed with at most DRAG_EPOCHS epochs while a point is
+  // dragged, so that the picture keeps up with the pointer; the full run follows on release.
+  const DRAG_BUDGET_MS = 8;
+  const DRAG_EPOCHS = 20;
   const MINUS = "\u2212";
   const TIES = [["mistake", "a tie y·w·x = 0 is a mistake"], ["positive", "a tie predicts +1"],
     ["negative", "a tie predicts \u22121"]];
@@ -83,6 +88,7 @@ const playgroundUI = (() => {
   const coord = (v) => String(Number(v.toFixed(2)) || 0).replace("-", MINUS);
   const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
   const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
+  const full = (t) => (/[.!?]$/.test(t) ? t : t + ".");  // a sentence ends with one stop
   const plural = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   const listText = (items) => (items.length < 2 ? items.join("")
     : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]);
@@ -330,7 +336,7 @@ const playgroundUI = (() => {
   }
 
   // The run and its numbers, computed again whenever the data or a setting changes.
-  function compute(st) {
+  function compute(st, maxEpochs = st.maxEpochs) {
     const res = { notes: [], n: 0, nPos: 0, run: null, cert: null, kind: "perceptron" };
     let X = st.points, y = st.labels;
     if (X.length !== y.length) {
@@ -343,7 +349,7 @@ const playgroundUI = (() => {
         `${X.length} are used.`);
       X = X.slice(0, MAX_POINTS); y = y.slice(0, MAX_POINTS);
     }
-    res.X = X; res.y = y; res.n = X.length; res.nPos = y.filter((l) => l > 0).length;
+    res.X = X; res.y = y; res.n = X.length; res.maxEpochs = maxEpochs; res.nPos = y.filter((l) => l > 0).length;
     res.issues = diagnose(st, X, y);
     res.c = st.offset ? st.c : null;
     if (!X.length) return res;
@@ -355,7 +361,7 @@ const playgroundUI = (() => {
       const sep = res.cert.status === "separable" && res.cert.low > 0;
       if (st.margin && sep) {
         res.kind = "margin";
-        res.run = marginPerceptronRun(X, y, res.cert.low, { target: st.target, c, maxEpochs: st.maxEpochs });
+        res.run = marginPerceptronRun(X, y, res.cert.low, { target: st.target, c, maxEpochs });
         res.bound = marginPerceptronBound(res.R, res.cert.low, st.target);
         res.mistakes = res.run.steps.filter((t) => t.mistake).length;
       } else {
@@ -363,7 +369,7 @@ const playgroundUI = (() => {
           res.notes.push("The Margin Perceptron needs separable data (γ > 0), and aims at τ·γ: " +
             "until the data are separable the plot shows the perceptron.");
         }
-        res.run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs: st.maxEpochs });
+        res.run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs });
         res.bound = sep ? perceptronBound(res.R, res.cert.low) : null;
         res.mistakes = res.run.steps.length;
       }
@@ -792,6 +798,7 @@ const playgroundUI = (() => {
       if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
       if (d.hit >= 0 && d.moved) {
         this.commit();
+        if (this.res.maxEpochs < this.st.maxEpochs) { this.dirty = true; this.request(); }  // the full run
         this.say(`Point ${d.hit + 1} moved to ${pointText(this.st.points[d.hit])}.`);
       } else if (d.hit >= 0) {
         this.select(d.hit);
@@ -904,11 +911,13 @@ const playgroundUI = (() => {
       let t1 = t0;
       if (this.dirty) {
         this.dirty = false;
-        this.res = compute(this.st);
+        const preview = Boolean(this.slow && this.drag && this.drag.moved);
+        this.res = compute(this.st, preview ? Math.min(DRAG_EPOCHS, this.st.maxEpochs) : this.st.maxEpochs);
         // After an edit the picture shows where the new run ends; a reset starts it again.
         this.pos = this.rewind ? 0 : this.total;
         this.rewind = false;
         t1 = performance.now();
+        if (!preview) this.slow = t1 - t0 > DRAG_BUDGET_MS;
       }
       this.pos = Math.max(0, Math.min(this.total, this.pos));
       this.view = fitView(this.st.view, this.res.X);
@@ -1032,13 +1041,13 @@ const playgroundUI = (() => {
       const lifted = c !== null ? "′" : "";
       out.points = `${n} (${res.nPos} of +1, ${n - res.nPos} of ${MINUS}1)`;
       out.radius = !n ? "—" : c !== null
-        ? `R′ = ${num(res.R, 4, 1)} (the lifted points (x, c) with c = ${num(c, 3)}; R = ${num(res.Rplain, 4, 1)})`
-        : `R = ${num(res.R, 4, 1)}`;
+        ? `R′ = ${num(res.R)} (the lifted points (x, c) with c = ${num(c, 3)}; R = ${num(res.Rplain)})`
+        : `R = ${num(res.R)}`;
       const cert = res.cert;
       if (!cert) out.margin = "—";
       else if (cert.status === "separable") out.margin = `γ${lifted} ∈ [${num(cert.low, 4, -1)}, ${num(cert.high, 4, 1)}]`;
-      else if (cert.status === "inseparable") out.margin = `not separable: ${cert.reason || "0 lies in the convex hull of the points y·x"}`;
-      else out.margin = `undecided: ${cert.reason || "the computation could not settle it"}`;
+      else if (cert.status === "inseparable") out.margin = `not separable. ${cert.reason || "0 lies in the convex hull of the points y·x."}`;
+      else out.margin = `undecided. ${cert.reason || "The computation could not settle it."}`;
       const run = res.run, k = this.pos, total = this.total;
       if (!run) {
         Object.assign(out, { update: "—", mistakes: "—", run: "—", bound: "—", check: "—" });
@@ -1051,7 +1060,8 @@ const playgroundUI = (() => {
         (marg ? ` (it also updates on points short of the target margin τ·γ${lifted})` : "");
       out.run = (marg ? `Margin Perceptron aiming at τ·γ = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
         (run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}`
-          : `stopped at max_epochs = ${st.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`);
+          : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`) +
+        (!run.converged && res.maxEpochs < st.maxEpochs ? " (a preview while you drag: the full run follows when you let go)" : "");
       const sep = cert && cert.status === "separable";
       if (res.bound === null || res.bound === undefined || !sep) {
         out.bound = cert && cert.status === "undecided" ? "none: the margin is undecided"
@@ -1117,9 +1127,9 @@ const playgroundUI = (() => {
       if (msg) parts.push(msg);
       parts.push(`${plural(res.n, "point", "points")}: ${res.nPos} labelled +1, ${res.n - res.nPos} labelled ${MINUS}1.`);
       if (!res.n || !res.run) return parts.join(" ");
-      parts.push(`Margin: ${w.margin}. ${w.radius.split(" (")[0]}.`);
+      parts.push(`Margin: ${full(w.margin)} ${w.radius.split(" (")[0]}.`);
       parts.push(`Update ${this.pos} of ${this.total}: ${w.update}.`);
-      parts.push(`Mistakes: ${w.mistakes}. ${w.run}. Bound: ${w.bound}. ${w.check}`);
+      parts.push(`Mistakes: ${full(w.mistakes)} ${full(w.run)} Bound: ${full(w.bound)} ${full(w.check)}`);
       return parts.join(" ");
     }
 

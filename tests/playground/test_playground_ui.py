@@ -460,6 +460,32 @@ def test_a_redraw_with_200_points_is_within_a_frame(page):
     assert statistics.median(times) < 16, times
 
 
+def test_dragging_among_200_points_that_are_not_separable_keeps_up(page):
+    """200 points that are not separable run to max_epochs (about 10⁵ updates), too long for a
+    frame: while a point is dragged the run is previewed with a few epochs, and the full run
+    follows on release."""
+    pts = [[-2.5 + 5 * (k % 20) / 19, -2.5 + 5 * (k // 20) / 9] for k in range(200)]
+    labels = [1 if (k * 7919) % 3 else -1 for k in range(200)]
+    mount(page, state(pts, labels))
+    assert "stopped at max_epochs = 1000" in readout(page, "Run")
+    page.evaluate("""() => { window.ms = []; new MutationObserver(() => ms.push(Number(
+        document.querySelector('.pcpg').dataset.updateMs))).observe(document.querySelector('.pcpg'),
+        { attributes: true, attributeFilter: ['data-update-ms'] }); }""")
+    page.mouse.move(*to_screen(page, *pts[0]))
+    page.mouse.down()
+    for k in range(1, 25):
+        page.mouse.move(*to_screen(page, pts[0][0] + 0.02 * k, pts[0][1] + 0.01 * k))
+        page.wait_for_timeout(20)
+    assert "a preview while you drag" in readout(page, "Run")
+    page.mouse.up()
+    settle(page)
+    frames = page.evaluate("ms")
+    assert len(frames) >= 10 and statistics.median(frames) < 16, frames
+    assert "stopped at max_epochs = 1000" in readout(page, "Run")
+    assert "preview" not in readout(page, "Run")
+    assert model_get(page, "points")[0] == pytest.approx([pts[0][0] + 0.48, pts[0][1] + 0.24], abs=0.03)
+
+
 def test_cleanup_removes_the_playground_and_its_listeners(page):
     mount(page, state(SEP["points"], SEP["labels"]))
     page.evaluate("cleanup()")
