@@ -7,20 +7,14 @@
 // Sections: (1) exact arithmetic, (2) the perceptron and the Margin Perceptron, (3) the certified
 // margin, (4) the picture and its controls (render).
 
-// ============================================================================================
-// (1)-(3): the mathematics. Named exports, used by render() and by the parity tests.
-// ============================================================================================
-
-// CONTRACT (filled in by the math section):
-//   perceptronRun(X, y, { tie = "mistake", c = null, maxEpochs = 1000 })
-//     X: array of [x1, x2] numbers; y: array of +1/-1. With c (a non-zero number) the run is on the
-//     lifted points (x1, x2, c) through the origin (the offset trick; b = c * w[2]).
-//     -> { steps: [{ i, epoch, w: [...] }]  (w after each update), w, converged, epochs }
-//   marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEpochs = 1000 }) -> same shape
-//   certifiedMargin(X, y, { c = null })
-//     -> { status: "separable" | "inseparable" | "undecided", low, high, w, b, reason, certificate }
-//   radius(X, c = null) -> max norm of the (lifted) points
-//   bound(R, gamma) -> (R / gamma)^2
+// The mathematics is exported by name, for render() and for the tests that hold it to
+// perceptron_core (tests/playground/test_playground_parity.py):
+//   perceptronRun(X, y, { tie, c, maxEpochs })   the cyclic perceptron, as perceptron_core.perceptron
+//   marginPerceptronRun(X, y, gamma, { target, c, maxEpochs })   as perceptron_core.margin_perceptron
+//   certifiedMargin(X, y, { c })   the maximum margin through the origin, certified, as max_margin
+//   radius(X, c), perceptronBound(R, gamma), marginPerceptronBound(R, gamma, target), exactSign(a, b)
+// X is an array of [x1, x2]; y of +1/-1; a number c lifts every point to (x1, x2, c), the
+// offset trick (the separator's offset is then b = c·w[2]).
 
 // ============================================================================================
 // (1) Exact arithmetic.

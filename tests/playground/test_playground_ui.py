@@ -16,6 +16,7 @@ import re
 import statistics
 
 import pytest
+from playground_page import chromium, pg_page, pg_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -47,23 +48,14 @@ def state(points=(), labels=(), **kw):
     return st
 
 
-# The test page declares no icon, so Chromium asks for /favicon.ico once and logs its 404 as a
-# console error (not the module's doing; <link rel="icon" href="data:,"> in conftest's PAGE would
-# silence it).
-FAVICON_404 = "console: Failed to load resource: the server responded with a status of 404 (File not found)"
-
-
 @pytest.fixture
 def page(pg_page):
     """``pg_page``, and at the end: no console error, no uncaught exception and no request of the
     playground's own (it needs nothing from the network)."""
     requests = []
-    pg_page.on("request", lambda r: r.url.endswith("/favicon.ico") or requests.append(r.url))
+    pg_page.on("request", lambda r: requests.append(r.url))
     yield pg_page
-    errors = list(pg_page.pg_errors)
-    if FAVICON_404 in errors:
-        errors.remove(FAVICON_404)
-    assert errors == []
+    assert pg_page.pg_errors == []
     assert requests == []
 
 
