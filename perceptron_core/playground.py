@@ -296,8 +296,8 @@ def presets() -> list[dict[str, Any]]:
                 f"Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) labelled −1, are separated "
                 f"through the origin only by lines squeezed between them, so the margin is about "
                 f"{wedge_gamma:.3f} and the perceptron makes {wedge_mistakes} mistakes: the plane's "
-                f"analogue of the hypercube worst case, where each extra bit of the input roughly "
-                f"halves the margin and doubles the mistakes."),
+                f"analogue of the hypercube worst case (for the wedge itself, each extra bit of the "
+                f"input roughly halves the margin and doubles the mistakes)."),
         _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris,
                 f"Petal length and width in cm of 50 setosa (+1) and 50 versicolor (−1) irises: no "
                 f"line through the origin separates them, but with the offset trick (c = 1) the "

@@ -288,23 +288,34 @@ export function marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEp
   return { w0, steps, w: Array.from(w), converged: clean, epochs: epoch };
 }
 
-/** The largest norm of the points (lifted to (x, c) with c): the R of the bounds. */
+/** The largest norm R of the points (lifted to (x, c) with c), rounded up: a float with
+ *  R² ≥ ‖x‖² for every point, checked exactly, so that a bound built on it is never too small. */
 export function radius(X, c = null) {
-  let R = 0;
-  for (const a of lifted(X, c)) R = Math.max(R, Math.hypot(...a));
-  return R;
+  let most = ZERO;
+  for (const a of lifted(X, c)) {
+    const sq = exactDot(a, a);
+    if (compare(sq, most) > 0) most = sq;
+  }
+  return sqrtRatioUp(most, dyadic(1));
 }
 
-/** Novikoff's bound (R/γ)² on the perceptron's mistakes. */
+/** Novikoff's bound (R/γ)² on the perceptron's mistakes, rounded up: the float returned is at
+ *  least the exact (R/γ)² of the two floats given (checked exactly). */
 export function perceptronBound(R, gamma) {
-  return (R / gamma) ** 2;
+  let bound = (R / gamma) ** 2;
+  const r = dyadic(R);
+  const g = dyadic(gamma);
+  while (Number.isFinite(bound) && compare(mul(dyadic(bound), mul(g, g)), mul(r, r)) < 0) bound = nextUp(bound);
+  return bound;
 }
 
-/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η, η = 1 − τ (Balcan's 8(R/γ)² + 4R/γ at τ = ½). */
+/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η, η = 1 − τ (Balcan's 8(R/γ)² + 4R/γ at
+ *  τ = ½), rounded up: its few float operations each round by at most 2⁻⁵³ relative, and the
+ *  factor 1 + 2⁻⁴⁸ covers all of them. */
 export function marginPerceptronBound(R, gamma, target = 0.5) {
   const eta = 1 - target;
   const r = R / gamma;
-  return (2 * r * r) / (eta * eta) + (2 * r) / eta;
+  return ((2 * r * r) / (eta * eta) + (2 * r) / eta) * (1 + 2 ** -48);
 }
 
 // ============================================================================================
@@ -379,12 +390,14 @@ function wolfe(Z) {
         lam = alpha.map((a) => a / s);
         break;
       }
-      // Step from λ toward α until the first weight reaches 0, and drop it from the corral.
-      let theta = Infinity;
-      alpha.forEach((a, i) => { if (a <= 1e-14) theta = Math.min(theta, lam[i] / (lam[i] - a)); });
+      // Step from λ toward α until the first weight reaches 0, and drop it from the corral. A
+      // weight that is 0 in both (a point just added, with no pull) sets no limit: not 0/0.
+      let theta = 1;
+      alpha.forEach((a, i) => { if (a <= 1e-14 && lam[i] - a > 0) theta = Math.min(theta, lam[i] / (lam[i] - a)); });
       lam = lam.map((l, i) => (1 - theta) * l + theta * alpha[i]);
       let keep = lam.map((l) => l > 1e-14);
       if (keep.every(Boolean)) keep[lam.indexOf(Math.min(...lam))] = false;
+      if (!keep.some(Boolean)) keep[lam.indexOf(Math.max(...lam))] = true; // never an empty corral
       keys = keys.filter((_, i) => keep[i]);
       lam = lam.filter((_, i) => keep[i]);
       const s = lam.reduce((t, l) => t + l, 0);
@@ -449,15 +462,17 @@ function exactWolfe(Z, corral, deadline) {
       if (!alpha) return null;
       if (alpha.every((a) => a.n > 0n)) { lam = alpha; break; }
       // Step from λ toward α until the first weight reaches 0, and drop the weights at 0.
-      let theta = null;
+      let theta = R1; // as in wolfe(): a weight 0 in both λ and α sets no limit
       alpha.forEach((a, i) => {
-        if (a.n > 0n) return;
-        const t = rDiv(lam[i], rSub(lam[i], a));
-        if (theta === null || rCompare(t, theta) < 0) theta = t;
+        const room = rSub(lam[i], a);
+        if (a.n > 0n || room.n <= 0n) return;
+        const t = rDiv(lam[i], room);
+        if (rCompare(t, theta) < 0) theta = t;
       });
       lam = lam.map((l, i) => rAdd(rMul(rSub(R1, theta), l), rMul(theta, alpha[i])));
       keys = keys.filter((_, i) => lam[i].n !== 0n);
       lam = lam.filter((l) => l.n !== 0n);
+      if (!keys.length) return null;
     }
     x = point();
   }
@@ -614,8 +629,6 @@ function certifySeparable(Z, w, keys, lam) {
 // (4) The picture and its controls.
 // ============================================================================================
 
-// @@UI@@
-//
 // render() draws the model's `view` window as an SVG and puts native controls beside it. The model
 // (Jupyter's synced traitlets, or staticModel's plain object) holds the state; render keeps a
 // local copy to draw from, writes the reader's edits back, and follows the model's changes.
@@ -634,7 +647,7 @@ const playgroundUI = (() => {
   const KEY_STEP_BIG = 1 / 8;
   const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
   // A run that took longer than DRAG_BUDGET_MS (200 points that are not separable run to
-  // max_epochs: 10⁵ updates) is previewed with at most DRAG_EPOCHS epochs while a point is
+  // max_epochs: up to 2·10⁴ updates) is previewed with at most DRAG_EPOCHS epochs while a point is
   // dragged, so that the picture keeps up with the pointer; the full run follows on release.
   const DRAG_BUDGET_MS = 8;
   const DRAG_EPOCHS = 20;
@@ -794,7 +807,7 @@ const playgroundUI = (() => {
   .pcpg *{box-sizing:border-box}
   .pcpg-title{font-weight:600;margin:0 0 .4rem}
   .pcpg-main{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:flex-start}
-  .pcpg-figure{flex:1 1 300px;max-width:540px;min-width:0}
+  .pcpg-figure{flex:1 1 420px;max-width:560px;min-width:0}
   .pcpg-side{flex:1 1 260px;min-width:0}
   .pcpg-plot{display:block;width:100%;height:auto;background:transparent;color:inherit;touch-action:none;cursor:crosshair;overflow:hidden;user-select:none;-webkit-user-select:none}
   .pcpg-plot:focus{outline:none}
@@ -896,9 +909,9 @@ const playgroundUI = (() => {
     const cls = nPos ? "+1" : MINUS + "1";
     if (atOrigin.length === n) {
       if (!st.offset) {
-        out.push("All points are at the origin: w·0 = 0 for every w, so every point is a mistake " +
-          "and every update adds 0 — no line through the origin separates them and the perceptron " +
-          "never moves. Drag them apart, or add points elsewhere.");
+        out.push("All points are at the origin: w·0 = 0 for every w, so every point is a tie (a " +
+          "mistake unless the tie rule predicts its label) and every update adds 0: no line through " +
+          "the origin separates them, and w never moves. Drag them apart, or add points elsewhere.");
       } else if (!oneClass) {
         out.push("All points are at the origin, +1 and \u22121 on the same spot: no line separates " +
           "them, with or without an offset. Drag them apart.");
@@ -1115,7 +1128,7 @@ const playgroundUI = (() => {
       c.offset = h("input", { type: "checkbox", id: id("offset") });
       c.margin = h("input", { type: "checkbox", id: id("margin") });
       range("scrub", { min: 0, max: 0, step: 1, value: 0 });
-      range("c", { min: 0.1, max: 3, step: 0.1, value: this.st.c });
+      range("c", { min: 0.1, max: 5, step: 0.1, value: this.st.c });
       range("target", { min: 0.05, max: 0.95, step: 0.05, value: this.st.target });
       c.scrubOut = h("output", { for: id("scrub") });
       c.cOut = h("output", { for: id("c") });
@@ -1644,7 +1657,7 @@ const playgroundUI = (() => {
       const soFar = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k;
       out.mistakes = `${soFar} so far (update ${k} of ${total}); ${res.mistakes} in the whole run` +
         (marg ? ` (it also updates on points short of the target margin τ·γ${lifted})` : "");
-      out.run = (marg ? `Margin Perceptron aiming at τ·γ = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
+      out.run = (marg ? `Margin Perceptron aiming at τ·γ${lifted} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
         (run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}`
           : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`) +
         (!run.converged && res.maxEpochs < st.maxEpochs ? " (a preview while you drag: the full run follows when you let go)" : "");
@@ -1652,16 +1665,22 @@ const playgroundUI = (() => {
       if (res.bound === null || res.bound === undefined || !sep) {
         out.bound = cert && cert.status === "undecided" ? "none: the margin is undecided"
           : "none: the data are not separable, so no γ > 0 bounds the mistakes";
-        out.check = run.converged ? "The run ended, but no bound applies." : "The perceptron never stops on data that are not separable: it goes on until max_epochs.";
+        out.check = cert && cert.status === "undecided"
+          ? "No bound applies while the margin is undecided."
+          : run.converged
+            ? "The run ended with a sweep without a mistake, which the tie rule allows on points with " +
+              "w·x = 0; its line does not separate the points strictly, and no bound applies."
+            : "This run did not stop. With ties counted as mistakes the perceptron never stops on data " +
+              "that are not separable: a sweep without a mistake would give a separator.";
       } else {
         const R = `R${lifted}`, g = `γ${lifted}`;
         out.bound = marg
-          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η = ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)} and ${g} = ${num(cert.low, 4, -1)}`
-          : `(${R}/${g})² = ${num(res.bound, 4, 1)} with ${g} = ${num(cert.low, 4, -1)}, the interval's low end`;
+          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)}, from ${g} ≥ ${num(cert.low, 4, -1)} and ${R} rounded up`
+          : `(${R}/${g})² ≤ ${num(res.bound, 4, 1)}, from ${g} ≥ ${num(cert.low, 4, -1)} (the interval's low end) and ${R} rounded up`;
         const count = marg ? total : res.mistakes;
         const what = marg ? plural(count, "update", "updates") : plural(count, "mistake", "mistakes");
         out.check = count <= res.bound
-          ? `${what} ≤ ${num(res.bound, 4, 1)}: the bound holds.`
+          ? `${what}${run.converged ? "" : " so far"} ≤ ${num(res.bound, 4, 1)}: the bound holds.`
           : `${what} > ${num(res.bound, 4, 1)}: the bound fails, which the theorem rules out — please report this data set.`;
       }
       return out;
@@ -1766,7 +1785,7 @@ export function staticModel(state = {}) {
 
 /**
  * Mount every `.pc-playground` under `root` (an element or the document) not mounted yet; its
- * first child is a `<script type="application/json">` holding the state. Returns the cleanups.
+ * first child is a script element of type application/json holding the state. Returns the cleanups.
  */
 export function mountStatic(root = document) {
   return playgroundUI.mountStatic(root);

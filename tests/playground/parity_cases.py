@@ -14,9 +14,11 @@ Every case names its category, so a failure says which kind of data broke the pa
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -340,11 +342,18 @@ def _course(out: list[Case]) -> None:
             out.append(_case(f"{pos}-vs-{neg}{feats}", "iris", X, y, 20))
 
 
+def _regressions(out: list[Case]) -> None:
+    """Data sets that once broke the module, kept as they were found (tests/playground/*.json)."""
+    found = json.loads((Path(__file__).parent / "wolfe_degenerate.json").read_text())
+    for s in found["sets"]:
+        out.append(_case(s["name"], "wolfe-degenerate", s["X"], s["y"]))
+
+
 def cases() -> list[Case]:
     """Every data set of the parity test, in a fixed order."""
     out: list[Case] = []
     for build in (_uniform, _gaussian, _planted, _integer, _perpendicular, _decimal, _duplicates,
-                  _collinear, _origin, _magnitudes, _course, _lifted_boundary):
+                  _collinear, _origin, _magnitudes, _course, _lifted_boundary, _regressions):
         build(out)
     _on_boundary(out, near=False)
     _on_boundary(out, near=True)

@@ -311,7 +311,7 @@ def test_enough_cases_in_every_category():
     for required in ("uniform", "gaussian", "planted", "integer-ties", "perpendicular", "on-boundary",
                      "near-boundary", "lifted-boundary", "duplicates", "collinear", "origin", "tiny",
                      "subnormal", "huge", "mixed-scale", "decimal", "logic-gates", "xor",
-                     "narrow-wedge", "iris"):
+                     "narrow-wedge", "iris", "wolfe-degenerate"):
         assert categories[required] >= 1, required
 
 
@@ -600,11 +600,12 @@ def test_radius_is_the_largest_norm(pg_page):
             if not trouble:
                 R = Fraction(float(_floats(g["R"])[0]))
                 R2 = max(sum((Fraction(float(v)) ** 2 for v in row), Fraction(0)) for row in _lift(case.X, c))
-                # Within 2⁻⁵⁰ relative of the exact largest norm (a few ulps) or two subnormal steps
-                # (below 2⁻¹⁰²², where floats have fewer bits): no underflow to 0 for data near
-                # 1e-300, no overflow for data near 1e+150.
+                # An upper bound (R² ≥ every ‖x‖², exactly: a bound built on R is never too small),
+                # within 2⁻⁵⁰ relative of the exact largest norm (a few ulps) or two subnormal
+                # steps (below 2⁻¹⁰²², where floats have fewer bits): no underflow to 0 for data
+                # near 1e-300, no overflow for data near 1e+150.
                 slack = R / 2**50 + Fraction(2) ** -1073
-                if not (max(R - slack, Fraction(0)) ** 2 <= R2 <= (R + slack) ** 2):
+                if not (max(R - slack, Fraction(0)) ** 2 <= R2 <= R ** 2):
                     norm = math.ldexp(math.sqrt(float(R2 * Fraction(2) ** 2200)), -1100)
                     trouble = f"radius {float(R)!r}, the largest norm is {norm!r}"
             if trouble:
@@ -653,3 +654,46 @@ def test_exact_sign_matches_the_core(pg_page):
     zeros = sum(exact_sign(a, b) == 0 for a, b in pairs)
     print(f"\nexactSign: {len(pairs)} dot products near 0 ({zeros} exactly 0), {len(wrong)} wrong")
     assert not wrong, f"exactSign differs from the exact sign on {len(wrong)} products, e.g. {wrong[:3]}"
+
+
+def _orthonormal_pairs(count: int) -> list[Case]:
+    """Two orthogonal points of norm 1, turned by random angles: the perceptron makes exactly
+    (R/γ*)² = 2 mistakes on them, so a bound rounded down by an ulp would be broken."""
+    rng = np.random.default_rng(25)
+    out = []
+    for k in range(count):
+        t = rng.uniform(0, 2 * math.pi)
+        X = np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+        out.append(Case(f"orthonormal-{k}", "orthonormal", X, np.array([1.0, 1.0]), None))
+    return out
+
+
+def test_the_bounds_shown_are_never_below_the_exact_ones(pg_page):
+    """radius and perceptronBound round up, and marginPerceptronBound too: on every separable
+    data set (and 300 turned orthonormal pairs, where the bound is met exactly) the bound the
+    page shows is at least the exact (R/γ)² of the certified γ, and the run stays within it."""
+    cases = [c for c in _all_cases()[0] if len(c.y) <= 60] + _orthonormal_pairs(300)
+    payload = [{"X": c.X.tolist(), "y": c.y.astype(int).tolist()} for c in cases]
+    got = pg_page.evaluate("""(sets) => sets.map(({ X, y }) => {
+        const cert = pg.certifiedMargin(X, y);
+        if (cert.status !== "separable" || !(cert.low > 0)) return null;
+        const R = pg.radius(X);
+        return { R, low: cert.low, bound: pg.perceptronBound(R, cert.low),
+                 margin: pg.marginPerceptronBound(R, cert.low, 0.5),
+                 mistakes: pg.perceptronRun(X, y, { maxEpochs: 100000 }).steps.length };
+    })""", payload)
+    assert not pg_page.pg_errors, pg_page.pg_errors
+    checked = 0
+    for case, g in zip(cases, got):
+        if g is None:
+            continue
+        checked += 1
+        R2 = max(sum((Fraction(float(v)) ** 2 for v in row), Fraction(0)) for row in case.X)
+        low = Fraction(g["low"])
+        exact = R2 / low ** 2  # (R*/low)², R* the exact radius: what the theorem allows
+        assert Fraction(g["R"]) ** 2 >= R2, case
+        assert Fraction(g["bound"]) >= exact and g["mistakes"] <= g["bound"], (case, g)
+        r = Fraction(g["R"]) / low
+        assert Fraction(g["margin"]) >= 8 * r * r + 4 * r, (case, g)  # Balcan's at τ = ½
+    print(f"\nbounds: {checked} separable data sets, every bound shown at least the exact one")
+    assert checked >= 300
