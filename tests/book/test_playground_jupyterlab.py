@@ -22,7 +22,9 @@ skipping it (the fixtures' rule).
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -112,5 +114,7 @@ def test_a_point_added_with_the_keyboard_reaches_python(browser, server):  # noq
         assert count == 5, f"{count} points after Enter on the AND gate's 4 (expected 5); page errors: {errors}"
         assert sorted(labels) == [-1.0, -1.0, -1.0, 1.0, 1.0], f"labels {labels}: the new point is not +1"
         assert not errors, errors
+        if os.environ.get("PLAYGROUND_SCREENSHOTS"):  # bench/screenshot_playground.py asks for one
+            _cell(page, 1).screenshot(path=str(Path(os.environ["PLAYGROUND_SCREENSHOTS"]) / "jupyterlab.png"))
     finally:
         page.close()
