@@ -12,7 +12,7 @@ The picture and the algorithm run in the browser, in one ES module
 export with ``render({ model, el })``). What :func:`playground` returns depends on where the
 notebook runs, as for :func:`perceptron_core.figures.sliders.explore`:
 
-* **live** (JupyterLab, Notebook 7, VS Code, Colab): a :class:`PlaygroundWidget`, an
+* **live** (a Jupyter client; tested in JupyterLab): a :class:`PlaygroundWidget`, an
   ``anywidget.AnyWidget`` whose synced traits are the model's keys (:data:`MODEL_KEYS`). The
   module writes the reader's edits back, so ``widget.X`` and ``widget.y`` are the points on the
   screen, ready for ``perceptron_core``; ``widget.set_data(X, y)`` sends new ones.
@@ -48,7 +48,8 @@ from numpy.typing import ArrayLike, NDArray
 from ._validation import check_flag, check_magnitude, check_real, check_X, check_y, safe_limit
 from .algorithms import MarginPerceptronResult, PerceptronResult, _check_tie, margin_perceptron, perceptron
 from .data import augment, iris_pair, logic_gate, narrow_wedge, planted, xor
-from .geometry import MaxMargin, max_margin, separability
+from .bounds import margin_perceptron_bound, novikoff_bound
+from .geometry import MaxMargin, max_margin, radius, separability
 
 __all__ = [
     "playground",
@@ -455,6 +456,24 @@ class _Playground:
         """
         Z, y = self._lifted("margin")
         return max_margin(Z, y)
+
+    def radius(self) -> float:
+        """R of the points the run sees: the largest norm, of ``augment(X, c)`` when ``offset``
+        is on (the lifted radius R′)."""
+        Z, _ = self._lifted("radius")
+        return radius(Z)
+
+    def bound(self) -> float:
+        """The bound the playground checks its run against, from the certified margin
+        ``γ = margin().gamma_low``: ``novikoff_bound(R, γ)`` = (R/γ)², or with ``margin_target``
+        on, ``margin_perceptron_bound(R, γ, target)``, with R = :meth:`radius`.
+
+        Raises ``ValueError`` when the points have no margin (see :meth:`margin`).
+        """
+        R, gamma = self.radius(), self.margin().gamma_low
+        if self._setting("margin_target"):
+            return margin_perceptron_bound(R, gamma, self._setting("target"))
+        return novikoff_bound(R, gamma)
 
     def run(self) -> PerceptronResult | MarginPerceptronResult:
         """The run the playground shows, computed by ``perceptron_core``.

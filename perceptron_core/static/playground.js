@@ -684,7 +684,11 @@ const playgroundUI = (() => {
     return String(r).replace("-", MINUS);
   }
 
-  const coord = (v) => String(Number(v.toFixed(2)) || 0).replace("-", MINUS);
+  // The numbers a bound is computed from are the ones the readout shows: R rounded up and γ
+  // rounded down to 4 digits, so that the reader can redo the sum, and it stays a bound.
+  const shownR = (v) => Number(num(v, 4, 1));
+  const shownGamma = (v) => Number(num(v, 4, -1));
+  const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
   const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
   const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
   const full = (t) => (/[.!?]$/.test(t) ? t : t + ".");  // a sentence ends with one stop
@@ -961,7 +965,7 @@ const playgroundUI = (() => {
       if (st.margin && sep) {
         res.kind = "margin";
         res.run = marginPerceptronRun(X, y, res.cert.low, { target: st.target, c, maxEpochs });
-        res.bound = marginPerceptronBound(res.R, res.cert.low, st.target);
+        res.bound = marginPerceptronBound(shownR(res.R), shownGamma(res.cert.low), st.target);
         res.mistakes = res.run.steps.filter((t) => t.mistake).length;
       } else {
         if (st.margin) {
@@ -969,7 +973,7 @@ const playgroundUI = (() => {
             "until the data are separable the plot shows the perceptron.");
         }
         res.run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs });
-        res.bound = sep ? perceptronBound(res.R, res.cert.low) : null;
+        res.bound = sep ? perceptronBound(shownR(res.R), shownGamma(res.cert.low)) : null;
         res.mistakes = res.run.steps.length;
       }
     } catch (err) {
@@ -1669,14 +1673,15 @@ const playgroundUI = (() => {
           ? "No bound applies while the margin is undecided."
           : run.converged
             ? "The run ended with a sweep without a mistake, which the tie rule allows on points with " +
-              "w·x = 0; its line does not separate the points strictly, and no bound applies."
+              "w·x = 0: w = 0, or its line passes through a point, so it does not separate the " +
+              "points strictly, and no bound applies."
             : "This run did not stop. With ties counted as mistakes the perceptron never stops on data " +
               "that are not separable: a sweep without a mistake would give a separator.";
       } else {
         const R = `R${lifted}`, g = `γ${lifted}`;
         out.bound = marg
-          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)}, from ${g} ≥ ${num(cert.low, 4, -1)} and ${R} rounded up`
-          : `(${R}/${g})² ≤ ${num(res.bound, 4, 1)}, from ${g} ≥ ${num(cert.low, 4, -1)} (the interval's low end) and ${R} rounded up`;
+          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)}`
+          : `(${R}/${g})² ≤ ${num(res.bound, 4, 1)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)} (the interval's low end)`;
         const count = marg ? total : res.mistakes;
         const what = marg ? plural(count, "update", "updates") : plural(count, "mistake", "mistakes");
         out.check = count <= res.bound

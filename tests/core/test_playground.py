@@ -538,3 +538,21 @@ def test_the_static_playground_and_the_package_never_import_anywidget():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[] True"
+
+
+@pytest.mark.parametrize(("name", "offset", "margin_target"),
+                         [("planted", False, False), ("wedge", False, True), ("and", True, False),
+                          ("iris", True, True)])
+def test_radius_and_bound_are_those_of_the_points_the_run_sees(name, offset, margin_target):
+    """With the offset trick the run sees the lifted points (x, c): R′ and the bound are theirs
+    (the bound on the plane's R would be too small), and the Margin Perceptron has its own."""
+    pg = playground(preset=name, offset=offset, c=3.0, margin_target=margin_target, target=0.25,
+                    mode="static")
+    X, y, _ = _data(name)
+    Z = pc.augment(X, 3.0) if offset else X
+    R, gamma = pc.radius(Z), pc.max_margin(Z, y).gamma_low
+    assert pg.radius() == R and (R > pc.radius(X)) == offset
+    expected = pc.margin_perceptron_bound(R, gamma, 0.25) if margin_target else pc.novikoff_bound(R, gamma)
+    assert pg.bound() == expected
+    run = _quiet_run(pg)
+    assert (run.updates if margin_target else run.mistakes) <= pg.bound()
