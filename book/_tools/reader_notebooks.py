@@ -41,6 +41,22 @@ INSTALL_TAG = "install-perceptron-core"
 _NEEDED = ("perceptron_core", "matplotlib", "ipywidgets", "sklearn", "numba", "anywidget")
 
 
+def _needed_tuple(width: int = 88) -> str:
+    """``_NEEDED`` as a tuple literal after ``needed = ``, wrapped to the page's column."""
+    lead = " " * len("needed = (")
+    items = [repr(name) for name in _NEEDED]
+    lines, line = [], ""
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else ")")
+        if line and len(lead) + len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    lines.append(line)
+    return "(" + ("\n" + lead).join(lines)
+
+
 @dataclass(frozen=True)
 class Target:
     """Where a label points: its text on the page and the page's address (``""``: no link)."""
@@ -96,7 +112,7 @@ def install_cell(repository_url: str) -> dict[str, Any]:
             "import importlib.util\n"
             "import subprocess\n"
             "import sys\n\n"
-            f"needed = {_NEEDED!r}\n"
+            f"needed = {_needed_tuple()}\n"
             "if any(importlib.util.find_spec(name) is None for name in needed):\n")
     spec = install_spec(repository_url)
     if spec:

@@ -1506,7 +1506,14 @@ const playgroundUI = (() => {
     // --- drawing -------------------------------------------------------------------------------
 
     request() {
-      if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.update(); });
+      if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.update(); this.idle(); });
+      this.root.dataset.busy = "";
+    }
+
+    // data-busy is on the root while a picture or an announcement is due, so that a test (or a
+    // benchmark) can wait for the playground to settle instead of waiting a fixed time.
+    idle() {
+      if (!this.frame && !this.saying) delete this.root.dataset.busy;
     }
 
     update() {
@@ -1747,8 +1754,11 @@ const playgroundUI = (() => {
     say(lead = "") {
       if (lead) this.lead = lead;
       clearTimeout(this.timers.say);
-      if (this.drag && this.drag.moved) return;
-      if (this.playing) return;
+      this.saying = false;
+      if (this.drag && this.drag.moved) return this.idle();
+      if (this.playing) return this.idle();
+      this.saying = true;
+      this.root.dataset.busy = "";
       this.timers.say = setTimeout(() => this.sayNow(), ANNOUNCE_MS);
     }
 
@@ -1758,6 +1768,8 @@ const playgroundUI = (() => {
       const first = lead || this.lead;
       this.lead = "";
       text(this.status, only ? first : [first, this.describe()].filter(Boolean).join(" "));
+      this.saying = false;
+      this.idle();
     }
 
     destroy() {

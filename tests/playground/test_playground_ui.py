@@ -68,10 +68,16 @@ def mount(page, st, host="#host"):
     settle(page)
 
 
-def settle(page):
-    """Wait until the live text is written (it waits for the next change, then for a frame)."""
-    page.wait_for_timeout(450)
+def frame(page):
+    """Wait for the next two animation frames: a change made now has been drawn."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def settle(page):
+    """Wait until the playground has drawn and said everything that was due (it marks its root
+    data-busy while a picture or an announcement is pending)."""
+    frame(page)
+    page.wait_for_function("() => !document.querySelector('.pcpg[data-busy]')", timeout=20000)
 
 
 def status(page):
@@ -478,7 +484,7 @@ def test_dragging_among_200_points_that_are_not_separable_keeps_up(page):
     page.mouse.down()
     for k in range(1, 25):
         page.mouse.move(*to_screen(page, pts[0][0] + 0.02 * k, pts[0][1] + 0.01 * k))
-        page.wait_for_timeout(20)
+        frame(page)
     assert "a preview while you drag" in readout(page, "Run")
     page.mouse.up()
     settle(page)
@@ -553,11 +559,13 @@ def test_play_is_slower_with_reduced_motion(page):
     mount(page, state(SEP["points"], SEP["labels"]))
     total = len(run_of(page, SEP["points"], SEP["labels"])["steps"])
     count_announcements(page)
+    page.evaluate("() => { window.clicked = performance.now(); }")
     page.get_by_role("button", name="Play").click()
-    page.wait_for_timeout(400)
-    # Still at the start: a reader who asked for less motion gets one frame in 0.8 s.
-    assert page.input_value("input[type=range][id$='-scrub']") == "0"
-    assert page.get_by_role("button", name="Pause").is_visible()
+    page.get_by_role("button", name="Pause").wait_for(timeout=20000)
+    # A reader who asked for less motion gets one step in 0.8 s: the first step comes no sooner.
+    page.wait_for_function("document.querySelector(\"input[type=range][id$='-scrub']\").value !== '0'",
+                           timeout=20000)
+    assert page.evaluate("performance.now() - clicked") >= 700
     page.wait_for_function("document.querySelector('.pcpg button').textContent === 'Play'", timeout=20000)
     settle(page)
     # The live text waited for the end of the run to speak.
