@@ -255,11 +255,11 @@ def _explore_cells(nb: Path) -> list[int]:
     return found
 
 
-def _open_and_start(browser, server: Server, prefix: str, nb: Path):
-    """Open ``nb`` in the interface at ``prefix`` and start running all its cells."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+def open_notebook(page, server: Server, prefix: str, name: str) -> None:
+    """Open the notebook ``name`` in ``page``, in the interface at ``prefix``, with every request
+    off 127.0.0.1 aborted, and wait until its kernel has started and is idle."""
     page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda route: route.abort())
-    page.goto(server.page_url(prefix, nb.name))
+    page.goto(server.page_url(prefix, name))
     page.wait_for_function(
         """() => {
           const k = document.querySelector('.jp-KernelName');
@@ -267,6 +267,12 @@ def _open_and_start(browser, server: Server, prefix: str, nb: Path):
           return k && i && k.innerText.trim() && !/No Kernel/.test(k.innerText)
                  && i.dataset.status === 'idle';
         }""", timeout=SERVER_START_S * 1000)
+
+
+def _open_and_start(browser, server: Server, prefix: str, nb: Path):
+    """Open ``nb`` in the interface at ``prefix`` and start running all its cells."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    open_notebook(page, server, prefix, nb.name)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
     return page

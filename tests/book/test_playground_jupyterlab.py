@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from test_jupyterlab import SERVER_START_S, WIDGET_ERRORS, browser, server  # noqa: F401  (fixtures)
+from test_jupyterlab import WIDGET_ERRORS, browser, open_notebook, server  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser]
 
@@ -79,15 +79,7 @@ def test_a_point_added_with_the_keyboard_reaches_python(browser, server):  # noq
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
     try:
-        page.route(re.compile(r"^https?://(?!127\.0\.0\.1)"), lambda route: route.abort())
-        page.goto(server.page_url("lab/workspaces/pc-playground/tree", NOTEBOOK))
-        page.wait_for_function(
-            """() => {
-              const k = document.querySelector('.jp-KernelName');
-              const i = document.querySelector('.jp-Notebook-ExecutionIndicator');
-              return k && i && k.innerText.trim() && !/No Kernel/.test(k.innerText)
-                     && i.dataset.status === 'idle';
-            }""", timeout=SERVER_START_S * 1000)
+        open_notebook(page, server, "lab/workspaces/pc-playground/tree", NOTEBOOK)
         _run_cell(page, 0)
         _run_cell(page, 1)
         plot = _cell(page, 1).locator("svg.pcpg-plot")
