@@ -10,12 +10,11 @@ in otter-grader's format from the repository's own sources, and runs ``otter ass
 
 The master holds, in the chapter's order, one question per exercise (``q1``, ``q2``, ...):
 
-* the chapter's code-checked exercise (``add_check_exercises.EXERCISES``) is autograded, one
-  question per function it asks for (the margin chapter asks for two), :data:`CHECKED_POINTS`
-  points each: the stub, with the solution's body hidden between ``# BEGIN SOLUTION`` and
-  ``# END SOLUTION`` and the stub's ``raise NotImplementedError`` as the students' prompt; a public
-  test, the package's own check (:data:`PUBLIC_POINTS` point); hidden tests, the cells
-  ``assignment_oracles.HIDDEN[<function>]`` (the rest);
+* the chapter's code exercise (``perceptron_core/exercises/<chapter>.md``, read by
+  ``exercises.py``) is autograded, one question per function it asks for, :data:`CHECKED_POINTS`
+  points each: the stub, with the solution's body hidden between otter's solution markers and the
+  stub's ``raise NotImplementedError`` as the students' prompt; a public test, the package's own
+  check; the ``.md``'s hidden tests, in otter's exception-based format;
 * every other exercise is a written question graded by hand (:data:`MANUAL_POINTS` point), with
   the book's solution (text, and its code shown as code) as the solution only the autograder's
   notebook keeps.
@@ -39,7 +38,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import re
 import shutil
@@ -49,20 +47,20 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import nbformat
 import yaml
 
-from chapters import REPO, chapter_names  # book/_tools, beside this file
+import exercises  # book/_tools, beside this file
+from chapters import REPO, chapter_names
 from reader_notebooks import INSTALL_TAG, Book, install_spec, reader_notebook
 
 BOOK_DIR = REPO / "book"
 OUT = REPO / "_build" / "assignments"
 #: A question per function of the checked exercise: the public test's point and the hidden
-#: tests' share the rest.
-CHECKED_POINTS = 2
-PUBLIC_POINTS = 1
+#: tests' (``exercises.PUBLIC_POINTS``, ``exercises.HIDDEN_POINTS``).
+CHECKED_POINTS = exercises.PUBLIC_POINTS + exercises.HIDDEN_POINTS
 #: A written question, graded by hand.
 MANUAL_POINTS = 1
 #: The Python of otter's grading image (conda): the lowest the package supports, the one the
@@ -75,8 +73,6 @@ GRADER_DIR = "/autograder"
 SETUP = "import numpy as np\nfrom perceptron_core import check"
 #: The module otter-grader's notebooks import, and its distribution.
 OTTER = ("otter", "otter-grader")
-_HIDDEN_HEAD = '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
-_PUBLIC_HEAD = f'""" # BEGIN TEST CONFIG\npoints: {PUBLIC_POINTS}\n""" # END TEST CONFIG\n'
 # ```{name} arg  or  :::{name} arg (colon fence): a MyST directive's first line.
 _OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)[ \t]*$")
 _LABEL = re.compile(r"^:label:[ \t]*(\S+)[ \t]*$", re.M)
@@ -198,123 +194,6 @@ def converted(exercise: Exercise, book: Book) -> tuple[str, str]:
     return parts[0], "\n\n".join(parts[1:])
 
 
-# ---------------------------------------------------------------------- the checked exercise's code
-
-
-def _functions(code: str) -> dict[str, ast.FunctionDef]:
-    return {node.name: node for node in ast.parse(code).body if isinstance(node, ast.FunctionDef)}
-
-
-def check_names(stub: str) -> list[str]:
-    """The functions a stub's cell checks, in its order: ``check.margin(margin)`` names margin."""
-    names = []
-    for node in ast.parse(stub).body:
-        call = node.value if isinstance(node, ast.Expr) else None
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and isinstance(call.func.value, ast.Name) and call.func.value.id == "check"):
-            names.append(call.func.attr)
-    if not names:
-        raise ValueError("the checked exercise's stub calls no check.<name>(<name>)")
-    return names
-
-
-def _lines(code: str, first: int, last: int) -> list[str]:
-    return code.splitlines()[first - 1:last]
-
-
-def solution_cell(name: str, stub: str, solution: str, *, preamble: bool) -> str:
-    """The question's code cell in otter's format: the stub's ``def`` line and docstring, the
-    solution's body as the hidden solution, and the stub's body as what students see instead.
-
-    The students' version is then the stub itself, which defines the function (raising
-    ``NotImplementedError`` until they write it); the autograder's runs the solution. With
-    ``preamble``, the solution's other top-level code (its imports and helpers) comes first,
-    hidden with no prompt in its place.
-    """
-    stub_fn, sol_fns = _functions(stub)[name], _functions(solution)
-    if name not in sol_fns:
-        raise ValueError(f"the solution of the checked exercise defines no {name}()")
-    sol_fn = sol_fns[name]
-    body = stub_fn.body
-    has_doc = (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-               and isinstance(body[0].value.value, str))
-    head_end = body[0].end_lineno if has_doc else body[0].lineno - 1
-    head = _lines(stub, stub_fn.lineno, head_end)
-    prompt = _lines(stub, (body[1] if has_doc else body[0]).lineno, stub_fn.end_lineno)
-    sol_body = sol_fn.body
-    if (isinstance(sol_body[0], ast.Expr) and isinstance(sol_body[0].value, ast.Constant)
-            and isinstance(sol_body[0].value.value, str)) and len(sol_body) > 1:
-        sol_body = sol_body[1:]  # the stub's docstring is the one kept
-    answer = _lines(solution, sol_body[0].lineno, sol_fn.end_lineno)
-    indent = re.match(r"\s*", answer[0]).group(0)
-    out: list[str] = []
-    if preamble:
-        tree = ast.parse(solution)
-        rest = [node for node in tree.body
-                if not (isinstance(node, ast.FunctionDef) and node.name in _checked_here(solution))
-                and not _is_check_call(node)]
-        if rest:
-            out.append("# BEGIN SOLUTION NO PROMPT")
-            for node in rest:
-                out += _lines(solution, node.lineno, node.end_lineno) + [""]
-            out[-1:] = ["# END SOLUTION", "", ""]
-    out += head
-    out.append(f"{indent}# BEGIN SOLUTION NO PROMPT")
-    out += answer
-    out.append(f"{indent}# END SOLUTION")
-    out.append(f'{indent}""" # BEGIN PROMPT')
-    out += prompt
-    out.append(f'{indent}""" # END PROMPT')
-    return "\n".join(out)
-
-
-def _is_check_call(node: ast.stmt) -> bool:
-    call = node.value if isinstance(node, ast.Expr) else None
-    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name) and call.func.value.id == "check")
-
-
-def _checked_here(solution: str) -> set[str]:
-    return {node.value.func.attr for node in ast.parse(solution).body if _is_check_call(node)}
-
-
-def public_test(name: str) -> str:
-    """The public test: the package's own check, quiet (otter compares a test's output with the
-    master's, which is none), its verdict the assertion's message."""
-    return (f"{_PUBLIC_HEAD}result = check.{name}({name}, quiet=True)\n"
-            "assert result, str(result)")
-
-
-def load_hidden() -> Mapping[str, list[str]]:
-    """``assignment_oracles.HIDDEN`` (book/_tools), imported when first needed."""
-    try:
-        import assignment_oracles
-    except ModuleNotFoundError as exc:
-        if exc.name != "assignment_oracles":
-            raise
-        raise RuntimeError("book/_tools/assignment_oracles.py is missing: the autograded "
-                           "questions' hidden tests (HIDDEN) come from it") from None
-    return assignment_oracles.HIDDEN
-
-
-def hidden_tests(name: str, hidden: Mapping[str, list[str]]) -> list[str]:
-    """The hidden test cells of the check ``name``, each with otter's ``hidden: true`` config."""
-    cells = hidden.get(name)
-    if not cells:
-        raise KeyError(f"assignment_oracles.HIDDEN has no hidden tests for {name!r}: every "
-                       "checked function needs at least one")
-    out = []
-    for source in cells:
-        source = source.strip("\n")
-        if "# BEGIN TEST CONFIG" in source:
-            if not re.search(r"^hidden:\s*true\s*$", source, re.M):
-                raise ValueError(f"a hidden test of {name!r} has a config without hidden: true")
-            out.append(source)
-        else:
-            out.append(_HIDDEN_HEAD + source)
-    return out
-
-
 # ------------------------------------------------------------------------------------ the master
 
 
@@ -391,6 +270,8 @@ def _config(chapter: str, requirements: Sequence[str], autograder_files: Sequenc
         "run_tests": True,
         "python_version": GRADER_PYTHON,
         "generate": True,
+        # Tests are functions (otter.test_files.test_case), as the exercises' .md hold them.
+        "tests": {"ok_format": False},
     }
     if requirements:
         config["requirements"] = list(requirements)
@@ -436,8 +317,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     repository_url: str = "",
                     requirements: Sequence[str] = (),
                     autograder_files: Sequence[str] = (),
-                    hidden: Mapping[str, list[str]] | None = None,
-                    checked: tuple[str, str, str, str, str] | None = None,
+                    checked: exercises.CodeExercise | None = None,
                     ) -> nbformat.NotebookNode:
     """The otter-grader master notebook of one chapter (format v1).
 
@@ -456,11 +336,9 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         is missing ("": it says how to install it instead).
     requirements, autograder_files : sequence of str
         What the grading image installs, and the files the autograder zip carries for it.
-    hidden : mapping, optional
-        Each check's hidden test cells; ``assignment_oracles.HIDDEN`` when not given.
-    checked : tuple, optional
-        The chapter's checked exercise as ``add_check_exercises.EXERCISES`` holds it (label,
-        text, stub, solution text, solution code); by default, from there.
+    checked : exercises.CodeExercise, optional
+        The chapter's code exercise; by default ``exercises.read(chapter)``, from
+        ``perceptron_core/exercises/<chapter>.md``.
 
     Returns
     -------
@@ -468,17 +346,11 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         A valid notebook with deterministic cell ids: the assignment config, an introduction, a
         setup cell, then one question per exercise in the chapter's order.
     """
-    if checked is None:
-        from add_check_exercises import EXERCISES
-
-        checked = EXERCISES[chapter]
-    label, _text, stub, _solution_text, solution = checked
-    exercises = chapter_exercises(nb)
-    if label not in {e.label for e in exercises}:
+    checked = checked or exercises.read(chapter)
+    label, names = checked.label, checked.names
+    boxes = chapter_exercises(nb)
+    if label not in {e.label for e in boxes}:
         raise ValueError(f"{chapter}: the checked exercise {label} is not in the chapter")
-    names = check_names(stub)
-    if hidden is None:
-        hidden = load_hidden()
 
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
     raw = nbformat.v4.new_raw_cell
@@ -488,7 +360,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
     def question(config: str, cells: list[nbformat.NotebookNode]) -> None:
         body.extend([raw(f"# BEGIN QUESTION\n{config}"), *cells, raw("# END QUESTION")])
 
-    for exercise in exercises:
+    for exercise in boxes:
         prompt, answer = converted(exercise, book)
         if exercise.label == label:
             number = book.numbers[label]
@@ -510,12 +382,10 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     raw("# BEGIN SOLUTION"),
                     # The check call stays in the students' cell, as in the book's: the
                     # exercise's text says that running the cell checks the function.
-                    code(solution_cell(name, stub, solution, preamble=k == 0)
-                         + f"\n\n\ncheck.{name}({name})"),
+                    code(exercises.solution_cell(checked, name, preamble=k == 0)),
                     raw("# END SOLUTION"),
                     raw("# BEGIN TESTS"),
-                    code(public_test(name)),
-                    *(code(t) for t in hidden_tests(name, hidden)),
+                    *(code(t) for t in exercises.test_cells(checked, name)),
                     raw("# END TESTS"),
                 ])
         else:
