@@ -58,7 +58,6 @@ code either and leave the thread running, so the check does not try.
 
 from __future__ import annotations
 
-import dis
 import math
 import numbers
 import os
@@ -67,7 +66,7 @@ import textwrap
 import threading
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -78,19 +77,15 @@ SEED = 2026
 N_RANDOM = 20
 #: A float answer passes within this fraction of the size its exercise names.
 PRECISION = 1e-6
-
-
-def _time_limit_from_environment(default: float) -> float:
-    text = os.environ.get("PERCEPTRON_CHECK_TIME_LIMIT", "").strip()
-    value = float(text) if text.replace(".", "", 1).isdigit() else (math.nan if text else default)
-    if not 0 < value < math.inf:
-        raise ValueError(f"PERCEPTRON_CHECK_TIME_LIMIT must be a positive number of seconds, got "
-                         f"{text!r}; unset it for the default of {default:g} s.")
-    return value
-
-
-#: Seconds each case may run; the slowest reference case takes milliseconds.
-TIME_LIMIT = _time_limit_from_environment(5.0)
+_limit = os.environ.get("PERCEPTRON_CHECK_TIME_LIMIT", "").strip() or "5"
+try:
+    #: Seconds each case may run (the slowest reference case takes milliseconds); the
+    #: environment variable ``PERCEPTRON_CHECK_TIME_LIMIT`` (``make grade CHECK_TIME_LIMIT=30``) sets it.
+    TIME_LIMIT = float(_limit)
+    assert 0 < TIME_LIMIT < math.inf
+except (ValueError, AssertionError):
+    raise ValueError(f"PERCEPTRON_CHECK_TIME_LIMIT must be a positive number of seconds, got {_limit!r}; "
+                     "unset it for the default of 5 s.") from None
 #: Every exercise by the name of its check, in the book's order.
 EXERCISES: dict[str, Exercise] = {e.name: e for e in exercises()}
 
@@ -101,7 +96,8 @@ class CheckResult:
 
     ``status`` is ``"passed"``, ``"failed"`` or ``"not implemented"``; ``case``, ``inputs``,
     ``expected``, ``received`` and ``hint`` describe the first failing case; ``message`` is the
-    verdict the check printed; ``tolerance`` the difference a failing float answer was allowed.
+    verdict the check printed; ``uses`` the forbidden package function the code named;
+    ``tolerance`` the difference a failing float answer was allowed.
     """
 
     exercise: str
@@ -118,7 +114,6 @@ class CheckResult:
     timed_out: bool = False
     uses: str | None = None
     tolerance: float | None = None
-    passed_cases: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return self.passed
@@ -130,122 +125,71 @@ class CheckResult:
         return f"CheckResult(exercise={self.exercise!r}, passed={self.passed}, status={self.status!r})"
 
 
-class _Mismatch(Exception):
-    """The received answer is wrong: how, and by how much for a float answer."""
-
-    def __init__(self, why: str, difference: float | None = None) -> None:
-        super().__init__(why)
-        self.difference = difference
-
-
-# --- comparing answers: (expected, received, tolerance) -> None or _Mismatch ----------------
-
-
-def _compare(kind: str, expected: Any, got: Any, tolerance: float) -> None:
-    if kind in ("int", "index"):
+def _mismatch(kind: str, expected: Any, got: Any, tolerance: float) -> tuple[str, float | None] | None:
+    """How ``got`` differs from ``expected`` (and by how much, for floats), or None when it
+    passes. ``kind`` is the exercise's (see ``Exercise``)."""
+    what = type(got).__name__
+    if kind in ("int", "index", "bool"):
+        is_bool = isinstance(got, (bool, np.bool_))
         if expected is None or got is None:
-            if expected is not got:
-                raise _Mismatch(f"returned {type(got).__name__} where "
-                                f"{'None' if expected is None else 'an int'} was expected")
-        elif isinstance(got, (bool, np.bool_)) or not isinstance(got, numbers.Integral):
-            raise _Mismatch(f"returned {type(got).__name__} where an int was expected")
-        elif int(got) != expected:
-            raise _Mismatch("returned a different number")
-    elif kind == "bool":
-        if not isinstance(got, (bool, np.bool_)):
-            raise _Mismatch(f"returned {type(got).__name__} where True or False was expected")
-        if bool(got) != expected:
-            raise _Mismatch("returned the other truth value")
-    elif kind == "float":
-        if isinstance(got, np.ndarray) and got.shape == ():
-            got = got.item()
+            return None if expected is got else (f"returned {what} where {'None' if expected is None else 'an int'} "
+                                                 "was expected", None)
+        if kind == "bool" and not is_bool:
+            return f"returned {what} where True or False was expected", None
+        if kind != "bool" and (is_bool or not isinstance(got, numbers.Integral)):
+            return f"returned {what} where an int was expected", None
+        return None if got == expected else ("returned a different " + ("truth value" if is_bool else "number"), None)
+    if kind == "float":
+        got = got.item() if isinstance(got, np.ndarray) and got.shape == () else got
         if isinstance(got, (bool, np.bool_)) or not isinstance(got, numbers.Real):
-            raise _Mismatch(f"returned {type(got).__name__} where a number was expected")
+            return f"returned {what} where a number was expected", None
         difference = abs(float(got) - expected)
-        if not difference <= tolerance:  # nan fails too
-            raise _Mismatch("returned a different number", difference)
-    else:  # "array" (floats within tolerance) or "labels" (±1, exactly)
+        return None if difference <= tolerance else ("returned a different number", difference)  # nan fails
+    try:  # "array" (floats within tolerance) or "labels" (±1, exactly)
         if got is None or isinstance(got, (str, bytes, dict, set, numbers.Number)):
-            raise _Mismatch(f"returned {type(got).__name__} where an array was expected")
-        try:
-            a = np.asarray(got, dtype=float)
-        except (TypeError, ValueError):
-            raise _Mismatch(f"returned {type(got).__name__}, not an array of numbers") from None
-        if a.shape != expected.shape:
-            raise _Mismatch(f"returned shape {a.shape} where shape {expected.shape} was expected")
-        if kind == "labels":
-            differ = np.flatnonzero(a != expected)
-            if differ.size:
-                raise _Mismatch(f"returned a different label in round {int(differ[0]) + 1}")
-            return
-        with np.errstate(invalid="ignore", over="ignore"):
-            difference = float(np.max(np.abs(a - expected))) if a.size else 0.0
-        if not difference <= tolerance:
-            raise _Mismatch("returned different numbers", difference)
-
-
-# --- writing inputs and answers as Python ---------------------------------------------------
+            raise TypeError
+        a = np.asarray(got, dtype=float)
+    except (TypeError, ValueError):
+        return f"returned {what} where an array of numbers was expected", None
+    if a.shape != expected.shape:
+        return f"returned shape {a.shape} where shape {expected.shape} was expected", None
+    if kind == "labels":
+        differ = np.flatnonzero(a != expected)
+        return (f"returned a different label in round {int(differ[0]) + 1}", None) if differ.size else None
+    with np.errstate(invalid="ignore", over="ignore"):
+        difference = float(np.max(np.abs(a - expected))) if a.size else 0.0
+    return None if difference <= tolerance else ("returned different numbers", difference)
 
 
 def _literal(value: Any) -> str:
     """``value`` as Python that recreates it (the shortest repr of each float round-trips)."""
-    if isinstance(value, (bool, np.bool_)):
-        return repr(bool(value))
-    if isinstance(value, np.floating) and value.dtype != np.float64:
-        return f"np.{value.dtype.name}({value!s})"
-    if isinstance(value, (float, np.floating, np.integer)):
-        return repr(value.item() if isinstance(value, np.generic) else value)
+    if isinstance(value, np.generic):
+        return f"np.{value.dtype}({value!s})" if value.dtype.kind == "f" and value.dtype != np.float64 \
+            else repr(value.item())
     if not isinstance(value, np.ndarray) or value.dtype.kind not in "biuf":
         return repr(value)
     dtype = "" if value.dtype in (np.float64, np.int64, np.bool_) else f", dtype=np.{value.dtype}"
-    if value.ndim == 2 and value.size:
-        rows = [repr(row) for row in value.tolist()]
-        return "np.array([" + (",\n" + " " * 10).join(rows) + f"]{dtype})"
-    return f"np.array({value.tolist()!r}{dtype})"
-
-
-def _block(label: str, text: str, *, value: bool = False) -> list[str]:
-    first, *rest = text.splitlines() or [""]
-    prefix = f"    {label}: " if value else f"      {label} = "
-    return [prefix + first] + [" " * len(prefix) + r for r in rest]
-
-
-# --- the rule "write it yourself" -----------------------------------------------------------
+    rows = [repr(row) for row in value.tolist()] if value.ndim == 2 and value.size else None
+    return f"np.array([{(',' + chr(10) + ' ' * 10).join(rows)}]{dtype})" if rows else f"np.array({value.tolist()!r}{dtype})"
 
 
 def _names(func: Callable[..., Any]) -> set[str]:
     """The global and attribute names ``func``'s code uses: its own code, the code of the
     functions defined inside it, and of the functions of its module (the notebook) it names."""
-    func = getattr(func, "__func__", func)
     found: set[str] = set()
-    todo = [func] if isinstance(func, types.FunctionType) else []
-    seen: set[int] = set()
+    todo, seen = [getattr(func, "__func__", func)], set()
     while todo:
         f = todo.pop()
-        codes = [f.__code__]
+        codes = [f.__code__] if isinstance(f, types.FunctionType) else []
         while codes:
             code = codes.pop()
-            if id(code) in seen:
-                continue
-            seen.add(id(code))
-            found.update(code.co_names)
-            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-            for name in code.co_names:
-                g = f.__globals__.get(name)
-                if isinstance(g, types.FunctionType) and g.__globals__ is f.__globals__:
-                    todo.append(g)
+            if code not in seen:
+                seen.add(code)
+                found.update(code.co_names)
+                codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+                todo += [g for g in map(f.__globals__.get, code.co_names)
+                         if isinstance(g, types.FunctionType) and g.__globals__ is f.__globals__]
     return found
-
-
-def _uses_answer(exercise: Exercise, func: Callable[..., Any]) -> str | None:
-    """The forbidden package function ``func`` names or is, or None."""
-    if getattr(func, "__module__", "") and str(func.__module__).startswith("perceptron_core"):
-        return f"perceptron_core.{getattr(func, '__name__', exercise.name)}"
-    used = sorted(set(exercise.forbidden) & _names(func))
-    return f"perceptron_core.{used[0]}" if used else None
-
-
-# --- the time limit -------------------------------------------------------------------------
 
 
 class _OutOfTime(BaseException):
@@ -256,8 +200,7 @@ class _OutOfTime(BaseException):
 def _call(func: Callable[..., Any], args: tuple[Any, ...], limit: float | None) -> Any:
     """``func(*args)`` under a ``SIGALRM`` timer of ``limit`` seconds where one can be set (the
     main thread, a system with ``SIGALRM``); with no limit elsewhere."""
-    if (limit is None or not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
+    if limit is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return func(*args)
     armed = True
 
@@ -277,9 +220,6 @@ def _call(func: Callable[..., Any], args: tuple[Any, ...], limit: float | None) 
             signal.setitimer(signal.ITIMER_REAL, max(old_delay - (limit - left), 1e-6), old_interval)
 
 
-# --- the runner -----------------------------------------------------------------------------
-
-
 def cases(exercise: str, seed: int = SEED, n_random: int = N_RANDOM) -> list[Case]:
     """The cases of a check: its fixed cases, then ``n_random`` random ones drawn with ``seed``
     (an autograder's hidden tests draw others, with a seed of their own)."""
@@ -292,109 +232,103 @@ def cases(exercise: str, seed: int = SEED, n_random: int = N_RANDOM) -> list[Cas
 def case_inputs(exercise: str, case: str) -> dict[str, Any]:
     """The inputs of one case of a check by parameter name: ``f(**check.case_inputs("separable",
     "XOR"))`` reruns ``f`` on that case."""
-    if exercise not in EXERCISES:
-        raise KeyError(f"there is no check.{exercise}; the checks are {', '.join(EXERCISES)}.")
-    found = {c.name: c for c in cases(exercise)}
+    found = {c.name: c for c in cases(exercise)} if exercise in EXERCISES else {}
     if case not in found:
-        raise KeyError(f"check.{exercise} has no case {case!r}; its cases are: {', '.join(found)}.")
+        raise KeyError(f"check.{exercise} has no case {case!r}; the checks are {', '.join(EXERCISES)}, "
+                       f"and its cases {', '.join(found)}.")
     return dict(zip(EXERCISES[exercise].params, found[case].args))
 
 
+_HINTS = {"ran": "Probably an endless loop, such as a loop waiting for the perceptron to make no "
+                 "mistake on data it cannot separate; interrupt it on these inputs to see where. If "
+                 "it is only slow, check.{}(f, time_limit=60). ",
+          "rai": "Your function raised an error on these inputs: run it on them to see where. ",
+          "cha": "Return a new array (start from a copy) instead of changing the one you were "
+                 "given: the caller still needs it. "}
+
+
 def run(exercise: str, func: Callable[..., Any], *, quiet: bool = False,
-        time_limit: float | None = TIME_LIMIT, seed: int = SEED,
-        n_random: int = N_RANDOM) -> CheckResult:
+        time_limit: float | None = TIME_LIMIT, seed: int = SEED, n_random: int = N_RANDOM) -> CheckResult:
     """Check ``func`` on the cases of ``exercise`` (what ``check.<exercise>`` does)."""
     spec = EXERCISES[exercise]
     if not callable(func):
-        raise TypeError(f"check.{exercise} needs your function itself, got "
-                        f"{type(func).__name__}: write check.{exercise}(my_function).")
+        raise TypeError(f"check.{exercise} needs your function itself, got {type(func).__name__}: "
+                        f"write check.{exercise}(my_function).")
     if time_limit is not None and (isinstance(time_limit, bool) or not 0 < time_limit < math.inf):
         raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}.")
-    todo = cases(exercise, seed, n_random)
-    passed: list[str] = []
+    todo, passed = cases(exercise, seed, n_random), []
+    # The rule "write it yourself": the function is, or its code names, a package answer.
+    uses = (f"perceptron_core.{func.__name__}" if str(getattr(func, "__module__", "")).startswith("perceptron_core")
+            else next((f"perceptron_core.{n}" for n in spec.forbidden if n in _names(func)), None))
 
     def done(result: CheckResult) -> CheckResult:
-        if not quiet:
-            print(result.message)
+        print(result.message) if not quiet else None
         return result
 
-    uses = _uses_answer(spec, func)
     for case in todo:
-        expected = spec.reference(*case.args)
-        scale = spec.scale(*case.args) if spec.scale else 0.0
-        tolerance = PRECISION * scale
+        expected, tolerance = spec.reference(*case.args), PRECISION * (spec.scale(*case.args) if spec.scale else 0)
         copies = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in case.args)
-        failure, received, difference, timed_out = None, None, None, False
+        failure, received, difference = None, None, None
         if uses:
             failure = f"uses {uses}, which this exercise asks you to write: write it yourself"
         else:
             try:
                 received = _call(func, copies, time_limit)
             except _OutOfTime:
-                failure, timed_out = f"ran out of time: it did not return within {time_limit:g} s", True
+                failure = f"ran out of time: it did not return within {time_limit:g} s"
             except NotImplementedError:
                 return done(CheckResult(exercise, False, "not implemented", len(todo), len(passed), message=(
-                    f"check.{exercise}: not implemented yet. Replace the line `raise "
-                    f"NotImplementedError` with your code, then run this cell again.")))
+                    f"check.{exercise}: not implemented yet. Replace the line `raise NotImplementedError` "
+                    "with your code, then run this cell again.")))
             except Exception as error:  # noqa: BLE001 -- the student's error is the verdict
                 failure, received = "raised an exception", f"{type(error).__name__}: {error}"
-        if failure is None:
-            try:
-                _compare(spec.kind, expected, received, tolerance)
-            except _Mismatch as mismatch:
-                failure, difference = str(mismatch), mismatch.difference
-        if failure is None and any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)
-                                   for a, c in zip(case.args, copies)):
+        failure, difference = (failure, None) if failure else _mismatch(spec.kind, expected, received, tolerance) or (None, None)
+        if not failure and any(isinstance(a, np.ndarray) and not np.array_equal(a, c, equal_nan=True)
+                               for a, c in zip(case.args, copies)):
             failure = "changed an argument in place"
-        if failure is None:
+        if not failure:
             passed.append(case.name)
             continue
-        hint = {"ran": "Probably an endless loop, such as a loop waiting for the perceptron to "
-                       "make no mistake on data it cannot separate; interrupt it on these inputs "
-                       f"to see where. If it is only slow, check.{exercise}(f, time_limit=60). ",
-                "use": f"The check grades your own code: it reads the names your function uses "
-                       f"and finds {uses}. (numpy, scipy and the rest of the package are fine.)",
-                "rai": "Your function raised an error on these inputs: run it on them to see "
-                       "where. ",
-                "cha": "Return a new array (start from a copy) instead of changing the one you "
-                       "were given: the caller still needs it. "}.get(failure[:3], "")
-        hint = hint if failure.startswith("use") else hint + case.hint
+        hint = (f"The check grades your own code: it reads the names your function uses, and finds {uses}. "
+                "(numpy, scipy and the rest of the package are fine.)" if uses
+                else _HINTS.get(failure[:3], "").format(exercise) + case.hint)
         lines = [f"check.{exercise}: {len(passed)} of {len(todo)} cases passed"
                  + (f" ({', '.join(passed[:6])}{', ...' if len(passed) > 6 else ''})" if passed else "")
                  + f"; case '{case.name}' failed: your function {failure}.", "    inputs:"]
         for name, value in zip(spec.params, case.args):
-            lines += _block(name, _literal(value) if not callable(value) else
-                            f"{value!r}; get it with check.case_inputs({exercise!r}, {case.name!r})[{name!r}]")
+            text = (_literal(value) if not callable(value) else
+                    f"{value!r}; get it with check.case_inputs({exercise!r}, {case.name!r})[{name!r}]")
+            lines += [f"      {name} = " + text.replace("\n", "\n" + " " * (9 + len(name)))]
         if not uses:
-            lines += _block("expected", _literal(expected), value=True)
-            lines += _block("received", "nothing in time" if timed_out else _literal(received), value=True)
+            timed_out = failure.startswith("ran")
+            lines += ["    expected: " + _literal(expected).replace("\n", "\n" + " " * 14),
+                      "    received: " + ("nothing in time" if timed_out else _literal(received)).replace("\n", "\n" + " " * 14)]
         if difference is not None:
-            lines.append(textwrap.fill(
-                f"Compared to a relative {PRECISION:g} of {spec.scale_name} ({scale:.6g}): a "
-                f"difference up to {tolerance:.3g} passes; yours is {difference:.3g}.", 96,
-                initial_indent="    ", subsequent_indent="    "))
-        lines.append(textwrap.fill(f"Hint: {hint}", 96, initial_indent="    ", subsequent_indent="    "))
+            lines.append(f"Compared to a relative {PRECISION:g} of {spec.scale_name} ({tolerance / PRECISION:.6g}): a "
+                         f"difference up to {tolerance:.3g} passes; yours is {difference:.3g}.")
+        lines += [f"Hint: {hint}"]
+        lines[-2 if difference is not None else -1:] = [textwrap.fill(t, 96, initial_indent="    ", subsequent_indent="    ")
+                                                        for t in lines[-2 if difference is not None else -1:]]
         return done(CheckResult(exercise, False, "failed", len(todo), len(passed), case.name,
-                                dict(zip(spec.params, case.args)), expected, received, hint,
-                                "\n".join(lines), timed_out, uses,
-                                tolerance if difference is not None else None, passed))
+                                dict(zip(spec.params, case.args)), expected, received, hint, "\n".join(lines),
+                                failure.startswith("ran"), uses, tolerance if difference is not None else None))
     fixed = [c.name for c in todo if not c.name.startswith("random")]
-    message = textwrap.fill(f"check.{exercise}: all {len(todo)} cases passed: {len(fixed)} edge "
-                            f"cases ({', '.join(fixed)}) and {len(todo) - len(fixed)} random "
-                            f"cases (seed {seed}).", 96, subsequent_indent="    ")
-    return done(CheckResult(exercise, True, "passed", len(todo), len(todo), message=message,
-                            passed_cases=passed))
+    return done(CheckResult(exercise, True, "passed", len(todo), len(todo), message=textwrap.fill(
+        f"check.{exercise}: all {len(todo)} cases passed: {len(fixed)} edge cases ({', '.join(fixed)}) and "
+        f"{len(todo) - len(fixed)} random cases (seed {seed}).", 96, subsequent_indent="    ")))
 
 
 def _check(exercise: Exercise) -> Callable[..., CheckResult]:
-    def check(func: Callable[..., Any], *, quiet: bool = False,
-              time_limit: float | None = TIME_LIMIT, seed: int = SEED,
-              n_random: int = N_RANDOM) -> CheckResult:
-        return run(exercise.name, func, quiet=quiet, time_limit=time_limit, seed=seed,
-                   n_random=n_random)
+    def check(func: Callable[..., Any], *, quiet: bool = False, time_limit: float | None = TIME_LIMIT,
+              seed: int = SEED, n_random: int = N_RANDOM) -> CheckResult:
+        return run(exercise.name, func, quiet=quiet, time_limit=time_limit, seed=seed, n_random=n_random)
 
     check.__name__ = check.__qualname__ = exercise.name
-    check.__doc__ = f"""Check ``{exercise.signature}``: {exercise.doc}
+    tolerance = f" Float answers pass within {PRECISION:g} times {exercise.scale_name}." if exercise.scale else ""
+    check.__doc__ = f"""Check ``{exercise.signature}`` (the exercise of the chapter "{exercise.chapter}").
+
+    {exercise.random_hint}{tolerance} Your function may not use these package functions, which
+    answer the exercise: {", ".join(exercise.forbidden) or "none"}.
 
     Parameters
     ----------
@@ -413,5 +347,4 @@ def _check(exercise: Exercise) -> Callable[..., CheckResult]:
 for _exercise in EXERCISES.values():
     globals()[_exercise.name] = _check(_exercise)
 
-__all__ = ["CheckResult", "EXERCISES", "PRECISION", "TIME_LIMIT", "case_inputs", "cases", "run",
-           *EXERCISES]
+__all__ = ["CheckResult", "EXERCISES", "PRECISION", "TIME_LIMIT", "case_inputs", "cases", "run", *EXERCISES]

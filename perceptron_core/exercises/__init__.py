@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,10 +53,7 @@ class Exercise:
     exercise (see ``perceptron_core.check``).
     """
 
-    name: str
-    chapter: str
     signature: str
-    doc: str
     fixed: Callable[[], list[Case]]
     random: Callable[[np.random.Generator, int], list[tuple[Any, ...]]]
     random_hint: str
@@ -65,6 +62,11 @@ class Exercise:
     forbidden: tuple[str, ...] = ()
     scale: Callable[..., float] | None = None
     scale_name: str = ""
+    chapter: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.signature.split("(", 1)[0]
 
     @property
     def params(self) -> tuple[str, ...]:
@@ -86,5 +88,5 @@ def exercises() -> list[Exercise]:
     found = []
     for chapter in CHAPTERS:
         module = importlib.import_module(f"{__name__}.{chapter}")
-        found += module.EXERCISES
+        found += [replace(e, chapter=chapter) for e in module.EXERCISES]
     return found
