@@ -1,18 +1,19 @@
-"""The otter-grader assignments' master notebooks (book/_tools/assignments.py), without otter.
+"""The otter-grader assignments' master notebooks (book/_tools/assignments.py) and the code
+exercises' one place (perceptron_core/exercises/<chapter>.md, read by book/_tools/exercises.py),
+without otter.
 
 Every chapter's master is built from its source notebook with made-up numbers for its labels and
-glued values (as the reader notebooks' fast tests do), and read as otter would: the config, one
-autograded question per checked function and one written question per other exercise, in the
-chapter's order, the solution code and the hidden tests, no MyST. The otter runs themselves
-(the solution gets full marks, a stub none) are the grading tests'; `make assignments` runs
-otter assign, which grades every solution notebook before it writes the autograder.
+glued values, and read as otter would: the config, one autograded question per checked function
+and one written question per other exercise, in the chapter's order, the solution code and the
+tests. The hidden tests are run here as otter runs them (each test function given the student's
+function by name): the book's solution passes them, and a function that passes the public check
+but is wrong elsewhere fails every one. The otter runs themselves are the grading tests'.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-
 import json
 import re
 from pathlib import Path
@@ -22,12 +23,11 @@ import numpy as np
 import pytest
 import yaml
 
-from perceptron_core import check
 import assignments  # book/_tools (tests/conftest.py puts it on sys.path)
-from add_check_exercises import EXERCISES
-from assignment_oracles import HIDDEN
+import exercises
 from chapters import chapter_names
 from conftest import made_up_book
+from perceptron_core import check
 from reader_notebooks import Book
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,18 +39,6 @@ RAW_MYST = re.compile(r"^\s*(`{3,}|:{3,})\{|\{(glue|glue:text|ref|prf:ref|numref
 
 def _nb(name: str) -> dict:
     return json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
-
-
-def _made_up_book(nb: dict) -> Book:
-    """Numbers "Exercise 0", "Exercise 1", ... for the chapter's labels, "2" for its glued values."""
-    return made_up_book(nb, "Exercise")
-
-
-def _labels(nb: dict) -> list[str]:
-    """The chapter's exercises in its order, read independently of assignments.py."""
-    source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    return re.findall(r"^`{3,}\{exercise\}[^\n]*\n(?::[\w-]+:[^\n]*\n)*?:label: (\S+)",
-                      source, re.M)
 
 
 def _questions(master) -> list[tuple[dict, list]]:
@@ -68,7 +56,6 @@ def _questions(master) -> list[tuple[dict, list]]:
 
 
 def _block(cells: list, name: str) -> list:
-    """The cells between ``# BEGIN <name>`` and ``# END <name>``."""
     raws = [i for i, c in enumerate(cells) if c.cell_type == "raw"]
     begin = next(i for i in raws if cells[i].source == f"# BEGIN {name}")
     end = next(i for i in raws if cells[i].source == f"# END {name}")
@@ -76,8 +63,7 @@ def _block(cells: list, name: str) -> list:
 
 
 def _student(source: str) -> str:
-    """What otter leaves of a solution cell for students: no solution block, no prompt markers
-    (otter.assign.solutions.replace_solutions, for the forms the masters use)."""
+    """What otter leaves of a solution cell for students (otter.assign.solutions)."""
     kept, hiding = [], False
     for line in source.splitlines():
         if line.strip() == "# BEGIN SOLUTION NO PROMPT":
@@ -89,113 +75,104 @@ def _student(source: str) -> str:
     return "\n".join(kept)
 
 
+def _run(source: str) -> tuple[dict, str]:
+    namespace = {"np": np, "check": check}
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(source, "<cell>", "exec"), namespace)
+    return namespace, out.getvalue()
+
+
 @pytest.fixture(scope="module")
 def masters() -> dict:
     return {name: assignments.master_notebook(
-                name, _nb(name), _made_up_book(_nb(name)),
-                page_url=f"https://b.io/book/{name}.html",
+                name, _nb(name), made_up_book(_nb(name), "Exercise"), page_url=f"https://b.io/book/{name}.html",
                 requirements=["perceptron_core[book] @ file:///x.whl"], autograder_files=["x.whl"])
             for name in chapter_names()}
 
 
+def test_the_chapters_cells_are_made_from_the_exercises_files():
+    assert exercises.chapters() == [c for c in chapter_names() if (exercises.HERE / f"{c}.md").exists()]
+    assert exercises.sync(check=True) == [], "run: python book/_tools/exercises.py"
+    assert exercises.main(["--check"]) == 0
+    assert [e.name for e in check.EXERCISES.values()] == [n for c in exercises.chapters()
+                                                         for n in exercises.read(c).names]
+
+
 @pytest.mark.parametrize("name", chapter_names())
 def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
-    master = masters[name]
+    master, code = masters[name], exercises.read(name)
     nbformat.validate(master)
     assert len({c.id for c in master.cells}) == len(master.cells)
-    first = master.cells[0]
-    assert first.cell_type == "raw" and first.source.startswith("# ASSIGNMENT CONFIG\n")
-    config = yaml.safe_load(first.source.split("\n", 1)[1])
-    assert config["name"] == name
-    assert config["solutions_pdf"] is False and config["export_cell"] is False
-    assert config["init_cell"] is False and config["check_all_cell"] and config["run_tests"]
-    assert config["requirements"] == ["perceptron_core[book] @ file:///x.whl"]
-    assert config["autograder_files"] == ["x.whl"]
-    intro = master.cells[1].source
-    assert master.cells[1].cell_type == "markdown" and intro.startswith("# ")
-    assert "https://b.io/book/" + name + ".html" in intro and 'grader.check("q' in intro
-    init = master.cells[2].source
-    assert master.cells[2].cell_type == "code" and f'grader = otter.Notebook("{name}.ipynb")' in init
+    config = yaml.safe_load(master.cells[0].source.split("\n", 1)[1])
+    assert master.cells[0].source.startswith("# ASSIGNMENT CONFIG\n") and config["name"] == name
+    assert config["tests"] == {"ok_format": False} and config["run_tests"] and not config["export_cell"]
+    assert config["requirements"] == ["perceptron_core[book] @ file:///x.whl"] and config["autograder_files"] == ["x.whl"]
+    assert "https://b.io/book/" + name + ".html" in master.cells[1].source
+    assert f'grader = otter.Notebook("{name}.ipynb")' in master.cells[2].source
     assert master.cells[3].source == "import numpy as np\nfrom perceptron_core import check"
-
-    label, _text, stub, _solution_text, _solution = EXERCISES[name]
-    checked = assignments.check_names(stub)
-    assert checked == [n for n, (chapter, _) in check.EXERCISES.items() if chapter == name]  # in check order
-    assert len(checked) == 2  # every chapter's checked exercise asks for two functions
-    # The first question's text is the whole exercise, which asks for both: it says where the
-    # second function goes, the next question's cell, whose stub would replace a second
-    # function written here.
-    first_note = next(c.source for c in master.cells if c.cell_type == "markdown"
-                      and f"Write `{checked[0]}` in the cell below" in c.source)
-    auto_names = [config["name"] for config, _ in _questions(master) if not config.get("manual")]
-    assert (f"Here the exercise is split into 2 questions, a function each: write `{checked[1]}` "
-            f"in the cell of {auto_names[1]}, not here.") in first_note
     questions = _questions(master)
-    names = [config["name"] for config, _ in questions]
-    assert names == [f"q{i}" for i in range(1, len(questions) + 1)]  # unique, in order
-    auto = [(c, cells) for c, cells in questions if not c.get("manual")]
-    manual = [(c, cells) for c, cells in questions if c.get("manual")]
-    assert [c["points"] for c, _ in auto] == [2] * len(checked)
-    assert all(c["points"] == 1 for c, _ in manual)
-    labels = _labels(_nb(name))
-    assert label in labels and len(manual) == len(labels) - 1
-
-    # The chapter's order: each question's prompt starts with its exercise's number.
-    numbers = _made_up_book(_nb(name)).numbers
-    expected = [numbers[lab] for lab in labels for _ in (checked if lab == label else [None])]
+    assert [c["name"] for c, _ in questions] == [f"q{i}" for i in range(1, len(questions) + 1)]
+    auto = [cells for c, cells in questions if not c.get("manual")]
+    assert [c["points"] for c, _ in questions if not c.get("manual")] == [2, 2] == [2] * len(code.names)
+    labels = re.findall(r"^:label: (\S+)", "\n".join("".join(c["source"]) for c in _nb(name)["cells"]
+                                                     if c["cell_type"] == "markdown"), re.M)
+    numbers = made_up_book(_nb(name), "Exercise").numbers
     shown = [re.match(r"### (Exercise \d+)", cells[0].source).group(1) for _, cells in questions]
-    assert shown == expected
-    for config, cells in questions:
-        assert cells[0].cell_type == "markdown" and config["name"] in cells[0].source
-        (answer,) = _block(cells, "SOLUTION")
-        if config.get("manual"):
-            assert answer.cell_type == "markdown"
-            assert (answer.source.startswith("**Solution to Exercise")
-                    or "no solution" in answer.source)
-        else:
-            assert answer.cell_type == "code"
-            assert all(c.cell_type == "code" for c in _block(cells, "TESTS"))
-
-
-@pytest.mark.parametrize("name", chapter_names())
-def test_masters_hold_the_solution_code_and_the_hidden_tests(name, masters):
-    master = masters[name]
-    label, _text, stub, _solution_text, solution = EXERCISES[name]
-    checked = assignments.check_names(stub)
-    auto = [cells for c, cells in _questions(master) if not c.get("manual")]
-    code = "\n".join(c.source for c in master.cells if c.cell_type == "code")
-    for line in solution.splitlines():
-        if line.strip() and not line.startswith("check."):
-            assert line in code, (name, line)
-    for function, cells in zip(checked, auto):
+    assert shown == [numbers[lab] for lab in labels if lab.split("-")[1] == "ex"
+                     for _ in (code.names if lab == code.label else [None])]
+    for function, cells in zip(code.names, auto):
         (answer,) = _block(cells, "SOLUTION")
         tests = [c.source for c in _block(cells, "TESTS")]
-        assert tests[0].endswith(f"result = check.{function}({function}, quiet=True)\n"
-                                 "assert result, str(result)")
-        assert "points: 1" in tests[0] and "hidden" not in tests[0]
-        assert len(tests) == 1 + len(HIDDEN[function])
-        for test, cell in zip(tests[1:], HIDDEN[function]):
-            assert "hidden: true" in test.split("# END TEST CONFIG")[0]
-            assert cell.strip("\n") in test
-
-        # The students' version is the stub's function; the solution's passes the check.
-        stub_fn = re.search(rf"^def {function}\(.*?raise NotImplementedError[^\n]*", stub,
-                            re.M | re.S).group(0)
-        # ... and the check call of the book's cell last, which running the cell runs.
-        assert _student(answer.source).strip().endswith(f"{stub_fn}\n\n\ncheck.{function}({function})"), (
-            _student(answer.source))
-        from perceptron_core import check
-
-        namespace = {"np": np, "check": check}
-        with contextlib.redirect_stdout(io.StringIO()) as out:
-            exec(compile(_student(answer.source), "<student>", "exec"), namespace)
-        assert f"check.{function}: not implemented yet" in out.getvalue()
+        assert "points: 1" in tests[0] and "hidden" not in tests[0] and f"check.{function}({function}, quiet=True)" in tests[0]
+        assert len(tests) > 1 and all("hidden: true" in t.split("# END TEST CONFIG")[0] for t in tests[1:])
+        # The students' cell: the stub and the check's call, which says "not implemented yet".
+        namespace, out = _run(_student(answer.source))
+        assert f"check.{function}: not implemented yet" in out and answer.source.endswith(f"check.{function}({function})")
         with pytest.raises(NotImplementedError):
             namespace[function](*([None] * namespace[function].__code__.co_argcount))
-        namespace = {"np": np, "check": check}
-        with contextlib.redirect_stdout(io.StringIO()) as out:
-            exec(compile(answer.source, "<solution>", "exec"), namespace)
-        assert f"check.{function}: all" in out.getvalue()  # the cell's own check passed
+        assert f"check.{function}: all" in _run(answer.source)[1]
+
+
+def _hidden_tests(name: str) -> list:
+    chapter = check.EXERCISES[name].chapter
+    namespace = {}
+    exec(exercises.read(chapter).hidden, namespace)
+    return [f for f in namespace.values() if callable(f) and getattr(f, "__code__", None)
+            and f.__code__.co_varnames[:f.__code__.co_argcount] == (name,)]
+
+
+@pytest.mark.parametrize("name", list(check.EXERCISES))
+def test_the_hidden_tests_pass_the_solution_and_fail_a_function_fitted_to_the_public_cases(name):
+    """A wrong answer that passes the public check: right on the public cases (it looks them
+    up), an error elsewhere. Every hidden test must fail it, and pass the book's solution."""
+    solution = _run(exercises.read(check.EXERCISES[name].chapter).solution)[0][name]
+    public = check.cases(name)
+
+    def key(args):  # a learner factory by what it makes
+        return [(a.shape, a.tobytes()) if isinstance(a, np.ndarray) else repr(a) for a in args]
+
+    def fitted(*args):
+        if any(key(args) == key(c.args) for c in public):
+            return solution(*args)
+        raise ValueError("not a public case")
+
+    assert check.run(name, fitted, quiet=True)
+    tests = _hidden_tests(name)
+    assert tests
+    for test in tests:
+        test(solution)
+        with pytest.raises(AssertionError, match="not a public case"):
+            test(fitted)
+
+
+def test_an_exercise_file_without_a_hidden_test_fails_clearly(tmp_path, monkeypatch):
+    code = exercises.read("margin")
+    with pytest.raises(ValueError, match="no hidden test of radius"):
+        exercises.test_cells(code.__class__(**{**code.__dict__, "hidden": "def test_x(margin):\n    pass"}), "radius")
+    (tmp_path / "margin.md").write_text(":label: x\n\ntext\n", encoding="utf-8")
+    monkeypatch.setattr(exercises, "HERE", tmp_path)
+    with pytest.raises(ValueError, match="python stub, solution and hidden block"):
+        exercises.read("margin")
 
 
 @pytest.mark.parametrize("name", chapter_names())
@@ -252,14 +229,6 @@ def test_an_unknown_chapter_stops_with_the_list_of_chapters(capsys):
     err = capsys.readouterr().err
     assert "nope" in err and " ".join(chapter_names()) in err
     assert assignments.main(["--chapters", "margin", "--validate"]) == 0
-
-
-def test_hidden_tests_missing_fail_clearly(monkeypatch):
-    with pytest.raises(KeyError, match="no hidden tests for 'margin'"):
-        assignments.hidden_tests("margin", {})
-    monkeypatch.setitem(__import__("sys").modules, "assignment_oracles", None)
-    with pytest.raises(RuntimeError, match="assignment_oracles.py is missing"):
-        assignments.load_hidden()
 
 
 def test_the_grader_installs_the_wheel_it_carries_at_the_book_s_pins():
