@@ -31,9 +31,10 @@ that cannot be graded still gets its row, and the others go on:
 Time limits: otter's runner has none of its own. ``otter grade --timeout`` (the Docker runner)
 stops a container, and ``otter run`` executes the notebook with nbconvert's ExecutePreprocessor,
 which it configures without a cell timeout; so the whole ``otter run`` is under the time limit
-here. Inside it, the hidden tests call the student's functions through
-``perceptron_core.check.call``, which fails a test whose call does not return in time, so an
-endless loop in a function costs that question and not the submission.
+here. Inside it, the tests run the student's functions through the package's checks, whose time
+limit per call (``perceptron_core.check.TIME_LIMIT``, set by ``--check-time-limit``) fails a
+test whose call does not return in time, so an endless loop in a function costs that question
+and not the submission.
 
 The ``otter run`` processes get a directory of their own in front of ``PYTHONPATH`` holding one
 module, ``rfc3987_syntax``, that raises ImportError: jsonschema imports that optional package when
@@ -49,7 +50,6 @@ submissions of one or several assignments, each with its own time limit, in one 
 from __future__ import annotations
 
 import argparse
-import ast
 import concurrent.futures
 import csv
 import json
@@ -63,7 +63,6 @@ import tempfile
 import threading
 import time
 import warnings
-import zipfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,42 +94,6 @@ def _natural(name: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def _test_points(spec: dict) -> float:
-    """The points possible of an OK-format test file, resolved as otter resolves them
-    (``otter.test_files.abstract_test.TestFile.resolve_test_file_points``): without importing
-    otter, whose import takes seconds."""
-    cases = spec["suites"][0]["cases"]
-    total = spec.get("points")
-    points = [case.get("points") for case in cases]
-    if isinstance(total, list):
-        points, total = list(total), None
-    given = sum(p for p in points if p is not None)
-    missing = sum(p is None for p in points)
-    if total is not None:
-        share = (total - given) / missing if missing else 0.0
-    elif given == 0 and all(p in (0, None) for p in points):
-        share = 1 / missing if missing else 0.0
-    else:
-        share = 0.0
-    return round(float(sum(p if p is not None else share for p in points)), 6)
-
-
-def _tests_in_zip(path: Path) -> dict[str, float]:
-    """Question name -> points possible, from the autograder zip's ``tests/*.py``."""
-    found = {}
-    with zipfile.ZipFile(path) as zf:
-        for name in zf.namelist():
-            if not re.fullmatch(r"tests/[^/]+\.py", name):
-                continue
-            tree = ast.parse(zf.read(name).decode("utf-8"))
-            for node in tree.body:
-                if isinstance(node, ast.Assign) and any(
-                        isinstance(t, ast.Name) and t.id == "test" for t in node.targets):
-                    spec = ast.literal_eval(node.value)
-                    found[spec["name"]] = _test_points(spec)
-    return found
-
-
 def _master_questions(master: Path) -> list[Question]:
     """The questions of an otter master notebook, in order (``# BEGIN QUESTION`` raw cells)."""
     import yaml
@@ -157,24 +120,17 @@ class Assignment:
     @classmethod
     def find(cls, chapter: str, assignments: Path | str = ASSIGNMENTS) -> "Assignment":
         """The chapter's newest autograder zip in ``<assignments>/<chapter>/autograder/``, and its
-        questions: those the master notebook (``<chapter>/master/<chapter>.ipynb``) lists, in its
-        order, or else the autograded ones the zip tests, by name."""
+        questions, in order, with their points: those of the master notebook that otter made it
+        from (``<chapter>/master/<chapter>.ipynb``, which ``make assignments`` keeps)."""
         folder = Path(assignments) / chapter
-        zips = sorted((folder / "autograder").glob(f"{chapter}-autograder_*.zip")) or sorted(
-            (folder / "autograder").glob("*-autograder_*.zip"))
-        if not zips:
+        zips = sorted((folder / "autograder").glob(f"{chapter}-autograder_*.zip"))
+        master = folder / "master" / f"{chapter}.ipynb"
+        if not zips or not master.is_file():
             raise MissingAssignment(
                 f"no autograder for chapter {chapter!r} in {folder / 'autograder'}: "
                 f"run `make assignments CHAPTERS={chapter}` first")
         autograder = zips[-1]  # otter stamps the zip's name with the time it was made
-        tested = _tests_in_zip(autograder)
-        master = folder / "master" / f"{chapter}.ipynb"
-        listed = _master_questions(master) if master.is_file() else []
-        questions = [Question(q.name, tested[q.name], False) if q.name in tested
-                     else Question(q.name, q.points, True) for q in listed]
-        named = {q.name for q in questions}
-        questions += [Question(name, tested[name]) for name in sorted(tested, key=_natural)
-                      if name not in named]
+        questions = _master_questions(master)
         return cls(chapter, autograder, tuple(questions))
 
     @property
@@ -453,11 +409,10 @@ def timeout_for(check_time_limit: float | None) -> float:
     """The default time a submission may take: :data:`DEFAULT_TIMEOUT`, or, with a longer limit
     per call, enough for every call of a notebook whose every function loops to run out.
 
-    A looping function runs out of time once in its own cell (the check stops at its first
-    failing case), once in the public test and once in each hidden test (the first call that
-    runs out raises ``TimeoutError``, which no hidden test catches; ``HIDDEN`` has at most three
-    a function): at most 2 + 3 = 5 limits a question, 10 for a chapter's two, in the notebook as
-    handed out; 12 limits and a minute for the rest of the notebook leave a margin.
+    A looping function runs out of time once in its own cell (a check stops at its first failing
+    case), once in the public test and once in each hidden test (one a function in every
+    exercise's ``.md``): 3 limits a question, 6 for a chapter's two; 12 limits and a minute for
+    the rest of the notebook leave a margin for a second hidden test.
     """
     if check_time_limit is None:
         return DEFAULT_TIMEOUT

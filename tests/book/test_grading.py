@@ -26,12 +26,12 @@ import re
 import sys
 import time
 import uuid
-import zipfile
 from pathlib import Path
 
 import pytest
 
-import grading  # book/_tools, on sys.path (tests/conftest.py)
+import exercises  # book/_tools, on sys.path (tests/conftest.py)
+import grading
 
 RUN = os.environ.get("PERCEPTRON_GRADING", "").lower() in {"1", "true", "yes", "on"}
 ASSIGNMENTS = Path(os.environ.get("PERCEPTRON_ASSIGNMENTS", grading.ASSIGNMENTS)).resolve()
@@ -78,52 +78,19 @@ def _check_cell(cells: list[dict], question: str) -> int:
                 if c["cell_type"] == "code" and call.search(_text(c["source"])))
 
 
-WRONG = '''
-def _wrong(value):
-    import numbers
-    import numpy as np
-    if isinstance(value, (bool, np.bool_)):
-        return not value
-    if isinstance(value, numbers.Number):
-        return value + 1 if value == value else 0.0
-    if isinstance(value, np.ndarray):
-        return ~value if value.dtype == bool else value + 1
-    if isinstance(value, (tuple, list)):
-        return type(value)(_wrong(v) for v in value)
-    if value is None:
-        return 1
-    return None
-
-
-def _broken(function):
-    def broken(*args, **kwargs):
-        return _wrong(function(*args, **kwargs))
-    return broken
-'''
-
-
 def make_wrong(nb: dict, question: str) -> dict:
     """``nb`` with the answer to ``question`` wrong: every function its solution cell (the last
-    solution code cell before the question's check) defines returns a wrong value, and every value
-    it assigns is wrong; restored after the check, so that a later question that uses the answer
-    is graded on its own (otter scores a question by its check cell, where the notebook calls it)."""
+    solution cell before the question's check) defines returns None, and is put back after the
+    check, so that a later question is graded on its own (otter scores a question at its check)."""
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
     at = _check_cell(cells, question)
-    solutions = [i for i in range(at) if cells[i]["cell_type"] == "code" and
-                 "otter_assign_solution_cell" in cells[i].get("metadata", {}).get("tags", [])]
-    assert solutions, f"no solution cell before the check of {question}"
-    cell = cells[solutions[-1]]
-    tree = ast.parse(_text(cell["source"]))
-    functions = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    values = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
-              if isinstance(t, ast.Name)]
-    assert functions or values, f"the solution cell of {question} defines nothing to break"
-    keep = "".join(f"_right_{name} = {name}\n" for name in functions + values)
-    brk = "".join(f"{name} = _broken({name})\n" for name in functions) + \
-        "".join(f"{name} = _wrong({name})\n" for name in values)
-    cell["source"] = _text(cell["source"]) + "\n" + WRONG + keep + brk
-    cells.insert(at + 1, _code_cell("".join(f"{name} = _right_{name}\n" for name in functions + values)))
+    solution = next(i for i in range(at - 1, -1, -1) if cells[i]["cell_type"] == "code" and
+                    "otter_assign_solution_cell" in cells[i].get("metadata", {}).get("tags", []))
+    names = [n.name for n in ast.parse(_text(cells[solution]["source"])).body if isinstance(n, ast.FunctionDef)]
+    assert names, f"the solution cell of {question} defines no function"
+    cells.insert(at + 1, _code_cell("".join(f"{n} = _right_{n}\n" for n in names)))
+    cells.insert(solution + 1, _code_cell("".join(f"_right_{n} = {n}\n{n} = lambda *a, **k: None\n" for n in names)))
     return nb
 
 
@@ -269,89 +236,29 @@ def test_no_process_is_left_running(graded):
 # --------------------------------------------------------------------------- what students get
 
 
-def _strings(node) -> list[str]:
-    if isinstance(node, str):
-        return [node]
-    if isinstance(node, dict):
-        return [s for v in node.values() for s in _strings(v)]
-    if isinstance(node, list):
-        return [s for v in node for s in _strings(v)]
-    return []
-
-
 def _lines(text: str) -> set[str]:
-    return {re.sub(r"^(>>>|\.\.\.)( |$)", "", line.strip()).strip() for line in text.splitlines()}
-
-
-SOLUTION_BEGIN = re.compile(r"^\s*#\s*BEGIN SOLUTION\b")
-SOLUTION_END = re.compile(r"^\s*#\s*END SOLUTION\b")
-
-
-def master_parts(master: dict) -> tuple[set[str], set[str]]:
-    """(solution lines, public lines) of an otter master notebook: the solution lines are those
-    between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` in a code cell, those marked ``# SOLUTION``,
-    and the whole of a markdown cell in a solution block; the public ones are every other line
-    outside the tests and the configuration."""
-    solution, public = set(), set()
-    block = tests = False
-    for cell in master["cells"]:
-        text = _text(cell["source"])
-        head = text.strip().splitlines()[0] if text.strip() else ""
-        if cell["cell_type"] == "raw":
-            block = {"# BEGIN SOLUTION": True, "# END SOLUTION": False}.get(head, block)
-            tests = {"# BEGIN TESTS": True, "# END TESTS": False}.get(head, tests)
-            continue
-        if tests:
-            continue
-        if cell["cell_type"] == "markdown":
-            (solution if block else public).update(_lines(text))
-            continue
-        inside = False
-        for line in text.splitlines():
-            if SOLUTION_BEGIN.match(line):
-                inside = True
-            elif SOLUTION_END.match(line):
-                inside = False
-            elif inside or re.search(r"#\s*SOLUTION\s*$", line):
-                solution.add(re.sub(r"#\s*SOLUTION\s*$", "", line).strip())
-            else:
-                public.add(line.strip())
-    return solution, public
-
-
-def hidden_tests(autograder: Path) -> tuple[set[str], set[str]]:
-    """(hidden, public) lines of the autograder's test cases."""
-    hidden, public = set(), set()
-    with zipfile.ZipFile(autograder) as zf:
-        for name in zf.namelist():
-            if re.fullmatch(r"tests/[^/]+\.py", name):
-                tree = ast.parse(zf.read(name).decode("utf-8"))
-                spec = next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
-                            and any(getattr(t, "id", "") == "test" for t in n.targets))
-                for case in spec["suites"][0]["cases"]:
-                    (hidden if case.get("hidden", True) else public).update(_lines(case["code"]))
-    return hidden, public
-
-
-def _meaningful(line: str) -> bool:
-    return bool(re.search(r"\w", line)) and line not in {"pass", "else:", "try:", "return", "..."}
+    return {line.strip() for line in text.splitlines() if re.search(r"\w", line)} - {"pass", "else:", "try:", "return"}
 
 
 @every_chapter
 def test_the_student_notebook_holds_no_solution_and_no_hidden_test(chapter):
-    built = ASSIGNMENTS / chapter
+    """No line of the code exercise's solution or hidden tests (its .md), and no line of a
+    written exercise's solution (the master's solution blocks), that is not also public."""
+    built, code = ASSIGNMENTS / chapter, exercises.read(chapter)
     master = json.loads((built / "master" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     student = json.loads((built / "student" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
-    shown = set().union(*(_lines(s) for s in _strings(student)))
-    solution, public = master_parts(master)
-    hidden, public_tests = hidden_tests(_assignment(chapter).autograder)
-    assert solution, f"{chapter}: no solution found in the master"
-    secret = {line for line in solution - public - public_tests if _meaningful(line)}
-    leaked = sorted(secret & shown)
-    assert not leaked, f"{chapter}: the student notebook holds solution lines: {leaked[:5]}"
-    secret_tests = {line for line in hidden - public - public_tests if _meaningful(line)}
-    leaked = sorted(secret_tests & shown)
-    assert not leaked, f"{chapter}: the student notebook holds hidden tests' lines: {leaked[:5]}"
+    shown = set().union(*(_lines(_text(c["source"])) for c in student["cells"]))
+    written, public, inside = set(), _lines(code.stub), False
+    for cell in master["cells"]:
+        text = _text(cell["source"]).strip()
+        if cell["cell_type"] == "raw":
+            inside = {"# BEGIN SOLUTION": True, "# END SOLUTION": False}.get(text, inside)
+        elif cell["cell_type"] == "markdown":
+            (written if inside else public).update(_lines(text))
+    for what, secret in (("solution", _lines(code.solution) | written), ("hidden test", _lines(code.hidden))):
+        leaked = sorted((secret - public) & shown)
+        assert not leaked, f"{chapter}: the student notebook holds {what} lines: {leaked[:5]}"
+    assert f"seed=" in code.hidden and "seed=" not in json.dumps(student)
 
 
 # --------------------------------------------------------------------------- the command line
@@ -392,16 +299,29 @@ def test_the_check_time_limit_reaches_the_kernels(tmp_path, monkeypatch, capsys)
         (os.environ["PERCEPTRON_CHECK_TIME_LIMIT"], k["timeout"])))
     folder = ["--chapter", "margin", "--submissions", str(tmp_path)]
     # A longer limit per call lengthens the default time of a submission: a notebook whose every
-    # function loops runs out of time up to 10 times (2 functions, each in its cell, its public
-    # test and up to 3 hidden tests), and must still be graded.
+    # function loops runs out of time 6 times (2 functions, each in its cell, its public test
+    # and its hidden test), and must still be graded.
     assert grading.main(folder + ["--check-time-limit", "30"]) == 0 and seen == [("30.0", 420.0)]
     assert grading.main(folder + ["--check-time-limit", "30", "--timeout", "1000"]) == 0
     assert seen[-1] == ("30.0", 1000.0)
     assert grading.timeout_for(None) == grading.timeout_for(5) == grading.DEFAULT_TIMEOUT == 300
-    assert max(len(cells) for cells in __import__("assignment_oracles").HIDDEN.values()) <= 3
     with pytest.raises(SystemExit):
         grading.main(folder + ["--check-time-limit", "0"])
     assert "--check-time-limit must be a positive number" in capsys.readouterr().err
+
+
+def test_the_questions_and_their_points_come_from_the_master(tmp_path):
+    folder = tmp_path / "margin"
+    (folder / "autograder").mkdir(parents=True)
+    (folder / "autograder" / "margin-autograder_1.zip").write_bytes(b"")
+    (folder / "master").mkdir()
+    raw = [{"cell_type": "raw", "metadata": {}, "source": s} for s in (
+        "# BEGIN QUESTION\nname: q1\nmanual: true\npoints: 1", "# END QUESTION",
+        "# BEGIN QUESTION\nname: q2\npoints: 2", "# END QUESTION")]
+    (folder / "master" / "margin.ipynb").write_text(json.dumps({"cells": raw}))
+    found = grading.Assignment.find("margin", tmp_path)
+    assert found.questions == (grading.Question("q1", 1, True), grading.Question("q2", 2))
+    assert found.max_points == 2 and found.columns == ["student", "q1", "q2", "total", "max", "reason"]
 
 
 def test_a_chapter_without_an_autograder_says_what_to_run(tmp_path, capsys):
@@ -414,22 +334,6 @@ def test_a_chapter_without_an_autograder_says_what_to_run(tmp_path, capsys):
 # --------------------------------------------------------------------------- without otter
 # Unit tests (no marker: `make test-unit` runs them): the parts of grading.py that need neither
 # otter nor a build, with a stand-in for `otter run`.
-
-
-@pytest.mark.parametrize(("spec", "points"), [
-    ({"points": 2, "cases": [{}, {"points": 1}]}, 2),  # the rest shared among unmarked cases
-    ({"points": 2, "cases": [{}, {}, {}]}, 2),
-    ({"points": [1, 0.5], "cases": [{}, {}]}, 1.5),
-    ({"cases": [{}, {}]}, 1),  # no points anywhere: 1 for the question
-    ({"cases": [{"points": 0}, {}]}, 1),
-    ({"cases": [{"points": 2}, {}]}, 2),  # points on some cases only: the others are worth 0
-    ({"points": 3, "cases": [{"points": 3}]}, 3),
-])
-def test_points_are_resolved_as_otter_resolves_them(spec, points):
-    test = {"name": "q1", "suites": [{"cases": spec["cases"]}]}
-    if "points" in spec:
-        test["points"] = spec["points"]
-    assert grading._test_points(test) == points
 
 
 def test_files_that_are_not_notebooks(tmp_path):
@@ -483,6 +387,7 @@ def fake_otter(tmp_path, monkeypatch):
         work.mkdir(exist_ok=True)
         return grading.grade(path, assignment, timeout, workdir=work), work
 
+    grade.assignment = assignment
     return grade
 
 
@@ -511,37 +416,21 @@ def test_a_run_out_of_time_is_killed_with_the_processes_it_started(fake_otter):
     assert _running_in(work) == []
 
 
-def test_a_folder_a_student_as_systems_export_them(tmp_path, monkeypatch):
+def test_a_folder_a_student_as_systems_export_them(tmp_path, fake_otter):
     """Gradescope and other systems export one folder a student: the folder's name is the
     student, the one notebook in it (at any depth) is graded; none or several is a reason."""
-    script = tmp_path / "otter.py"
-    script.write_text(FAKE_OTTER)
-    monkeypatch.setattr(grading, "_otter_command", lambda: [sys.executable, str(script)])
-    monkeypatch.setattr(grading, "not_a_notebook", lambda path: None)
-    assignment = grading.Assignment("demo", tmp_path / "demo-autograder_1.zip", (
-        grading.Question("q1", 2.0), grading.Question("q3", 1.5)))
-    hand_ins = tmp_path / "hand-ins"
-    passes = json.dumps({"behaviour": "passes"})
-    (hand_ins / "submission_12" / "work").mkdir(parents=True)
-    (hand_ins / "submission_12" / "work" / "demo.ipynb").write_text(passes)
-    (hand_ins / "submission_12" / ".ipynb_checkpoints").mkdir()
-    (hand_ins / "submission_12" / ".ipynb_checkpoints" / "demo-checkpoint.ipynb").write_text(passes)
+    hand_ins, passes = tmp_path / "hand-ins", json.dumps({"behaviour": "passes"})
+    for path in ("submission_12/work/demo.ipynb", "submission_12/.ipynb_checkpoints/demo-checkpoint.ipynb",
+                 "submission_40/demo.ipynb", "submission_40/demo-copy.ipynb", "bob.ipynb", ".DS_Store"):
+        (hand_ins / path).parent.mkdir(parents=True, exist_ok=True)
+        (hand_ins / path).write_text(passes)
     (hand_ins / "submission_3").mkdir()
-    (hand_ins / "submission_3" / "notes.txt").write_text("forgot it")
-    (hand_ins / "submission_40").mkdir()
-    for name in ("demo.ipynb", "demo-copy.ipynb"):
-        (hand_ins / "submission_40" / name).write_text(passes)
-    (hand_ins / "bob.ipynb").write_text(passes)
-    (hand_ins / ".DS_Store").write_text("")
-
     files = grading.submissions_in(hand_ins)
     assert [p.name for p in files] == ["bob.ipynb", "submission_3", "submission_12", "submission_40"]
-    work = tmp_path / "work"
-    work.mkdir()
-    rows = {r["student"]: r for r in (grading.grade(p, assignment, 30, workdir=work) for p in files)}
-    assert set(rows) == {"bob", "submission_3", "submission_12", "submission_40"}
-    assert rows["bob"]["total"] == rows["submission_12"]["total"] == 2.5
-    assert rows["submission_12"]["reason"] == ""
+    (tmp_path / "work").mkdir()
+    rows = {r["student"]: r for r in (grading.grade(p, fake_otter.assignment, 30, workdir=tmp_path / "work")
+                                      for p in files)}
+    assert rows["bob"]["total"] == rows["submission_12"]["total"] == 2.5 and rows["submission_12"]["reason"] == ""
     assert rows["submission_3"]["reason"] == "not a notebook: the folder submission_3 holds no .ipynb file"
     assert rows["submission_40"]["reason"] == ("several notebooks in the folder submission_40: "
                                                "demo-copy.ipynb, demo.ipynb; hand in one")

@@ -4,7 +4,9 @@ The fast tests (no marker) check the pieces on the notebooks themselves. The tes
 ``browser`` need built books and run in ``make test`` after ``make book``: they build the student
 edition once per session (a second full build, with a sample repository URL so the launch
 buttons can be checked; it reuses the regular build's execution cache when there is one) and
-compare it with the regular edition in ``_build/html`` (or ``BOOK_HTML_DIR``).
+compare it with the regular edition in ``_build/html`` (or ``BOOK_HTML_DIR``). The code
+exercises' own tests are in tests/tools/test_assignments.py (the chapters' cells made from
+perceptron_core/exercises/) and tests/core/test_check.py.
 """
 
 from __future__ import annotations
@@ -51,49 +53,30 @@ def _src(cell: dict) -> str:
 
 
 def solution_parts(nb: dict) -> tuple[list[str], list[str]]:
-    """Phrases of solution text (plain words, no math or markup) and first lines of solution code,
-    found independently of strip_solutions: by scanning for the directives' fences."""
-    texts, gated_cells, public = [], [], []
-    gated = False
+    """Phrases of solution text (six plain words or more) and, for each solution code cell, its
+    longest line no other code cell has, found independently of strip_solutions: by scanning
+    for the directives' fences."""
+    texts, gated_cells, public, gated, inside = [], [], [], False, None
     for cell in nb["cells"]:
-        source = _src(cell)
         if cell["cell_type"] == "code":
             hidden = {"remove-input", "remove-cell"} & set(cell.get("metadata", {}).get("tags", []))
-            if gated and not hidden:  # hidden inputs are not on the page to look for
-                gated_cells.append(source)
-            elif not gated:
-                public.append(source)
+            if not gated or not hidden:  # hidden inputs are not on the page to look for
+                (gated_cells if gated else public).append(_src(cell))
             continue
-        inside: str | None = None
-        for line in source.splitlines():
-            if inside is None and (m := re.match(r"^(`{3,})\{solution(-start|-end)?\}", line)):
-                kind = m.group(2)
-                if kind == "-start":
-                    gated = True
-                elif kind == "-end":
-                    gated = False
-                inside = m.group(1)
-                continue
-            if inside is not None:
-                if line.strip() == inside:
-                    inside = None
-                elif not line.startswith(":"):
-                    texts.append(line)
-                continue
-            if gated:
+        for line in _src(cell).splitlines():
+            m = re.match(r"^(`{3,})\{solution(-start|-end)?\}", line) if inside is None else None
+            if m:
+                gated, inside = {"-start": True, "-end": False}.get(m.group(2), gated), m.group(1)
+            elif inside is not None:
+                inside = None if line.strip() == inside else inside
+                texts += [line] if inside and not line.startswith(":") else []
+            elif gated:
                 texts.append(line)
-    # For each solution code cell, its longest line that no other code cell has.
     codes = []
     for source in gated_cells:
-        own = [line.strip() for line in source.splitlines()
-               if line.strip() and not any(line.strip() in p for p in public)]
-        if own:
-            codes.append(" ".join(max(own, key=len).split()))
-    phrases = []
-    for line in texts:
-        for run in re.findall(r"(?:[A-Za-z][a-z']+[,;]? ){5,}[A-Za-z][a-z']+", line):
-            phrases.append(run)
-            break
+        own = [line.strip() for line in source.splitlines() if line.strip() and not any(line.strip() in p for p in public)]
+        codes += [" ".join(max(own, key=len).split())] if own else []
+    phrases = [m.group(0) for line in texts if (m := re.search(r"(?:[A-Za-z][a-z']+[,;]? ){5,}[A-Za-z][a-z']+", line))]
     return phrases, codes
 
 
@@ -229,36 +212,28 @@ def _config(url: str | None, theme: dict | None = None) -> SimpleNamespace:
 
 def test_launch_buttons_follow_the_one_url(monkeypatch):
     monkeypatch.delenv(sphinxext.REPOSITORY_ENV_VAR, raising=False)
-    theme = {"launch_buttons": {"notebook_interface": "classic", "binderhub_url": "", "colab_url": ""}}
-    empty = _config("", theme)
-    sphinxext._launch_buttons(None, empty)
-    assert empty.html_theme_options["launch_buttons"]["binderhub_url"] == ""
-    assert empty.html_theme_options["launch_buttons"]["colab_url"] == ""
-    assert "repository_url" not in empty.html_theme_options
-    assert empty.html_theme_options["use_repository_button"] is False
-    stale = _config("", {"launch_buttons": {"binderhub_url": "https://mybinder.org", "colab_url": "x"}})
-    sphinxext._launch_buttons(None, stale)
-    assert not any(stale.html_theme_options["launch_buttons"].values())
-    set_ = _config(SAMPLE_URL + "/", theme)
-    sphinxext._launch_buttons(None, set_)
-    opts = set_.html_theme_options
-    assert opts["repository_url"] == SAMPLE_URL and opts["use_repository_button"] is True
-    assert opts["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
-    assert opts["launch_buttons"]["colab_url"] == "https://colab.research.google.com"
-    assert opts["launch_buttons"]["notebook_interface"] == "classic"
-    monkeypatch.setenv(sphinxext.REPOSITORY_ENV_VAR, SAMPLE_URL)
-    from_env = _config("", theme)
-    sphinxext._launch_buttons(None, from_env)
-    assert from_env.html_theme_options["repository_url"] == SAMPLE_URL
-    # The buttons open the edition's reader notebooks, on a branch of their own: never the MyST
+    theme = {"launch_buttons": {"notebook_interface": "classic", "binderhub_url": "https://mybinder.org", "colab_url": "x"}}
+
+    def options(url: str, **env: str) -> dict:
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        config = _config(url, theme)
+        sphinxext._launch_buttons(None, config)
+        return config.html_theme_options
+
+    empty = options("")  # no URL: no buttons, no repository button, even if set before
+    assert not empty["launch_buttons"]["binderhub_url"] and not empty["launch_buttons"]["colab_url"]
+    assert "repository_url" not in empty
+    assert empty["use_repository_button"] is False
+    full = options(SAMPLE_URL + "/")
+    assert full["repository_url"] == SAMPLE_URL and full["use_repository_button"] is True
+    assert full["launch_buttons"] == {"notebook_interface": "classic", "binderhub_url": "https://mybinder.org",
+                                      "colab_url": "https://colab.research.google.com"}
+    # The buttons open the edition's reader notebooks on a branch of their own: never the MyST
     # sources, and from the student edition never a notebook with solutions.
-    assert opts["repository_branch"] == sphinxext.LAUNCH_BRANCHES["full"] == "notebooks"
-    assert opts["path_to_docs"] == ""
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
-    student = _config(SAMPLE_URL, theme)
-    sphinxext._launch_buttons(None, student)
-    assert student.html_theme_options["repository_branch"] == "student-notebooks"
-    assert student.html_theme_options["launch_buttons"]["colab_url"] == "https://colab.research.google.com"
+    assert full["repository_branch"] == sphinxext.LAUNCH_BRANCHES["full"] == "notebooks" and full["path_to_docs"] == ""
+    assert options("", **{sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL})["repository_url"] == SAMPLE_URL
+    assert options(SAMPLE_URL, **{sphinxext.HIDE_SOLUTIONS_ENV_VAR: "1"})["repository_branch"] == "student-notebooks"
 
 
 def test_binder_starts_the_python_the_package_needs():
@@ -336,15 +311,6 @@ def student_build(once_per_run):
         return Path(os.environ["STUDENT_HTML_DIR"])
     return once_per_run("student-build", lambda out: _build(
         out, **{sphinxext.HIDE_SOLUTIONS_ENV_VAR: "1", sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL}))
-
-
-@pytest.fixture(scope="session")
-def launch_build(once_per_run):
-    """The regular edition built with a sample repository URL. ``LAUNCH_HTML_DIR``: reuse one."""
-    if os.environ.get("LAUNCH_HTML_DIR"):
-        return Path(os.environ["LAUNCH_HTML_DIR"])
-    return once_per_run("launch-build",
-                        lambda out: _build(out, **{sphinxext.REPOSITORY_ENV_VAR: SAMPLE_URL}))
 
 
 @pytest.fixture(scope="session")
@@ -466,34 +432,25 @@ def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", chapter_names())
-def test_launch_links_with_a_repository_url(name, launch_build, student_build):
-    page = (launch_build / "book" / f"{name}.html").read_text(encoding="utf-8")
-    links = set(re.findall(r'href="([^"]+)"', html_lib.unescape(page)))
-    path = f"book/{name}.ipynb"
-    # The buttons open the reader notebook on the edition's branch, where the publish workflow
-    # puts the build's _notebooks folder: the file the build wrote there for this page.
-    assert f"https://colab.research.google.com/github/example-org/perceptron-book/blob/notebooks/{path}" in links
-    binder = [u for u in links if u.startswith("https://mybinder.org/v2/gh/example-org/perceptron-book/notebooks")]
-    assert binder and all(path in u for u in binder), binder
-    assert (launch_build / sphinxext.READER_DIR / path).is_file()
+def test_launch_links_with_a_repository_url(name, student_build):
+    """The student edition, built with a repository URL: its buttons open the reader notebook on
+    its own branch (no solutions there; the regular edition's branch is the unit test's), where
+    the publish workflow puts the build's _notebooks folder, which installs from the URL."""
+    page = html_lib.unescape((student_build / "book" / f"{name}.html").read_text(encoding="utf-8"))
+    links, path = set(re.findall(r'href="([^"]+)"', page)), f"book/{name}.ipynb"
+    assert f"https://colab.research.google.com/github/example-org/perceptron-book/blob/student-notebooks/{path}" in links
+    binder = [u for u in links if u.startswith("https://mybinder.org/v2/gh/example-org/perceptron-book/student-notebooks")]
+    assert binder and all(path in u for u in binder) and "/blob/notebooks/" not in page and SAMPLE_URL in links
     downloads = [u for u in links if u.endswith(f"_sources/{path}")]
-    assert downloads and all((launch_build / "book" / u).resolve().is_file() for u in downloads)
-    assert SAMPLE_URL in links  # the repository button
-    # The reader notebook installs the package from the URL, and Binder does too.
-    reader = json.loads((launch_build / sphinxext.READER_DIR / path).read_text(encoding="utf-8"))
+    assert downloads and all((student_build / "book" / u).resolve().is_file() for u in downloads)
+    reader = json.loads((student_build / sphinxext.READER_DIR / path).read_text(encoding="utf-8"))
     install = next(c for c in reader["cells"] if c["cell_type"] == "code")
     assert f"git+{SAMPLE_URL}" in install["source"] and "subprocess.run" in install["source"]
-    requirements = (launch_build / sphinxext.READER_DIR / "requirements.txt").read_text(encoding="utf-8")
-    assert requirements.strip() == f"perceptron_core[book] @ git+{SAMPLE_URL}"
-    runtime = (launch_build / sphinxext.READER_DIR / "runtime.txt").read_text(encoding="utf-8")
-    assert runtime.strip() == f"python-{sphinxext.BINDER_PYTHON}"
-    # Cross-references link to the published pages (GitHub Pages of the repository).
+    assert (student_build / sphinxext.READER_DIR / "requirements.txt").read_text(encoding="utf-8").strip() == \
+        f"perceptron_core[book] @ git+{SAMPLE_URL}"
+    assert (student_build / sphinxext.READER_DIR / "runtime.txt").read_text(encoding="utf-8").strip() == \
+        f"python-{sphinxext.BINDER_PYTHON}"
     assert "https://example-org.github.io/perceptron-book/book/" in json.dumps(reader)
-    # The student edition, built with the same URL, opens its own branch: no solutions there.
-    student = html_lib.unescape((student_build / "book" / f"{name}.html").read_text(encoding="utf-8"))
-    assert f"github/example-org/perceptron-book/blob/student-notebooks/{path}" in student
-    assert "/blob/notebooks/" not in student
-    assert f"_sources/{path}" in student
 
 
 @pytest.mark.browser
@@ -513,45 +470,3 @@ def test_launch_links_follow_the_books_own_setting(regular_build):
         page = (regular_build / "book" / f"{name}.html").read_text(encoding="utf-8")
         downloads = re.findall(r'href="([^"]*_sources/book/' + re.escape(name) + r'\.ipynb)"', page)
         assert downloads and all((regular_build / "book" / u).resolve().is_file() for u in downloads)
-
-
-# --------------------------------------------------------------------- the checked exercises
-
-
-def test_check_exercises_for_every_chapter(tmp_path, capsys):
-    """The cells the lead appends: the stub says "not implemented yet", the solution passes, the
-    student edition keeps the stub and drops the solution, and a second run changes nothing."""
-    import nbformat
-    import numpy as np
-
-    tool = _tool("add_check_exercises")
-    guide = _tool("instructor_guide")
-    assert set(tool.EXERCISES) == set(guide.CHAPTERS)
-    for chapter, (label, *_rest) in tool.EXERCISES.items():
-        assert label in guide.CLASSIFICATION and "code" in guide.CLASSIFICATION[label][0]
-        source = BOOK / f"{chapter}.ipynb"
-        path = tmp_path / f"{chapter}.ipynb"
-        if source.exists():
-            shutil.copy(source, path)
-        else:
-            nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# T")]), path)
-        assert tool.main([str(path)]) == 0
-        once = path.read_text(encoding="utf-8")
-        assert tool.main(["--check", str(path)]) == 0 and tool.main([str(path)]) == 0
-        assert path.read_text(encoding="utf-8") == once
-        nb = nbformat.read(path, as_version=4)
-        nbformat.validate(nb)
-        student = strip_solutions(json.loads(once))
-        stub = next(c for c in student["cells"] if c.get("id") == f"{label}-stub")
-        assert not [c for c in student["cells"] if c.get("id", "").startswith(f"{label}-solution")]
-        assert f":label: {label}" in json.dumps(student)
-        for cell in nb.cells:
-            if cell.cell_type == "code" and cell.id.startswith(label):
-                assert max(len(line) for line in cell.source.splitlines()) <= 88
-        namespace = {"np": np}  # the chapters import numpy as np in their first cells
-        exec(compile(_src(stub), "<stub>", "exec"), namespace)
-        assert "not implemented yet" in capsys.readouterr().out
-        solution = next(c for c in nb.cells if c.get("id") == f"{label}-solution-code")
-        exec(compile(solution.source, "<solution>", "exec"), namespace)
-        out = capsys.readouterr().out
-        assert "cases passed" in out and "failed" not in out, (chapter, out)
