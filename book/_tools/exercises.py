@@ -5,6 +5,7 @@ Each chapter's code exercise is a pair of files there (see that package's docstr
 
     <!-- a comment -->
     :label: <the exercise's label>
+    :class: kind-code difficulty-2     (its kind and difficulty, for the instructor guide)
 
     <the text of the {exercise} box, MyST>
 
@@ -62,6 +63,7 @@ _CONFIG = '""" # BEGIN TEST CONFIG\n{}\n""" # END TEST CONFIG\n'
 class CodeExercise:
     chapter: str
     label: str
+    options: str  # the {exercise} directive's option lines, :label: first
     text: str
     stub: str
     solution_text: str
@@ -92,11 +94,12 @@ def read(chapter: str) -> CodeExercise:
     """The code exercise of ``chapter`` from ``perceptron_core/exercises/<chapter>.md``."""
     path = HERE / f"{chapter}.md"
     source = path.read_text(encoding="utf-8")
-    label = re.search(r"^:label: (\S+)$", source, re.M)
+    label = re.search(r"^:label: (\S+)\n(?::[\w-]+:.*\n)*", source, re.M)
     blocks = {m.group(1): m for m in BLOCK.finditer(source)}
     if not label or set(blocks) != {"stub", "solution", "hidden"}:
         raise ValueError(f"{path}: needs a :label: line and one python stub, solution and hidden block")
-    return CodeExercise(chapter, label.group(1), source[label.end():blocks["stub"].start()].strip(),
+    return CodeExercise(chapter, label.group(1), label.group(0).strip(),
+                        source[label.end():blocks["stub"].start()].strip(),
                         blocks["stub"].group(2),
                         source[blocks["stub"].end():blocks["solution"].start()].strip(),
                         blocks["solution"].group(2), blocks["hidden"].group(2))
@@ -109,7 +112,7 @@ def cells(exercise: CodeExercise) -> list[dict]:
     """The chapter's five exercise cells, with ids ``<label>-exercise``, ``-stub``,
     ``-solution``, ``-solution-code``, ``-solution-end``."""
     label = exercise.label
-    sources = [("markdown", f"```{{exercise}}\n:label: {label}\n\n{exercise.text}\n```"),
+    sources = [("markdown", f"```{{exercise}}\n{exercise.options}\n\n{exercise.text}\n```"),
                ("code", exercise.stub),
                ("markdown", f"````{{solution-start}} {label}\n:class: dropdown\n````\n\n"
                             f"{exercise.solution_text}"),
@@ -121,7 +124,7 @@ def cells(exercise: CodeExercise) -> list[dict]:
                 "source": source.splitlines(keepends=True)}
         if kind == "code":
             cell.update(execution_count=None, outputs=[])
-        out.append(cell)
+        out.append(dict(sorted(cell.items())))  # nbformat's order of keys
     return out
 
 
@@ -141,12 +144,12 @@ def sync(check: bool = False) -> list[Path]:
     changed = []
     for chapter in chapters():
         path = REPO / "book" / f"{chapter}.ipynb"
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        new = with_cells(nb, read(chapter))
-        if new != nb:
+        text = path.read_text(encoding="utf-8")
+        new = json.dumps(with_cells(json.loads(text), read(chapter)), indent=1, ensure_ascii=False) + "\n"
+        if new != text:
             changed.append(path)
             if not check:
-                path.write_text(json.dumps(new, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                path.write_text(new, encoding="utf-8")
     return changed
 
 
