@@ -18,9 +18,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
+from chapters import GUIDE, chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 from conftest import is_hidden
-from editions import GUIDE
 
 pytestmark = pytest.mark.browser
 
