@@ -129,10 +129,9 @@ pdf: chromium book
 # pytest-xdist: one process per core.
 XDIST := -n auto
 
-# The unit tests: neither a browser nor a kernel. nbval's and anyio's pytest plugins are for the
-# notebook runs; loaded, they import jupyter_client, nbformat and jsonschema in every process
-# (2.5 s each, most of it rfc3987_syntax building a grammar), and pytest rewrites anyio's asserts.
-UNIT := -m "not browser and not notebooks" -p no:nbval -p no:anyio --dist worksteal
+# The unit tests: neither a browser nor a kernel. anyio's pytest plugin (from Jupyter's server)
+# is not needed there, and pytest would rewrite its asserts in every process.
+UNIT := -m "not browser and not notebooks" -p no:anyio --dist worksteal
 
 # The property tests run hypothesis's "ci" profile: derandomized, so every run tries the same
 # examples and a failure is a failure of the change at hand (see tests/conftest.py). The tests

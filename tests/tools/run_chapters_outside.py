@@ -41,6 +41,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from multiprocessing import get_context
 from pathlib import Path
 
 
@@ -240,8 +241,9 @@ def main(argv: list[str] | None = None) -> int:
             return 1
 
         failed = []
-        # One chapter per core, as the book build runs them (each kernel is a process of its own).
-        with ProcessPoolExecutor(os.cpu_count()) as pool:
+        # One chapter per core, as the book build runs them. Spawned, not forked: a fork of this
+        # process, whose probe left ZeroMQ and asyncio state behind, hangs in its first kernel.
+        with ProcessPoolExecutor(os.cpu_count(), mp_context=get_context("spawn")) as pool:
             run = partial(execute, workdir=workdir, kernels=kernels, timeout=args.timeout)
             outcomes = pool.map(run, [workdir / n.name for n in notebooks])
         for outcome in outcomes:
