@@ -64,10 +64,18 @@ JCACHE    := PERCEPTRON_STATIC_WIDGETS=1 $(BIN)/jcache
 run_chapters = mkdir -p $(1) && $(JCACHE) notebook -p $(1) add $(NOTEBOOKS) >/dev/null && \
   $(JCACHE) project -p $(1) execute --executor local-parallel --timeout 300 --verbosity WARNING
 
-book: $(BOOK_SOURCES)
+# The build is a file target: every later part of `make test` asks for it, and it is made again
+# only when a source of the book (or the package, through BOOK_SOURCES) is newer than it.
+BOOK_INPUTS := $(shell find book -type f -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*') \
+  _config.yml _toc.yml
+BOOK_HTML   := _build/html/index.html
+$(BOOK_HTML): $(BOOK_SOURCES) $(BOOK_INPUTS)
 	$(call run_chapters,_build/.jupyter_cache)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
-	@test -f _build/html/index.html && echo "Book built: _build/html/index.html"
+	touch $@
+
+book: $(BOOK_HTML)
+	@echo "Book built: _build/html/index.html"
 
 # The student edition: the book without the exercises' solutions and without the instructor
 # guide (its table of contents is _toc.yml without the guide's line, given to
@@ -122,7 +130,7 @@ grade: $(STAMP)
 
 # Handouts: every page and the whole book (book.pdf) printed to _build/pdf with headless Chromium;
 # the instructor guide is not a handout, and goes to _build/pdf/instructor/.
-pdf: chromium book
+pdf: chromium $(BOOK_HTML)
 	$(BIN)/python book/_tools/print_pdf.py _build/html _build/pdf
 	@echo "Handouts: _build/pdf/ (the instructor guide apart, in _build/pdf/instructor/)"
 
@@ -148,7 +156,7 @@ test-deep: $(STAMP)
 
 # What the book build made, read back: every glued "at most"/"at least" true as the page prints
 # it, the reader notebooks like their pages, and the tests that start a kernel.
-test-notebooks: book
+test-notebooks: $(BOOK_HTML)
 	$(BIN)/python -m pytest tests -m notebooks -q $(XDIST)
 
 # The cross-CPU check (book/_tools/notebook_numbers.py): every chapter run again under numeric
@@ -156,7 +164,7 @@ test-notebooks: book
 # with the book build's own run of it (floats to a relative 1e-6): a result that hinges on a last
 # bit fails here before a reader's machine finds it. Nothing is stored between runs.
 ALT_CACHE := _build/alt-cache
-test-numeric: book
+test-numeric: $(BOOK_HTML)
 	@vars=$$($(BIN)/python book/_tools/notebook_numbers.py env) || exit 1; \
 	  echo "== Every chapter again, numeric set-up 2: $$vars"; \
 	  rm -rf $(ALT_CACHE) && export $$vars && $(call run_chapters,$(ALT_CACHE))
@@ -198,7 +206,7 @@ $(LOWEST_STAMP): requirements.txt pyproject.toml tests/tools/lowest_versions.py 
 	cd $(LOWEST) && bin/python -c "$$COMPILE_LOOPS"
 	touch $@
 
-test-lowest: book $(LOWEST_STAMP)
+test-lowest: $(BOOK_HTML) $(LOWEST_STAMP)
 	@echo "== The wheel on the lowest versions: $$($(PYTHON) tests/tools/lowest_versions.py | tr '\n' ' ')"
 	PERCEPTRON_EXPECT_FLOORS=1 $(LOWEST_BIN)/pytest tests --ignore=tests/book --ignore=tests/tools \
 	  $(UNIT) $(XDIST) --hypothesis-profile ci
@@ -210,10 +218,10 @@ test-lowest: book $(LOWEST_STAMP)
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
 test-browser: test-browser-latency test-browser-pages
 
-test-browser-latency: chromium book
+test-browser-latency: chromium $(BOOK_HTML)
 	$(BIN)/python -m pytest tests -m "browser and latency" -rP
 
-test-browser-pages: chromium book
+test-browser-pages: chromium $(BOOK_HTML)
 	$(BIN)/python -m pytest tests -m "browser and not latency" -rP $(XDIST)
 
 # The parts of `make test`, in order, each timed; Chromium first, so that a machine without it
@@ -243,7 +251,7 @@ outputs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
-serve: book
+serve: $(BOOK_HTML)
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html 8000
 
 clean:
