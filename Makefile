@@ -59,10 +59,11 @@ $(BOOK_SOURCES): $(STAMP) $(PACKAGE_FILES)
 # jupyter-cache's own local-parallel executor: each in its own folder (book/, where it finds
 # glue_numbers), with the static sliders the book shows, as myst-nb would run it. The book build
 # then finds every run in its cache (myst-nb runs there only one that failed, and reports it).
+# $(2): the folder of the jcache to use (its Python's kernels run the chapters), .venv's by default.
 NOTEBOOKS := $(wildcard book/*.ipynb)
-JCACHE    := PERCEPTRON_STATIC_WIDGETS=1 $(BIN)/jcache
-run_chapters = mkdir -p $(1) && $(JCACHE) notebook -p $(1) add $(NOTEBOOKS) >/dev/null && \
-  $(JCACHE) project -p $(1) execute --executor local-parallel --timeout 300 --verbosity WARNING
+run_chapters = mkdir -p $(1) && $(if $(2),$(2),$(BIN))/jcache notebook -p $(1) add $(NOTEBOOKS) >/dev/null && \
+  PERCEPTRON_STATIC_WIDGETS=1 $(if $(2),$(2),$(BIN))/jcache project -p $(1) execute \
+  --executor local-parallel --timeout 300 --verbosity WARNING
 
 # The build is a file target: every later part of `make test` asks for it, and it is made again
 # only when a source of the book (or the package, through BOOK_SOURCES) is newer than it.
@@ -84,8 +85,10 @@ book: $(BOOK_HTML)
 # (`make exercises CHAPTERS="margin offset"`).
 CHAPTERS    ?=
 STUDENT_TOC := _build/student_toc.yml
-exercises: $(BOOK_SOURCES)
-	grep -v "file: book/instructor_guide$$" _toc.yml > $(STUDENT_TOC)
+$(STUDENT_TOC): _toc.yml
+	mkdir -p $(@D) && grep -v "file: book/instructor_guide$$" _toc.yml > $@
+
+exercises: $(BOOK_SOURCES) $(STUDENT_TOC)
 	$(call run_chapters,_build/exercises/_build/.jupyter_cache)
 	PERCEPTRON_HIDE_SOLUTIONS=1 PERCEPTRON_CHAPTERS="$(CHAPTERS)" \
 	  $(BIN)/jupyter-book build . $(JB_FLAGS) --toc $(STUDENT_TOC) --path-output _build/exercises
@@ -159,17 +162,6 @@ test-deep: $(STAMP)
 test-notebooks: $(BOOK_HTML)
 	$(BIN)/python -m pytest tests -m notebooks -q $(XDIST)
 
-# The cross-CPU check (book/_tools/notebook_numbers.py): every chapter run again under numeric
-# set-up 2 (another OpenBLAS kernel, numpy's SIMD paths off), and every number it glues compared
-# with the book build's own run of it (floats to a relative 1e-6): a result that hinges on a last
-# bit fails here before a reader's machine finds it. Nothing is stored between runs.
-ALT_CACHE := _build/alt-cache
-test-numeric: $(BOOK_HTML)
-	@vars=$$($(BIN)/python book/_tools/notebook_numbers.py env) || exit 1; \
-	  echo "== Every chapter again, numeric set-up 2: $$vars"; \
-	  rm -rf $(ALT_CACHE) && export $$vars && $(call run_chapters,$(ALT_CACHE))
-	$(BIN)/python book/_tools/notebook_numbers.py compare _build/.jupyter_cache $(ALT_CACHE)
-
 # Every chapter's assignment graded by otter as `make grade` grades (tests/book/test_grading.py):
 # the solution gets full marks, the student notebook nothing, one wrong answer costs its question
 # only, code that raises is graded, an endless loop is stopped at its time limit, a file that is
@@ -213,6 +205,27 @@ test-lowest: $(BOOK_HTML) $(LOWEST_STAMP)
 	$(BIN)/python tests/tools/run_chapters_outside.py --python $(LOWEST_BIN)/python \
 	  --readers _build/html/_notebooks
 
+# The cross-CPU check (book/_tools/notebook_numbers.py): every chapter run again in the lowest
+# environment (see test-lowest) under numeric set-up 2 (another OpenBLAS kernel, numpy's SIMD
+# paths off), and every number it glues compared with the book build's own run of it (floats to
+# a relative 1e-6): a result that hinges on a last bit, or on a version pyproject.toml accepts,
+# fails here before a reader's machine finds it. Nothing is stored between runs. The glue needs
+# myst-nb, which is installed apart (pip --target), so that the lowest environment itself stays
+# a student's, without it.
+ALT_CACHE   := _build/alt-cache
+LOWEST_GLUE := _build/lowest-glue
+$(LOWEST_GLUE)/.installed: $(LOWEST_STAMP)
+	rm -rf $(LOWEST_GLUE)
+	$(LOWEST_BIN)/python -m pip install -q --target $(LOWEST_GLUE) -c $(LOWEST)/constraints.txt myst-nb
+	touch $@
+
+test-numeric: $(BOOK_HTML) $(LOWEST_GLUE)/.installed
+	@vars=$$($(LOWEST_BIN)/python book/_tools/notebook_numbers.py env) || exit 1; \
+	  echo "== Every chapter again, on the lowest versions, numeric set-up 2: $$vars"; \
+	  rm -rf $(ALT_CACHE) && export $$vars PYTHONPATH=$(CURDIR)/$(LOWEST_GLUE) && \
+	  $(call run_chapters,$(ALT_CACHE),$(LOWEST_GLUE)/bin)
+	$(BIN)/python book/_tools/notebook_numbers.py compare _build/.jupyter_cache $(ALT_CACHE)
+
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
@@ -226,8 +239,8 @@ test-browser-pages: chromium $(BOOK_HTML)
 
 # The parts of `make test`, in order, each timed; Chromium first, so that a machine without it
 # stops before any test runs. The table of times is printed at the end, or where a part failed.
-TEST_PARTS := chromium venv test-unit book test-notebooks test-numeric test-assignments \
-  test-lowest test-browser-latency test-browser-pages
+TEST_PARTS := chromium venv test-unit book test-notebooks test-assignments test-lowest \
+  test-numeric test-browser-latency test-browser-pages
 TIMES := _build/test-times.txt
 
 test:
