@@ -10,8 +10,9 @@ anywhere the package is installed::
         def glue_numbers(prefix, **values):
             pass
 
-The chapters run with ``book/`` as their working directory, which is how the kernel finds this
-module in the book build and under nbval.
+The chapters run with ``book/`` as their working directory (jupyter-cache's executor and myst-nb
+run a notebook in its own folder), which is how the kernel finds this module in the book build and
+in the cross-CPU run (``book/_tools/notebook_numbers.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ def glue_numbers(prefix: str, **values: Any) -> None:
     """Glue each value under ``f"{prefix}-{name}"`` for the prose, without displaying it.
 
     Underscores in names become hyphens. NumPy scalars become Python numbers, whose repr
-    (``3.0``, not ``np.float64(3.0)``) is what myst-nb's format specs and the glued-number
-    checks can parse.
+    (``3.0``, not ``np.float64(3.0)``) is what myst-nb's format specs and the reader
+    notebooks can format.
     """
     for name, value in values.items():
         if isinstance(value, np.generic):

@@ -1,5 +1,5 @@
-"""What the tests share: hypothesis profiles and data strategies, the chapters' pages and stored
-numbers, an independent reference perceptron, and helpers for what a figure shows.
+"""What the tests share: hypothesis profiles and data strategies, the chapters' pages, an
+independent reference perceptron, and helpers for what a figure shows.
 
 The tests are filed by what they test: ``core/`` (perceptron_core's modules), ``drawing/`` (the
 figure modules and explore), ``chapters/`` (one parametrized test of every chapter, and each
@@ -73,8 +73,8 @@ def pytest_configure(config):
     """The markers the tests use beyond pyproject.toml's list."""
     config.addinivalue_line(
         "markers",
-        "notebooks: starts a Jupyter kernel, runs nbval or reads a book build's cache; "
-        "`make test-notebooks-native` runs these, the unit suite (`make test-unit`) leaves them out",
+        "notebooks: starts a Jupyter kernel or reads what the book build made; "
+        "`make test-notebooks` runs these, the unit suite (`make test-unit`) leaves them out",
     )
 
 
@@ -194,13 +194,6 @@ def made_up_book(nb: dict, word: str = "Box"):
                 numbers={lab: f"{word} {i}" for i, lab in enumerate(ordered)},
                 targets={lab: Target(f"{word} {i}", f"https://b.io/{lab}") for i, lab in enumerate(ordered)},
                 cite=citations([str(REPO / "book" / "references.bib")], ""))
-
-
-def stored_number(chapter: str, key: str) -> Any:
-    """A number the chapter's page shows, as stored from its last run
-    (tests/notebook_numbers/<chapter>.json, which the notebook checks compare every run with)."""
-    path = REPO / "tests" / "notebook_numbers" / f"{chapter}.json"
-    return json.loads(path.read_text(encoding="utf-8"))["values"][key]["value"]
 
 
 # ----------------------------------------------------------------------- what a figure shows

@@ -14,10 +14,13 @@ from pathlib import Path
 
 import yaml
 
-__all__ = ["REPO", "TOC", "chapter_paths", "chapter_names"]
+__all__ = ["GUIDE", "REPO", "TOC", "chapter_paths", "chapter_names"]
 
 REPO = Path(__file__).resolve().parents[2]
 TOC = REPO / "_toc.yml"
+#: The instructor guide's docname: the student edition (``make exercises``) and the handouts
+#: (``make pdf``) leave it out.
+GUIDE = "book/instructor_guide"
 
 
 def _files(node) -> list[str]:

@@ -14,7 +14,7 @@ Chromium prints the page with the print stylesheet
 the margin).
 
 The handouts are for students: ``OUT_DIR`` holds a PDF per page but the instructor guide
-(``editions.GUIDE``, which says which exercises to assign and how to build the solutions), and
+(``chapters.GUIDE``, which says which exercises to assign and how to build the solutions), and
 ``OUT_DIR/book.pdf`` is those pages in order, joined with pypdf (a Python package: no
 poppler-utils needed). The guide is printed on its own, to ``OUT_DIR/instructor/``; a student
 edition's build (``make exercises``) has no guide, and then nothing is printed there.
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from editions import GUIDE  # book/_tools, this file's folder
+from chapters import GUIDE  # book/_tools, this file's folder
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))

@@ -1,88 +1,45 @@
-"""Sphinx extension for the book build: static sliders, and math that renders offline.
+"""Sphinx extension for the book build: static sliders, launch buttons, reader notebooks, editions.
 
-`jupyter-book build` loads this extension (see ``_config.yml``) before it executes any notebook.
+`jupyter-book build` loads this extension (see ``_config.yml``). What stock extensions and tools
+do is left to them: ``sphinx-mathjax-offline`` serves MathJax 3 from the book (listed in
+``_config.yml``), jupyter-cache's ``local-parallel`` executor runs the notebooks one per core
+before the build (the Makefile's ``jcache`` lines; myst-nb then finds every run in the cache), and
+``jupyter-book build --toc`` gives the student edition its page set (``make exercises`` builds from
+``_toc.yml`` without the instructor guide). What is left here is the book's own:
 
 * It sets :data:`perceptron_core.figures.sliders.STATIC_ENV_VAR` in the build process. Every kernel
   the build starts inherits it, so :func:`perceptron_core.explore` emits self-contained HTML/JS
-  controls instead of ipywidgets (which would need a live kernel).
-* It serves MathJax 3 from the book's own ``_static`` folder instead of a CDN, using the copy of
-  MathJax 3.2.2 that the ``sphinx-mathjax-offline`` package ships, so that the equations render
-  with no network: from ``file://``, from a zip, or on an offline machine. MathJax 3 keeps its
-  assistive features: hidden MathML for screen readers on every equation, and the speech and
-  exploration tools of its menu, all loaded from the same local copy. Only the files MathJax
-  may load are copied (not the other combined builds, nor ``latest.js``, which fetches MathJax
-  from a CDN). Without that package Sphinx's default (a CDN) is left alone.
+  controls instead of ipywidgets (which would need a live kernel). The Makefile sets it for the
+  ``jcache`` run too.
 * From one setting, ``repository: url:`` in ``_config.yml`` (empty: no buttons, no dead links),
   every chapter gets Colab and Binder launch buttons (:func:`repository_url`), which open the
   edition's reader notebooks, and every reader notebook's install cell installs from it.
-* Before Sphinx reads the chapters one by one, it runs every notebook that the execution cache
-  lacks, one per core (:func:`_execute_notebooks_in_parallel`); Sphinx then finds them all in
-  the cache, so a fresh build takes about half the time on two cores.
 * After the build it writes each chapter's reader notebook (``book/_tools/reader_notebooks.py``:
   plain Markdown, the page's numbers, no MyST) as the page's ``.ipynb`` download and into
   :data:`READER_DIR` for the launch buttons (:func:`_write_reader_notebooks`).
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
   the book without the exercises' solutions, whose reader notebooks have no solutions either
   (:func:`strip_solutions`), plus ``student-notebooks.zip`` of them: every chapter's, or those
-  :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``).
+  :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``). References to the
+  instructor guide, which that edition leaves out, become plain text (:func:`_unlink_the_guide`).
 """
 
 from __future__ import annotations
 
 import copy
-import fnmatch
-import importlib.util
 import json
 import os
 import re
-import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
 
 from perceptron_core.figures.sliders import STATIC_ENV_VAR
 
-# The combined component: TeX input, CommonHTML output, the contextual menu and the assistive
-# MathML for screen readers. Everything else it needs (TeX packages on first use, the web fonts,
-# the accessibility explorer and its speech rules) it loads from next to itself.
-MATHJAX_ENTRY = "tex-chtml.js"
-MATHJAX_DIR = "mathjax"
-# What the entry point never loads: the other combined builds, the node.js adaptor, and
-# latest.js, whose only job is to load MathJax from a CDN.
-MATHJAX_SKIP = ("*.js", "adaptors")
-MATHJAX_KEEP = (MATHJAX_ENTRY,)
-# Sphinx marks inline math as \(...\) and display math as \[...\], MathJax 3's defaults, so no
-# delimiter settings are needed. The menu would otherwise remember a reader's settings in
-# localStorage only; the explicit defaults say what every reader starts with: the hidden MathML
-# that screen readers read, and no pop-up explorer unless the reader turns it on in the menu.
-MATHJAX3_CONFIG: dict[str, Any] = {
-    "options": {"menuOptions": {"settings": {"assistiveMml": True}}},
-}
 HIDE_SOLUTIONS_ENV_VAR = "PERCEPTRON_HIDE_SOLUTIONS"
 #: The chapters to hand out in the student zip, by name, separated by spaces or commas (all when
 #: empty): the Makefile's ``CHAPTERS``.
 CHAPTERS_ENV_VAR = "PERCEPTRON_CHAPTERS"
-
-
-def _bundled_mathjax() -> Path | None:
-    """The ``static/mathjax`` folder of ``sphinx-mathjax-offline``, if that package is installed.
-
-    Its import name has hyphens, and importing it would run nothing we need: find it instead.
-    """
-    spec = importlib.util.find_spec("sphinx-mathjax-offline")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    static = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax"
-    return static if (static / MATHJAX_ENTRY).is_file() else None
-
-
-def _use_local_mathjax(app: Any, config: Any) -> None:
-    if _bundled_mathjax() is not None:
-        config.mathjax_path = f"{MATHJAX_DIR}/{MATHJAX_ENTRY}"
-        # A copy, because myst-parser adds its own options to this dict later; settings of the
-        # book's own (none today) win over these defaults.
-        own = getattr(config, "mathjax3_config", None) or {}
-        config.mathjax3_config = {**copy.deepcopy(MATHJAX3_CONFIG), **own}
 
 
 REPOSITORY_ENV_VAR = "PERCEPTRON_REPOSITORY_URL"
@@ -383,20 +340,6 @@ def student_zip(readers: dict[str, dict[str, Any]], requested: str, archive: Pat
     return write_zip({f"{name}.ipynb": readers[name] for name in chosen}, archive)
 
 
-def _copy_mathjax(app: Any, exception: Exception | None) -> None:
-    source = _bundled_mathjax()
-    if exception is None and source is not None and app.builder.format == "html":
-        target = Path(app.outdir) / "_static" / MATHJAX_DIR
-
-        def skip(folder: str, names: list[str]) -> set[str]:
-            if Path(folder) != source:
-                return set()
-            dropped = set().union(*(fnmatch.filter(names, pattern) for pattern in MATHJAX_SKIP))
-            return dropped - set(MATHJAX_KEEP)
-
-        shutil.copytree(source, target, ignore=skip, dirs_exist_ok=True)
-
-
 def _citation_list_roles(
     app: Any, pagename: str, templatename: str, context: dict, doctree: Any
 ) -> None:
@@ -411,65 +354,45 @@ def _citation_list_roles(
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
-def _execute_notebooks_in_parallel(app: Any) -> None:
-    """Put every notebook the build will read into myst-nb's execution cache, one per core.
+def _student_toc(app: Any, config: Any) -> None:
+    """Refuse a student edition whose table of contents lists the instructor guide.
 
-    myst-nb's ``cache`` mode executes a notebook when Sphinx reads it, one after another. This
-    runs the ones the cache lacks first, with jupyter-cache's own parallel executor, in the same
-    way myst-nb would (the notebook's folder as working directory, the build's timeout, this
-    process's environment), and stores them where myst-nb looks. A notebook that fails here is
-    not stored, so myst-nb runs it again and reports the error as usual.
+    ``make exercises`` builds from ``_toc.yml`` without the guide (``jupyter-book build --toc``);
+    a student build from the full table would publish the guide, which says which exercises to
+    assign and how to build the solutions.
     """
-    config = getattr(app.env, "mystnb_config", None)
-    cores = os.cpu_count() or 1
-    if config is None or config.execution_mode != "cache" or cores < 2:
-        return
-    import logging
-    import time
+    from chapters import GUIDE  # book/_tools, beside this file
 
-    import nbformat
-    from jupyter_cache import get_cache
-    from jupyter_cache.executors import load_executor
-    from sphinx.project import Project
-    from sphinx.util import logging as sphinx_logging
+    toc = Path(app.srcdir, str(config.external_toc_path))
+    if _hiding_solutions() and f"file: {GUIDE}" in toc.read_text(encoding="utf-8"):
+        from sphinx.errors import ConfigError
 
-    project = Project(app.srcdir, app.config.source_suffix)
-    docnames = project.discover(app.config.exclude_patterns, app.config.include_patterns)
-    notebooks = sorted(p for p in (Path(project.doc2path(d, absolute=True)) for d in docnames)
-                       if p.suffix == ".ipynb")
-    cache = get_cache(config.execution_cache_path)
-    missing = []
-    for path in notebooks:
-        try:
-            cache.match_cache_notebook(nbformat.read(path, as_version=4))
-        except KeyError:
-            missing.append(str(path))
-    if len(missing) < 2:
-        return  # nothing to run side by side
-    for uri in missing:
-        cache.add_nb_to_project(uri)
-    quiet = logging.getLogger(f"{__name__}.execute")
-    quiet.setLevel(logging.WARNING)  # its pool would log every step at a lower level
-    start = time.perf_counter()
-    result = load_executor("local-parallel", cache=cache, logger=quiet).run_and_cache(
-        filter_uris=missing, timeout=config.execution_timeout, allow_errors=config.execution_allow_errors
-    )
-    sphinx_logging.getLogger(__name__).info(
-        f"Executed {len(result.succeeded)} of {len(missing)} notebooks, {min(cores, len(missing))} "
-        f"at a time, in {time.perf_counter() - start:.1f} s"
-    )
+        raise ConfigError(f"the student edition's table of contents ({toc}) lists {GUIDE}: "
+                          "build it with `make exercises`")
+
+
+def _unlink_the_guide(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+    """In the student edition, a reference to one of the guide's labels is its text alone.
+
+    The page that names the guide (``intro.md``) stays as it is; without this, its references
+    would be broken links, which ``-n -W`` fails on. Any other missing reference still fails.
+    """
+    from chapters import GUIDE, REPO
+
+    if _hiding_solutions() and node.get("reftype") == "ref":
+        guide = (REPO / f"{GUIDE}.md").read_text(encoding="utf-8")
+        if node.get("reftarget", "") in re.findall(r"^\(([^()\s]+)\)=", guide, re.M):
+            return contnode
+    return None
 
 
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
-    app.connect("config-inited", _use_local_mathjax)
     app.connect("config-inited", _launch_buttons)
     app.connect("config-inited", _check_handed_out)
-    # After myst-nb's own builder-inited handler, which sets the cache's path.
-    app.connect("builder-inited", _execute_notebooks_in_parallel, priority=900)
+    app.connect("config-inited", _student_toc)
     app.connect("doctree-read", _drop_solutions)
+    app.connect("missing-reference", _unlink_the_guide)
     app.connect("html-page-context", _citation_list_roles)
-    app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _write_reader_notebooks)
-    app.setup_extension("editions")
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

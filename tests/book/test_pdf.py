@@ -14,13 +14,11 @@ import os
 import re
 import sys
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from chapters import chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
+from chapters import GUIDE, chapter_paths  # book/_tools (tests/conftest.py puts it on sys.path)
 from conftest import is_hidden
-from editions import GUIDE
 
 pytestmark = pytest.mark.browser
 
@@ -178,43 +176,15 @@ def _printed_code_lines(nb: dict) -> list[str]:
     return lines
 
 
-class _Outputs(HTMLParser):
-    """The text of each ``pre`` in a ``div.cell_output`` of a built page, but those in a
-    solution's dropdown: the outputs as printed (the notebooks in the repository hold none)."""
-
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr"}
-
-    def __init__(self):
-        super().__init__()
-        self.open: list[tuple[str, list[str]]] = []  # the elements open, with their classes
-        self.texts: list[str] = []
-        self.pre_text: list[str] | None = None
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.VOID:
-            return
-        self.open.append((tag, (dict(attrs).get("class") or "").split()))
-        classes = [c for _, cs in self.open for c in cs]
-        if tag == "pre" and "cell_output" in classes and "solution" not in classes:
-            self.pre_text = []
-
-    def handle_endtag(self, tag):
-        while self.open and self.open.pop()[0] != tag:
-            pass
-        if tag == "pre" and self.pre_text is not None:
-            self.texts.append("".join(self.pre_text))
-            self.pre_text = None
-
-    def handle_data(self, data):
-        if self.pre_text is not None:
-            self.pre_text.append(data)
-
-
 def _printed_output_lines(docname: str) -> list[str]:
-    parser = _Outputs()
-    parser.feed((HTML_DIR / f"{docname}.html").read_text(encoding="utf-8"))
-    return [line for text in parser.texts for line in text.splitlines() if line.strip()]
+    """The lines of each ``pre`` in a ``div.cell_output`` of the built page, but those in a
+    solution's dropdown: the outputs as printed (the notebooks in the repository hold none)."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((HTML_DIR / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+    return [line for pre in page.select("div.cell_output pre")
+            if not pre.find_parent(class_="solution")
+            for line in pre.get_text().splitlines() if line.strip()]
 
 
 @pytest.mark.parametrize("docname", _chapters())

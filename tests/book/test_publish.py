@@ -1,25 +1,21 @@
-"""Publishing the right edition: the Pages workflow, and the student edition's table of contents.
+"""Publishing the right edition: the Pages workflow.
 
 Fast checks, with no build and no browser: ``.github/workflows/pages.yml`` read as YAML (its
-shell steps run with bash against a throwaway git repository), the Makefile read as text, and
-``book/_tools/editions.py`` called as plain functions. The built editions are checked in
-``test_student_edition.py``.
+shell steps run with bash against a throwaway git repository) and the Makefile read as text.
+The built editions are checked in ``test_student_edition.py``.
 """
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import subprocess
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
 
-import editions  # book/_tools (tests/conftest.py puts it on sys.path)
-import sphinx_extension as sphinxext
+import sphinx_extension as sphinxext  # book/_tools (tests/conftest.py puts it on sys.path)
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / ".github" / "workflows" / "pages.yml"
@@ -93,10 +89,16 @@ def _recipe(target: str) -> str:
     return match.group(1).replace("\\\n", " ")
 
 
+def _build_recipe(target: str) -> str:
+    """The recipe that builds ``make <target>``'s site (``make book`` asks for the file target
+    ``$(BOOK_HTML)``, made only when a source is newer)."""
+    return _recipe("$(BOOK_HTML)" if target == "book" else target)
+
+
 def _site_of(target: str) -> str:
     """Where ``make <target>`` writes the site: jupyter-book's ``<path-output>/_build/html``."""
-    found = re.search(r"jupyter-book build \. .*?(?:--path-output (\S+))?\s*$", _recipe(target),
-                      re.M)
+    found = re.search(r"jupyter-book build \. .*?(?:--path-output (\S+))?\s*$",
+                      _build_recipe(target), re.M)
     assert found, f"`make {target}` runs no jupyter-book build of the book"
     return f"{found.group(1)}/_build/html" if found.group(1) else "_build/html"
 
@@ -142,8 +144,8 @@ def test_the_makefile_writes_the_editions_where_the_workflow_looks():
     # Read independently of the workflow: the student edition has a folder of its own.
     assert _site_of("book") == "_build/html"
     assert _site_of("exercises") == "_build/exercises/_build/html"
-    assert f"{sphinxext.HIDE_SOLUTIONS_ENV_VAR}=1" in _recipe("exercises")
-    assert sphinxext.HIDE_SOLUTIONS_ENV_VAR not in _recipe("book")
+    assert f"{sphinxext.HIDE_SOLUTIONS_ENV_VAR}=1" in _build_recipe("exercises")
+    assert sphinxext.HIDE_SOLUTIONS_ENV_VAR not in _build_recipe("book")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -222,102 +224,3 @@ def test_the_notebooks_step_is_skipped_without_a_notebooks_folder(checkout, tmp_
     proc = _push_notebooks(clone, "_build/html", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "notebooks" not in _git("branch", "--list", cwd=remote)
-
-
-# --------------------------------------------------------------------- the student toc
-
-
-TOC = {
-    "format": "jb-book",
-    "root": "book/intro",
-    "parts": [
-        {"caption": "Chapters", "chapters": [{"file": "book/margin"}]},
-        {"caption": "Reference",
-         "chapters": [{"file": "book/notation"}, {"file": "book/instructor_guide"}]},
-    ],
-}
-
-
-def test_student_toc_drops_the_guide_and_keeps_the_rest():
-    before = copy.deepcopy(TOC)
-    student = editions.student_toc(TOC)
-    assert TOC == before  # a copy: the full edition's table is untouched
-    expected = copy.deepcopy(TOC)
-    expected["parts"][1]["chapters"] = [{"file": "book/notation"}]
-    assert student == expected
-
-
-def test_student_toc_drops_a_part_left_empty_and_an_entry_with_its_suffix():
-    toc = {"format": "jb-book", "root": "book/intro", "parts": [
-        {"caption": "Chapters", "chapters": [{"file": "book/margin", "sections": [
-            {"file": "book/instructor_guide.md"}]}]},
-        {"caption": "Teaching", "chapters": [{"file": "book/instructor_guide"}]},
-    ]}
-    student = editions.student_toc(toc)
-    assert student["parts"] == [{"caption": "Chapters", "chapters": [{"file": "book/margin"}]}]
-
-
-def test_student_toc_of_the_books_own_table_lists_every_page_but_the_guide():
-    toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
-    files = re.findall(r"file: (\S+)", yaml.safe_dump(toc))
-    student = re.findall(r"file: (\S+)", yaml.safe_dump(editions.student_toc(toc)))
-    assert editions.GUIDE in files
-    assert student == [f for f in files if f != editions.GUIDE]
-
-
-def test_student_toc_fails_clearly_when_the_guide_is_not_listed():
-    renamed = copy.deepcopy(TOC)
-    renamed["parts"][1]["chapters"][1]["file"] = "book/teaching_notes"
-    with pytest.raises(ValueError, match="no entry `file: book/instructor_guide`.*editions.py"):
-        editions.student_toc(renamed)
-    with pytest.raises(ValueError, match="root"):
-        editions.student_toc(dict(TOC, root=editions.GUIDE))
-
-
-def _sphinx_app(tmp_path: Path, toc: dict) -> SimpleNamespace:
-    (tmp_path / "_toc.yml").write_text(yaml.safe_dump(toc))
-    config = SimpleNamespace(external_toc_path="_toc.yml", exclude_patterns=["_build"])
-    return SimpleNamespace(srcdir=str(tmp_path), doctreedir=str(tmp_path / "doctrees"),
-                           config=config)
-
-
-def test_the_student_build_reads_a_table_without_the_guide(tmp_path, monkeypatch):
-    app = _sphinx_app(tmp_path, TOC)
-    monkeypatch.delenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, raising=False)
-    editions._leave_out_the_guide(app, app.config)
-    assert app.config.external_toc_path == "_toc.yml"  # the full edition: as it was
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
-    editions._leave_out_the_guide(app, app.config)
-    used = Path(app.config.external_toc_path)
-    assert used.is_absolute() and used.parent == tmp_path / "doctrees"
-    assert yaml.safe_load(used.read_text()) == editions.student_toc(TOC)
-    assert app.config.exclude_patterns == ["_build", f"{editions.GUIDE}.*"]
-
-
-def test_the_student_build_stops_when_the_guide_is_not_listed(tmp_path, monkeypatch):
-    from sphinx.errors import ConfigError
-
-    toc = copy.deepcopy(TOC)
-    del toc["parts"][1]["chapters"][1]
-    app = _sphinx_app(tmp_path, toc)
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
-    with pytest.raises(ConfigError, match="instructor guide"):
-        editions._leave_out_the_guide(app, app.config)
-
-
-def test_references_to_the_guide_become_text_in_the_student_edition_only(monkeypatch):
-    app = SimpleNamespace(srcdir=str(REPO))
-    contnode = object()
-
-    def resolve(reftype: str, target: str, refdoc: str = "book/intro"):
-        node = {"reftype": reftype, "reftarget": target, "refdoc": refdoc}
-        return editions._unlink_the_guide(app, None, node, contnode)
-
-    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
-    assert "instructor-guide" in editions.guide_labels(REPO / f"{editions.GUIDE}.md")
-    assert resolve("ref", "instructor-guide") is contnode
-    assert resolve("ref", "ig-hosting") is contnode
-    assert resolve("doc", "instructor_guide") is contnode
-    assert resolve("ref", "notation") is None  # a real missing reference still fails the build
-    monkeypatch.delenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR)
-    assert resolve("ref", "instructor-guide") is None

@@ -5,7 +5,7 @@ construct the chapters use has a plain-Markdown form, and what is unknown fails 
 tests marked ``notebooks`` read the reader notebooks a book build wrote (``make test`` runs them
 after ``make book``) and compare them with the built pages: no MyST left, and every number the
 page shows appears in the notebook, in the page's order. That they run, outside the repository on
-the installed wheel, is ``make test-wheel``'s part (tests/tools/run_chapters_outside.py).
+the installed wheel, is ``make test-lowest``'s part (tests/tools/run_chapters_outside.py).
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ from reader_notebooks import (INSTALL_TAG, Book, Target, citations, glued_values
 REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
 SAMPLE_URL = "https://github.com/example-org/perceptron-book"
-_FROM_BUILD = os.environ.get("PERCEPTRON_NOTEBOOKS_FROM_BUILD", "")
-# The build whose reader notebooks the `notebooks` tests read: the one whose runs they check.
-HTML_DIR = Path(_FROM_BUILD).parent / "html" if _FROM_BUILD else REPO / "_build" / "html"
+# The build whose reader notebooks the `notebooks` tests read.
+HTML_DIR = Path(os.environ.get("BOOK_HTML_DIR", REPO / "_build" / "html"))
 # Left in Markdown, each of these is raw MyST to a reader of plain Jupyter or Colab.
 RAW_MYST = re.compile(r"^\s*(`{3,}|:{3,})\{|\{(glue|glue:text|ref|prf:ref|numref|doc|cite:[tp]|"
                       r"eq|math)\}`|^\([\w:.-]+\)=\s*$", re.M)

@@ -1,8 +1,6 @@
-"""book/_tools/sphinx_extension.py: the static sliders' switch, local MathJax, the student edition."""
+"""book/_tools/sphinx_extension.py: the static sliders' switch and the student edition."""
 
 from __future__ import annotations
-
-import fnmatch
 
 from perceptron_core.figures import sliders
 from perceptron_core.figures.sliders import STATIC_ENV_VAR
@@ -15,9 +13,6 @@ class _FakeSphinx:
     def connect(self, event, handler, priority=500):  # Sphinx's signature
         self.handlers[event] = handler
 
-    def setup_extension(self, name):  # the book's extension loads its `editions` part
-        self.extensions = [*getattr(self, "extensions", []), name]
-
 
 def test_sphinx_extension_sets_the_same_variable(monkeypatch):
     import sphinx_extension as sphinxext
@@ -27,37 +22,37 @@ def test_sphinx_extension_sets_the_same_variable(monkeypatch):
     app = _FakeSphinx()
     sphinxext.setup(app)
     assert sliders.static_mode_requested()
-    assert {"config-inited", "build-finished"} <= set(app.handlers)
+    assert {"config-inited", "build-finished", "missing-reference"} <= set(app.handlers)
 
 
-def test_sphinx_extension_serves_mathjax3_from_the_book(tmp_path):
-    """book/_tools/sphinx_extension.py points Sphinx at the local MathJax 3 and copies what it loads."""
+def test_the_student_edition_refuses_a_table_with_the_guide_and_unlinks_its_labels(
+        tmp_path, monkeypatch):
+    """`make exercises` builds from _toc.yml without the instructor guide (jupyter-book's
+    --toc); a student build from the full table stops, and intro.md's references to the guide
+    become text, while any other missing reference still fails the build."""
     from types import SimpleNamespace
 
+    import pytest
+    from sphinx.errors import ConfigError
+
     import sphinx_extension as sphinxext
+    from chapters import REPO
 
-    assert sphinxext._bundled_mathjax() is not None, "sphinx-mathjax-offline is in requirements.txt"
-    config = SimpleNamespace(mathjax_path="https://cdn.example/mathjax.js", mathjax3_config=None)
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax_path == "mathjax/tex-chtml.js"
-    assert config.mathjax3_config["options"]["menuOptions"]["settings"]["assistiveMml"] is True
-    # The book's own settings win, and the module's defaults are not shared (myst-parser
-    # writes into this dict).
-    config = SimpleNamespace(mathjax_path="", mathjax3_config={"tex": {"tags": "ams"}})
-    sphinxext._use_local_mathjax(None, config)
-    assert config.mathjax3_config["tex"] == {"tags": "ams"} and "options" in config.mathjax3_config
-    config.mathjax3_config["options"]["processHtmlClass"] = "math"
-    assert "processHtmlClass" not in sphinxext.MATHJAX3_CONFIG["options"]
-    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
-    sphinxext._copy_mathjax(app, None)
-    copied = tmp_path / "_static" / "mathjax"
-    assert (copied / "tex-chtml.js").is_file()
-    assert (copied / "output" / "chtml" / "fonts" / "woff-v2").is_dir()
-    assert (copied / "sre" / "mathmaps" / "en.json").is_file()
-    top = {p.name for p in copied.iterdir()}
-    assert not fnmatch.filter(top - {"tex-chtml.js"}, "*.js"), top
-    assert "adaptors" not in top
-
+    app = SimpleNamespace(srcdir=str(REPO))
+    full = SimpleNamespace(external_toc_path="_toc.yml")
+    (tmp_path / "toc.yml").write_text("root: book/intro\n")
+    student = SimpleNamespace(external_toc_path=str(tmp_path / "toc.yml"))
+    node = {"reftype": "ref", "reftarget": "instructor-guide"}
+    monkeypatch.delenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, raising=False)
+    sphinxext._student_toc(app, full)
+    assert sphinxext._unlink_the_guide(app, None, node, "text") is None
+    monkeypatch.setenv(sphinxext.HIDE_SOLUTIONS_ENV_VAR, "1")
+    with pytest.raises(ConfigError, match="make exercises"):
+        sphinxext._student_toc(app, full)
+    sphinxext._student_toc(app, student)
+    assert sphinxext._unlink_the_guide(app, None, node, "text") == "text"
+    other = {"reftype": "ref", "reftarget": "notation"}
+    assert sphinxext._unlink_the_guide(app, None, other, "text") is None
 
 
 def test_exercises_build_drops_every_solution(monkeypatch):

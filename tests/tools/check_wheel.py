@@ -3,7 +3,7 @@
 The book's build code (the Sphinx extension, ``glue_numbers``, the notebook tools) lives under
 ``book/`` and needs myst-nb and Sphinx, which the package does not depend on. A wheel that
 carried it, or any module that imports it, would fail for a student who installs the package
-(issue 21: ``No module named 'myst_nb'`` in every chapter). ``make test-wheel`` runs this on the
+(issue 21: ``No module named 'myst_nb'`` in every chapter). ``make test-lowest`` runs this on the
 wheel it builds, before installing it.
 
 Usage::
@@ -25,7 +25,7 @@ __all__ = ["BUILD_MODULES", "REQUIRED_FILES", "problems", "main"]
 # Modules of the book's build, and what only the build has: none may be imported by the package.
 BUILD_MODULES = frozenset({
     "myst_nb", "sphinx", "sphinx_extension", "sphinxext", "glue_numbers", "docutils",
-    "jupyter_book", "nbval", "nbval_glue", "notebook_numbers",
+    "jupyter_book", "nbval", "notebook_numbers", "reader_notebooks",
 })
 # Data the package reads at run time: a wheel without iris.csv fails at the first call of iris(),
 # one without playground.js at the first playground (perceptron_core.playground), live or static.

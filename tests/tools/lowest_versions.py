@@ -1,7 +1,7 @@
 """The lowest versions ``pyproject.toml`` accepts, as pins: the second test environment.
 
-``make venv-lowest`` installs the package's dependencies at their floors, so that ``make
-test-lowest`` tests what ``pyproject.toml`` promises rather than only what ``requirements.txt``
+``make test-lowest`` installs the built wheel with the package's dependencies at their floors,
+so that it tests what ``pyproject.toml`` promises rather than only what ``requirements.txt``
 pins. Each floor (``numpy>=1.24``) becomes a pin (``numpy==1.24``), for the core's
 ``dependencies`` and every optional extra except ``test`` (whose tools are pinned by
 ``requirements.txt``, like the book's build tools).
@@ -12,8 +12,9 @@ Usage::
     python tests/tools/lowest_versions.py --requirements requirements.txt
 
 The second form prints ``requirements.txt`` with each floored package's pin replaced by its
-floor (and floored packages that ``requirements.txt`` lacks appended): one file that pip installs
-without a conflict between two pins of the same package. Everything else stays at its pin.
+floor (and floored packages that ``requirements.txt`` lacks appended): the constraints file of
+``make test-lowest``, without a conflict between two pins of the same package. Everything else
+stays at its pin.
 
 Only the standard library is used (``tomllib``, Python 3.11), so any Python can run it before
 the environment it describes exists. A requirement without a floor is an error: a floor that is
@@ -28,15 +29,11 @@ import sys
 import tomllib
 from pathlib import Path
 
-__all__ = ["EXCLUDED_EXTRAS", "MAIN_ONLY", "floors", "lowest_requirements", "normalize", "main"]
+__all__ = ["EXCLUDED_EXTRAS", "floors", "lowest_requirements", "normalize", "main"]
 
 REPO = Path(__file__).resolve().parents[2]
 # Extras whose entries are tools pinned by requirements.txt, not the package's promises.
 EXCLUDED_EXTRAS = frozenset({"test"})
-# Tools of the main environment only, left out of the lowest one: otter-grader makes and grades
-# the assignments (make assignments, make grade, make test-assignments) with the pinned packages,
-# and needs a newer ipywidgets (>=8.1.5) than the floor the package promises to work with.
-MAIN_ONLY = frozenset({"otter-grader"})
 
 # A PEP 508 requirement, as far as pyproject's entries use it: name, optional [extras],
 # version specifiers, optional "; marker".
@@ -102,16 +99,14 @@ def lowest_requirements(requirements: str, pins: dict[str, str]) -> str:
     """The text of a requirements file with each package of ``pins`` pinned at its floor.
 
     Lines naming a floored package are replaced by ``name==floor`` (with a note of the pin they
-    replace); lines naming a package of :data:`MAIN_ONLY` are commented out; every other line,
-    comments included, is kept; floored packages the file does not name are appended.
+    replace); every other line, comments included, is kept; floored packages the file does not
+    name are appended.
     """
     out, seen = [], set()
     for line in requirements.splitlines():
         match = _REQ_LINE.match(line)
         name = normalize(match["name"]) if match else None
-        if name in MAIN_ONLY:
-            out.append(f"# {line.strip()}  (main environment only: lowest_versions.MAIN_ONLY)")
-        elif name in pins:
+        if name in pins:
             seen.add(name)
             out.append(f"{name}=={pins[name]}  # lowest accepted by pyproject.toml; pinned: {line.strip()}")
         else:

@@ -3,8 +3,8 @@
 A student installs ``perceptron_core[book]`` (the reader notebooks' install cell does it in
 Colab) and opens a chapter's notebook somewhere else than this repository: the reader notebook
 the book build writes for downloads and launch buttons (``--readers _build/html/_notebooks``,
-as ``make test-wheel`` runs it), or the chapter's source. There is no ``book/`` beside it,
-no myst-nb, no ``glue_numbers``: the chapter must still run, gluing nothing. ``make test-wheel``
+as ``make test-lowest`` runs it), or the chapter's source. There is no ``book/`` beside it,
+no myst-nb, no ``glue_numbers``: the chapter must still run, gluing nothing. ``make test-lowest``
 builds the wheel, installs it with its ``book`` extra into a clean venv, and runs this script:
 
 1. copies the chapters of ``_toc.yml`` (``book/_tools/chapters.py``), or their reader
@@ -13,8 +13,8 @@ builds the wheel, installs it with its ``book`` extra into a clean venv, and run
    sees the package and its ``book`` extra installed in that venv, nothing of the repository on
    ``sys.path``, no myst-nb and no ``glue_numbers``, and the temporary directory as its working
    directory;
-3. executes every chapter there with nbclient (each cell within ``--timeout`` seconds) and prints
-   ``OK`` or ``FAILED`` per chapter, with the failing cell's error. pip has no index in the
+3. executes every chapter there with nbclient, one per core (each cell within ``--timeout``
+   seconds), and prints ``OK`` or ``FAILED`` per chapter, with the failing cell's error. pip has no index in the
    kernels (``PIP_NO_INDEX``): a chapter whose install cell tried to install anything fails.
 
 It exits with status 1 when a chapter fails or the probe finds the run not isolated. The script
@@ -24,7 +24,7 @@ and ipykernel.
 
 Usage::
 
-    .venv/bin/python tests/tools/run_chapters_outside.py --python _build/wheel-venv/bin/python \
+    .venv/bin/python tests/tools/run_chapters_outside.py --python _build/lowest-venv/bin/python \
         [--readers _build/html/_notebooks]
 """
 
@@ -38,7 +38,10 @@ import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from multiprocessing import get_context
 from pathlib import Path
 
 
@@ -134,7 +137,7 @@ def _inside(path: str, root: Path) -> bool:
 def isolation_problems(info: dict, workdir: Path, repo: Path = REPO) -> list[str]:
     """What makes a probe's run not a student's run outside the repository (empty: none).
 
-    The venv under test may itself lie in the repository (``_build/wheel-venv``): what is inside
+    The venv under test may itself lie in the repository (``_build/lowest-venv``): what is inside
     its prefix is the installed wheel, anything else inside the repository is the source.
     """
     found = []
@@ -238,8 +241,12 @@ def main(argv: list[str] | None = None) -> int:
             return 1
 
         failed = []
-        for notebook in notebooks:
-            outcome = execute(workdir / notebook.name, workdir, kernels, args.timeout)
+        # One chapter per core, as the book build runs them. Spawned, not forked: a fork of this
+        # process, whose probe left ZeroMQ and asyncio state behind, hangs in its first kernel.
+        with ProcessPoolExecutor(os.cpu_count(), mp_context=get_context("spawn")) as pool:
+            run = partial(execute, workdir=workdir, kernels=kernels, timeout=args.timeout)
+            outcomes = pool.map(run, [workdir / n.name for n in notebooks])
+        for outcome in outcomes:
             if outcome.error is None:
                 print(f"OK      {outcome.name:<20} {outcome.seconds:6.1f} s", flush=True)
             else:
