@@ -281,8 +281,12 @@ def _build(out: Path, **env_vars: str) -> Path:
     env = {k: v for k, v in os.environ.items()
            if k not in (sphinxext.HIDE_SOLUTIONS_ENV_VAR, sphinxext.REPOSITORY_ENV_VAR)}
     jb = Path(sys.executable).with_name("jupyter-book")
+    toc = []
+    if env_vars.get(sphinxext.HIDE_SOLUTIONS_ENV_VAR):  # the student edition's pages, as `make exercises`
+        subprocess.run(["make", "-s", "_build/student_toc.yml"], cwd=REPO, check=True)
+        toc = ["--toc", str(REPO / "_build" / "student_toc.yml")]
     start = time.perf_counter()
-    proc = subprocess.run([str(jb), "build", str(REPO), "-n", "-W", "--keep-going", "--path-output", str(out)],
+    proc = subprocess.run([str(jb), "build", str(REPO), "-n", "-W", "--keep-going", "--path-output", str(out), *toc],
                           env=dict(env, **env_vars), capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     print(f"built {env_vars} in {time.perf_counter() - start:.0f} s")
