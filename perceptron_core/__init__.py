@@ -22,9 +22,13 @@ changes nothing in the caller's session. One module per idea:
   run on them in the page (a widget through anywidget, of the ``book`` extra, in Jupyter; HTML in
   the static book). Not imported here: ``from perceptron_core.playground import playground``.
 
-Every sign of a dot product, in every algorithm, ``predict`` and conversion, is decided by one
-function, exactly (:mod:`perceptron_core._signs`). The figures and sliders of the book are a
-separate layer, :mod:`perceptron_core.figures`, which needs the ``book`` extra.
+Runs (the perceptron and its variants, the Margin Perceptron, ``predict``, the conversions) are
+plain float64 and deterministic: every score is summed in one fixed order, so a run is the same
+on every machine and in the playground's JavaScript (:mod:`~perceptron_core.algorithms` says
+how). What the package *certifies* (a separability verdict and its evidence, the interval of γ*,
+the smallest certificates) is checked in exact rational arithmetic, with ``fractions.Fraction``.
+The figures and sliders of the book are a separate layer, :mod:`perceptron_core.figures`,
+which needs the ``book`` extra.
 """
 
 from __future__ import annotations

@@ -30,18 +30,16 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _signs
 from ._validation import (
     check_X,
     check_X_y,
     check_positive,
     check_probability,
     check_vector,
-    pow2_shift,
     row_norms,
     unit_vector,
 )
-from .algorithms import PerceptronResult, Tie, _check_tie, labels_from_signs, online_perceptron
+from .algorithms import PerceptronResult, Tie, _check_tie, labels, online_perceptron, scores
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
 from .geometry import separability, separator_arc
 
@@ -224,8 +222,8 @@ class HalvingLearner:
 
     def _votes(self, x: ArrayLike) -> NDArray[np.int64]:
         x = check_vector(x, self.H.shape[1], "x")
-        # h·x decided exactly, as every algorithm of the package decides a sign.
-        return np.where(_signs.signs(self.H, x) > 0, 1, -1)
+        # h·x summed in the run contract's order, as every score of the package.
+        return np.where(scores(self.H, x) > 0, 1, -1)
 
     def predict(self, x: ArrayLike) -> int:
         votes = self._votes(x)[self._alive]
@@ -531,10 +529,11 @@ class ConversionSimulation:
 def _wrong(W: NDArray, X: NDArray, y: NDArray, tie: Tie) -> NDArray[np.bool_]:
     """``wrong[r, j]``: the prediction of ``W[r]`` on ``X[r, j]`` is not ``y[r, j]``.
 
-    The sign of ``W[r]·X[r, j]`` is decided exactly, as :func:`online_perceptron` decides it
-    (:mod:`perceptron_core._signs`), and the tie rule gives the label at 0.
+    The score ``W[r]·X[r, j]`` is summed as :func:`online_perceptron` sums it, so the
+    simulation and :func:`convert_stream` make the same decisions; the tie rule gives the
+    label at 0.
     """
-    return labels_from_signs(_signs.paired_signs(X, W), tie) != y
+    return labels(scores(X, W[:, None, :]), tie) != y
 
 
 def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *, repeats: int = 1000,
@@ -544,8 +543,8 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
 
     Each run has a stream of ``(M+1)·window`` examples, drawn up front, which the proof shows
     is always enough (each of h₁ … h_M reads at most one window before its mistake). The runs are
-    those of :func:`convert_stream` on the same streams: every sign of ``w·x`` is decided
-    exactly, as the online perceptron decides it, so the two make the same decisions.
+    those of :func:`convert_stream` on the same streams: every score ``w·x`` is summed as the
+    online perceptron sums it, so the two make the same decisions.
 
     Parameters
     ----------
@@ -569,11 +568,6 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     tie = _check_tie(tie)
-    # The runs depend only on directions: draw them at R·2ᵏ in [½, 1) (the same draws, scaled
-    # exactly), so that scores x·w neither underflow (R near 1e-180) nor overflow.
-    shift = pow2_shift(dist.R)
-    if shift:
-        dist = BandDistribution(math.ldexp(dist.gamma, shift), math.ldexp(dist.R, shift))
     plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
     k = plan.window if window is None else _check_count(window, "window")
     if streams is None:
@@ -586,7 +580,6 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
         X = y = None
     else:
         X, y = (np.asarray(a, dtype=float) for a in streams)
-        X = np.ldexp(X, shift) if shift else X
         repeats, total = y.shape
     W = np.zeros((repeats, 2))
     pos = np.zeros(repeats, dtype=np.int64)  # examples read so far
