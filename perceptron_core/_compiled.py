@@ -93,8 +93,9 @@ def _perceptron_epochs(X, y, theta, offset, at_tie, max_epochs, rounds):
 def _margin_epochs(Z, w, aim, max_epochs, rounds):
     """The Margin Perceptron's sweeps over the rows ``z = y·x`` of ``Z``, with ``w`` (in place)
     starting at ``Z[0]``: add row i to ``w`` when ``s < aim * sqrt(nn)``, with
-    ``s = Σⱼ Z[i, j]·w[j]`` and ``nn = Σⱼ w[j]·w[j]`` each summed left to right from 0.0, until a
-    sweep adds nothing or ``max_epochs`` sweeps are done. Rounds and the result as in
+    ``s = Σⱼ Z[i, j]·w[j]`` and ``nn = Σⱼ w[j]·w[j]`` each summed left to right from 0.0, or
+    when ``nn == 0`` (``w = 0`` has no direction, so no point has a margin yet), until a sweep
+    adds nothing or ``max_epochs`` sweeps are done. Rounds and the result as in
     :func:`perceptron_epochs`."""
     n, d = Z.shape
     nn = 0.0
@@ -109,7 +110,7 @@ def _margin_epochs(Z, w, aim, max_epochs, rounds):
             s = 0.0
             for j in range(d):
                 s += Z[i, j] * w[j]
-            if s < threshold:
+            if s < threshold or nn == 0.0:
                 nn = 0.0
                 for j in range(d):
                     w[j] += Z[i, j]

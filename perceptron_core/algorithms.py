@@ -467,7 +467,8 @@ def margin_perceptron(
     at τ = ½.
 
     The test is the run contract's: ``s < aim·√nn`` with ``aim = τ·γ`` (one float product),
-    ``s = Σⱼ zⱼwⱼ`` and ``nn = Σⱼ wⱼwⱼ`` each summed left to right; the playground computes it
+    ``s = Σⱼ zⱼwⱼ`` and ``nn = Σⱼ wⱼwⱼ`` each summed left to right, and every point is short of
+    the aim while ``w = 0`` (``nn = 0``: no direction, no margin); the playground computes it
     the same way. A point within rounding of the aim is decided by those floats.
 
     Parameters
