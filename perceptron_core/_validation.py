@@ -279,8 +279,8 @@ def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0) -> NDArra
     when a margin itself lies beyond the float range.
     """
     k = pow2_shift(float(np.max(np.abs(w))))
-    w, b = np.ldexp(w, k), math.ldexp(b, k)
     with np.errstate(over="ignore", invalid="ignore"):
+        w, b = np.ldexp(w, k), np.ldexp(b, k)  # b may overflow: refused below
         out = y * (X @ w + b) / np.linalg.norm(w)
     if not np.all(np.isfinite(out)):
         raise ValueError("the margins (w·x + b)/‖w‖ exceed the float range: these distances are not floats. "
