@@ -34,6 +34,7 @@ __all__ = [
     "check_vector",
     "check_flag",
     "check_max_epochs",
+    "check_count",
     "pow2_shift",
     "vector_norm",
     "row_norms",
@@ -220,12 +221,18 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def check_count(value: Any, name: str, minimum: int = 1, why: str = "") -> int:
+    """Return ``value`` as an int of at least ``minimum``; booleans and floats are refused."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {value!r}{why or f'; e.g. {name}={max(minimum, 2)}'}.")
+    return int(value)
+
+
 def check_max_epochs(max_epochs: int) -> int:
     """Return ``max_epochs`` as a positive int; a cap is what stops non-separable runs."""
-    if isinstance(max_epochs, (bool, np.bool_)) or not isinstance(max_epochs, (int, np.integer)) or max_epochs < 1:
-        raise ValueError(f"max_epochs must be a positive integer, got {max_epochs!r}. It is the cap that stops "
-                         "the run on data that cannot be separated.")
-    return int(max_epochs)
+    return check_count(max_epochs, "max_epochs", why=". It is the cap that stops the run on data that cannot "
+                       "be separated")
 
 
 # ---------------------------------------------------------------------------------------------

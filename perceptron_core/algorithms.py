@@ -38,6 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from . import _compiled
 from ._validation import (
+    check_count,
     check_flag,
     check_max_epochs,
     check_positive,
@@ -533,8 +534,7 @@ def find_cycle(run: PerceptronResult, n: int) -> tuple[int, int] | None:
     n : the number of examples it swept.
     """
     h = _recorded(run, "find_cycle")
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be the number of examples the run swept (a positive int), got {n!r}.")
+    n = check_count(n, "n", why=": the number of examples the run swept")
     if h.indices.size and int(h.indices.max()) >= n:
         raise ValueError(f"the run updated on example {int(h.indices.max())}, so it swept more than "
                          f"n = {n} examples; pass n = len(y) of the data it ran on.")

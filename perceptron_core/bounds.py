@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import (
+    check_count,
     _as_real_array,
     check_finite_result,
     check_nonnegative,
@@ -235,12 +236,8 @@ def freund_schapire_bound(R: float, gamma: float, D: float) -> float:
 
 
 def _check_passes(passes: object) -> int:
-    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
-        raise ValueError(
-            f"passes must be a positive integer, got {passes!r}: the number T of passes over the data "
-            "the bound covers (TD_gamma is paid once per pass)."
-        )
-    return int(passes)
+    return check_count(passes, "passes", why=": the number T of passes over the data the bound covers "
+                       "(TD_gamma is paid once per pass)")
 
 
 def bound_at(margins: ArrayLike, R: float, gamma: float, passes: int = 1) -> float:
@@ -407,8 +404,7 @@ def best_bound(
         raise ValueError("every point of X is 0, so R = 0: there is no direction to choose; pass data.")
     T = _check_passes(passes)
     tol = check_positive(tol, "tol")
-    if isinstance(max_sweeps, (bool, np.bool_)) or not isinstance(max_sweeps, (int, np.integer)) or max_sweeps < 1:
-        raise ValueError(f"max_sweeps must be a positive integer, got {max_sweeps!r}.")
+    check_count(max_sweeps, "max_sweeps")
     n = len(y)
     C = T / (R * R)
     Z = y[:, None] * X  # rows yᵢxᵢ

@@ -27,7 +27,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_flag, check_X, check_X_y, check_y
+from ._validation import check_count, check_flag, check_X, check_X_y, check_y
 from .geometry import Separability
 
 __all__ = [
@@ -207,8 +207,7 @@ def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
     Sorted tuples of point indices, by size and then lexicographically.
     """
     X, y = check_X_y(X, y)
-    if isinstance(max_size, (bool, np.bool_)) or not isinstance(max_size, (int, np.integer)) or max_size < 1:
-        raise ValueError(f"max_size must be a positive integer (the largest set to look for), got {max_size!r}.")
+    check_count(max_size, "max_size", why=" (the largest set to look for)")
     offset = check_flag(offset, "offset")
     from scipy.optimize import Bounds, LinearConstraint, milp  # here: scipy is slow to import
 

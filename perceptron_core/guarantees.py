@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import (
+    check_count,
     check_X,
     check_X_y,
     check_positive,
@@ -65,17 +65,6 @@ __all__ = [
     "LPRun",
     "lp_route",
 ]
-
-
-def _check_count(value: object, name: str, minimum: int = 1) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise TypeError(
-            f"{name} must be a whole number, got {value!r} of type {type(value).__name__}; "
-            f"pass an int such as {name}={max(minimum, 1)}."
-        )
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}; pass {name} >= {minimum}.")
-    return int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -190,7 +179,7 @@ def sign_vectors(d: int) -> NDArray[np.float64]:
     On the adversary's points they contain the consistent ``u`` whatever the labels, so they are
     a finite class on which the halving algorithm makes at most ``log₂ 2^d = d`` mistakes.
     """
-    d = _check_count(d, "d")
+    d = check_count(d, "d")
     if d > 20:
         raise ValueError(f"d = {d} would give 2^{d} hypotheses; use d <= 20.")
     return np.array(list(itertools.product((-1.0, 1.0), repeat=d))) / math.sqrt(d)
@@ -290,8 +279,8 @@ def adversary_game(learner: OnlineLearner, k: int, *, d: int | None = None, R: f
             f"learner must have predict(x) and update(x, y) methods, got {type(learner).__name__}; "
             "wrap it in a class with those two methods (see PerceptronLearner)."
         )
-    k = _check_count(k, "k")
-    d = k if d is None else _check_count(d, "d")
+    k = check_count(k, "k")
+    d = k if d is None else check_count(d, "d")
     if d < k:
         raise ValueError(f"the game needs d >= k orthogonal directions, got d = {d} < k = {k}; pass d >= {k}.")
     R = check_positive(R, "R")
@@ -388,7 +377,7 @@ class BandDistribution:
 
     def sample(self, n: int, *, seed: int | np.random.Generator = 0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``n`` examples ``(X, y)`` drawn independently."""
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         phi, y = self.sample_parts(n, rng)
         return self.points(phi, y), y
@@ -475,8 +464,8 @@ def convert_stream(stream: Iterable[tuple[ArrayLike, float]], window: int, *, ti
     -------
     ConversionRun
     """
-    window = _check_count(window, "window")
-    limit = None if max_examples is None else _check_count(max_examples, "max_examples", 0)
+    window = check_count(window, "window")
+    limit = None if max_examples is None else check_count(max_examples, "max_examples", 0)
     if limit is not None:
         stream = itertools.islice(stream, limit)
     run_length, current, mistakes, examples = 0, None, 0, 0
@@ -569,12 +558,12 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     delta = check_probability(delta, "delta")
     tie = _check_tie(tie)
     plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
-    k = plan.window if window is None else _check_count(window, "window")
+    k = plan.window if window is None else check_count(window, "window")
     if streams is None:
         # Fresh examples are drawn a window at a time. Those after a mistake in a window are
         # never looked at and are discarded, so each run sees an i.i.d. stream, as on paper; a
         # run reads at most (M+1) windows, so it is never cut short.
-        repeats = _check_count(repeats, "repeats")
+        repeats = check_count(repeats, "repeats")
         rng = np.random.default_rng(seed)
         total = plan.hypotheses * k
         X = y = None
@@ -641,7 +630,7 @@ def failure_quantile(repeats: int, delta: float, level: float = 1e-6) -> int:
     -------
     int
     """
-    repeats = _check_count(repeats, "repeats")
+    repeats = check_count(repeats, "repeats")
     delta = check_probability(delta, "delta")
     level = check_probability(level, "level")
     from scipy.stats import binom  # here: scipy takes a third of a second to import
@@ -666,7 +655,7 @@ def vc_sample_size(vc_dim: int, epsilon: float, delta: float) -> int:
     -------
     int, the smallest such m.
     """
-    d = _check_count(vc_dim, "vc_dim")
+    d = check_count(vc_dim, "vc_dim")
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     if not delta < 0.25:

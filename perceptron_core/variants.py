@@ -35,7 +35,7 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_flag, check_max_epochs, check_positive, check_real, check_X, check_X_y
+from ._validation import check_count, check_flag, check_max_epochs, check_positive, check_real, check_X, check_X_y
 from .algorithms import (
     _AT_TIE,
     ConvergenceWarning,
@@ -429,8 +429,7 @@ def kernel_perceptron(
     (True, True)
     """
     X, y = check_X_y(X, y)
-    if isinstance(degree, (bool, np.bool_)) or not isinstance(degree, (int, np.integer)) or degree < 1:
-        raise ValueError(f"degree must be a positive integer, got {degree!r}; e.g. degree=2 for a quadratic kernel.")
+    degree = check_count(degree, "degree", why="; e.g. degree=2 for a quadratic kernel")
     try:
         gamma = check_positive(gamma, "gamma")
     except ValueError:
@@ -439,7 +438,7 @@ def kernel_perceptron(
     coef0 = check_real(coef0, "coef0")
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)
-    name, function = _kernel_function(kernel, int(degree), gamma, coef0)
+    name, function = _kernel_function(kernel, degree, gamma, coef0)
     n = len(y)
     linear = name == "linear"
     if linear:

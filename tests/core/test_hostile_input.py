@@ -102,7 +102,7 @@ OTHER = {
     "adversary_game: d < k": (lambda: pc.adversary_game(pc.PerceptronLearner(), 3, d=2), ValueError, "d >= k"),
     "BandDistribution: gamma > R": (lambda: pc.BandDistribution(2.0, 1.0), ValueError, "gamma must be below R"),
     "simulate_conversion: not a distribution": (lambda: pc.simulate_conversion("band", 0.1, 0.1), TypeError, "BandDistribution"),
-    "convert_stream: window 0": (lambda: pc.convert_stream([], 0), ValueError, "window must be at least 1"),
+    "convert_stream: window 0": (lambda: pc.convert_stream([], 0), ValueError, "window must be a positive integer"),
     "carries_certificate: floats": (lambda: cert.carries_certificate(X_OK, Y_OK, [0, 1]), TypeError, "fractions.Fraction"),
     "carries_certificate: bad points": (lambda: cert.carries_certificate(cert.float_values(X_OK), Y_OK, [0, 7]), ValueError, "distinct indices"),
     "recorded_values: not decimals": (lambda: cert.recorded_values([[0.123]]), ValueError, "not all decimals"),
