@@ -278,13 +278,17 @@ def unit_vector(v: ArrayLike, name: str) -> NDArray[np.float64]:
     return v / np.linalg.norm(v)
 
 
-def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0) -> NDArray[np.float64]:
-    """``yᵢ (w·xᵢ + b)/‖w‖`` for validated ``X``, ``y``, a non-zero ``w`` and a finite ``b``.
+def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0, name: str = "w") -> NDArray[np.float64]:
+    """``yᵢ (w·xᵢ + b)/‖w‖`` for validated ``X``, ``y``, ``w`` and a finite ``b``; a zero ``w``
+    (named ``name`` in the error) is refused.
 
     ``w`` and ``b`` are first scaled together by a power of two (exact, and the margins do not
     change), so that a ``w`` near 1e-305 still has the margins of ``w/‖w‖``. Raises a ValueError
     when a margin itself lies beyond the float range.
     """
+    if not np.any(w):
+        raise ValueError(f"{name} is the zero vector, which has no direction (no hyperplane); pass a non-zero "
+                         "vector (its length does not matter).")
     k = pow2_shift(float(np.max(np.abs(w))))
     with np.errstate(over="ignore", invalid="ignore"):
         w, b = np.ldexp(w, k), np.ldexp(b, k)  # b may overflow: refused below

@@ -26,7 +26,6 @@ floats (a tie on decimal data, a margin exactly at the aim) is settled by the ex
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -385,12 +384,10 @@ def _online_rounds(stream: Iterable, offset: bool, tie: Tie) -> Iterator[OnlineS
         except (TypeError, ValueError):
             raise ValueError(f"round {t}: each item of the stream must be a pair (x, y), got {item!r}; "
                              "build the stream as zip(X, y).") from None
-        if isinstance(x_raw, numbers.Real) or np.ndim(x_raw) == 0 and not isinstance(x_raw, (str, bytes)):
-            x_raw = [x_raw]  # a number is one feature
-        if np.ndim(x_raw) != 1:
-            raise ValueError(f"round {t}: x must be one 1-D feature vector, got shape {np.shape(x_raw)}; "
+        if isinstance(x_raw, (str, bytes)) or np.ndim(x_raw) > 1:
+            raise ValueError(f"round {t}: x must be one 1-D feature vector (or a number), got {x_raw!r}; "
                              "pass the rows of X one at a time, e.g. zip(X, y).")
-        x = check_X([x_raw], name=f"x at round {t}")[0]
+        x = check_X([np.atleast_1d(x_raw)], name=f"x at round {t}")[0]  # a number is one feature
         if isinstance(label_raw, (str, bytes)) or np.ndim(label_raw) != 0:
             raise ValueError(f"round {t}: the label must be a single +1 or -1, got {label_raw!r}.")
         label = int(check_y(np.atleast_1d(label_raw), name=f"the label at round {t}")[0])

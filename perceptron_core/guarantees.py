@@ -20,9 +20,10 @@ routes from a mistake bound (or a consistent halfspace) to a PAC guarantee.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -51,7 +52,6 @@ __all__ = [
     "sign_vectors",
     "AdversaryGame",
     "adversary_game",
-    "forced_mistakes",
     "angle",
     "BandDistribution",
     "ConversionRun",
@@ -86,33 +86,15 @@ class OnlineLearner(Protocol):
     def update(self, x: NDArray[np.float64], y: int) -> None: ...
 
 
-class _Feed:
-    """An iterator that yields whatever pair was pushed last: it drives a generator round by round."""
-
-    def __init__(self) -> None:
-        self._item: tuple | None = None
-
-    def push(self, item: tuple) -> None:
-        self._item = item
-
-    def __iter__(self) -> Iterator[tuple]:
-        return self
-
-    def __next__(self) -> tuple:
-        if self._item is None:
-            raise StopIteration
-        item, self._item = self._item, None
-        return item
-
-
 class PerceptronLearner:
     """The package's online perceptron (:func:`~perceptron_core.online_perceptron`) as an
     :class:`OnlineLearner`, with any of the three tie rules.
 
-    ``predict`` asks the current hypothesis, with the run's tie rule and exact signs
+    ``predict`` asks the current hypothesis, with the run's tie rule
     (:meth:`PerceptronResult.predict`); ``update`` feeds the pair to the online perceptron, which
     makes its own prediction and updates on a mistake. The two predictions are compared, so the
-    adapter cannot drift from the package's algorithm.
+    adapter cannot drift from the package's algorithm. (The online perceptron reads its stream
+    one pair per round, so a queue that ``update`` fills drives it round by round.)
 
     Parameters
     ----------
@@ -121,8 +103,8 @@ class PerceptronLearner:
 
     def __init__(self, tie: Tie = "mistake") -> None:
         self.tie: Tie = _check_tie(tie)
-        self._feed = _Feed()
-        self._steps = online_perceptron(self._feed, tie=self.tie)
+        self._queue: deque[tuple] = deque()
+        self._steps = online_perceptron(iter(self._queue.popleft, None), tie=self.tie)
         self.w: NDArray[np.float64] | None = None
         self.mistakes = 0
 
@@ -143,7 +125,7 @@ class PerceptronLearner:
 
     def update(self, x: ArrayLike, y: int) -> None:
         expected = self.predict(x)
-        self._feed.push((np.asarray(x, dtype=float), y))
+        self._queue.append((np.asarray(x, dtype=float), y))
         step = next(self._steps)
         if step.prediction != expected:  # pragma: no cover - a bug guard, not an input error
             raise RuntimeError("the adapter's prediction differs from the online perceptron's")
@@ -301,11 +283,6 @@ def adversary_game(learner: OnlineLearner, k: int, *, d: int | None = None, R: f
     return AdversaryGame(X, y, predictions, int(np.sum(predictions != y)), u, R / math.sqrt(k), R)
 
 
-def forced_mistakes(R: float, gamma: float) -> int:
-    """``⌊(R/γ)²⌋``: the mistakes the adversary forces with radius R and margin at least γ."""
-    return max_rounds(R, gamma) - 1  # max_rounds is ⌊(R/γ)²⌋ + 1, robust to rounding at integers
-
-
 # --------------------------------------------------------------------------------------------
 # A planted distribution with a margin and a closed-form error
 # --------------------------------------------------------------------------------------------
@@ -313,10 +290,8 @@ def forced_mistakes(R: float, gamma: float) -> int:
 
 def angle(w: ArrayLike, u: ArrayLike) -> float:
     """The angle between two non-zero vectors, in [0, π], accurate also near 0 and π."""
-    w, u = np.asarray(w, dtype=float), np.asarray(u, dtype=float)
-    if not (np.any(w) and np.any(u)):
-        raise ValueError("the angle needs two non-zero vectors; pass w and u with at least one non-zero entry.")
-    a, b = unit_vector(w, "w"), unit_vector(u, "u")  # no underflow of ‖w‖² near 1e-180
+    # Unit vectors without underflow of ‖w‖² near 1e-180; a zero vector has no angle: refused there.
+    a, b = unit_vector(w, "w"), unit_vector(u, "u")
     # 2·atan2(‖a − b‖, ‖a + b‖) keeps full precision where arccos(a·b) loses it.
     return float(2.0 * math.atan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
 
@@ -389,12 +364,7 @@ class BandDistribution:
         For ``w = 0`` every score is a tie: the error is 1 under ``tie="mistake"`` (no answer) and
         ½ under the other rules, which predict one label for every point.
         """
-        tie = _check_tie(tie)
-        w = check_vector(w, 2, "w")
-        if not np.any(w):
-            return 1.0 if tie == "mistake" else 0.5
-        a = self.alpha
-        return float(np.clip(angle(w, self.u) - a, 0.0, math.pi - 2 * a) / (math.pi - 2 * a))
+        return float(self.errors(check_vector(w, 2, "w")[None, :], tie)[0])
 
     def errors(self, W: ArrayLike, tie: Tie = "mistake") -> NDArray[np.float64]:
         """:meth:`error` of each row of ``W`` (shape (m, 2)), computed for all rows at once."""

@@ -81,11 +81,7 @@ def _iterates(
     number of rounds ``n·epochs``. The counts add up to that total.
     """
     X, y = check_X_y(X, y)
-    try:
-        epochs = check_max_epochs(epochs)
-    except ValueError:
-        raise ValueError(f"epochs must be a positive integer, got {epochs!r}: the number of sweeps "
-                         "whose iterates are combined, e.g. epochs=10.") from None
+    epochs = check_count(epochs, "epochs", why=": the number of sweeps whose iterates are combined, e.g. epochs=10")
     # No warning at the cap: running all T epochs on inseparable data is the point here.
     run = _perceptron(X, y, offset=check_flag(offset, "offset"), max_epochs=epochs, record=True,
                       tie=_check_tie(tie))
@@ -130,7 +126,7 @@ class AveragedPerceptronResult:
     epochs: int
     converged: bool
     tie: Tie = "mistake"
-    w_sum: NDArray[np.float64] | None = None
+    w_sum: NDArray[np.float64] = None  # type: ignore[assignment]  # always set by averaged_perceptron
     b_sum: float = 0.0
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
@@ -140,10 +136,7 @@ class AveragedPerceptronResult:
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """Labels from the sign of ``w_sum·x + b_sum`` (the sign of the average's score), with
         the tie rule at 0."""
-        X = _check_features(X, self.w.shape[0])
-        if self.w_sum is None:
-            return labels(scores(X, self.w, self.b), self.tie)
-        return labels(scores(X, self.w_sum, self.b_sum), self.tie)
+        return labels(scores(_check_features(X, self.w.shape[0]), self.w_sum, self.b_sum), self.tie)
 
 
 def averaged_perceptron(

@@ -147,7 +147,7 @@ def test_adversary_forces_k_mistakes_on_any_deterministic_learner(k, table, R):
 @given(R=st.floats(0.1, 10.0), ratio=st.floats(0.08, 1.0))
 def test_forced_mistakes_meet_radius_and_margin(R, ratio):
     gamma = ratio * R
-    k = g.forced_mistakes(R, gamma)
+    k = pc.max_rounds(R, gamma) - 1  # ⌊(R/γ)²⌋, the mistakes the adversary forces
     assert k == math.floor((R / gamma) ** 2 * (1 + 1e-12))
     # The game for every k up to 156 costs seconds; the long games are played once each below.
     if k <= 30:

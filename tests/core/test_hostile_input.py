@@ -64,6 +64,7 @@ OTHER = {
     "online: not a stream": (lambda: next(pc.online_perceptron(3)), TypeError, "iterable of \\(x, y\\) pairs"),
     "online: not pairs": (lambda: next(pc.online_perceptron([1, 2])), ValueError, "pair \\(x, y\\)"),
     "online: 2-d x": (lambda: next(pc.online_perceptron([(X_OK, 1)])), ValueError, "1-D feature vector"),
+    "online: text x": (lambda: next(pc.online_perceptron([("ab", 1)])), ValueError, "1-D feature vector"),
     "online: changing length": (lambda: list(pc.online_perceptron([([1.0], 1), ([1.0, 2.0], 1)])), ValueError, "same length"),
     "online: label 0": (lambda: next(pc.online_perceptron([([1.0], 0)])), ValueError, "\\+1 or -1"),
     "find_cycle: no history": (lambda: pc.find_cycle(pc.perceptron(X_OK, Y_OK), 3), ValueError, "record=True"),
