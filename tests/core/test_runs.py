@@ -333,6 +333,8 @@ def test_the_margin_perceptron_starts_from_the_first_example_and_updates_on_clos
     assert np.array_equal(run.weights[0], X[0]) and run.converged
     assert 2 in run.update_indices  # (0.2, 1) is on the right side, but too close
     assert np.min(y * (X @ run.w)) / np.linalg.norm(run.w) >= 0.25
+    # (0.5, 5) sits exactly at the aim τγ‖w‖ = 0.5 of w = (1, 0): short means strictly below.
+    assert pc.margin_perceptron([[1.0, 0.0], [0.5, 5.0]], [1.0, 1.0], 1.0).updates == 0
     X, y = pc.xor()  # x₁ = 0: w starts at 0, which has no direction: every point is short
     assert not pc.margin_perceptron(X, y, 0.5, max_epochs=10).converged
 
