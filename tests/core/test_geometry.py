@@ -108,6 +108,9 @@ def test_a_wrong_certificate_is_rejected():
     # The old verdict on narrow_wedge(30): λ = (½, ½). Σλᵢyᵢxᵢ = (2⁻³¹, 0) ≠ 0, so it proves nothing.
     X, y = pc.narrow_wedge(30)
     assert not Separability(False, None, None, np.array([0.5, 0.5]), False).verify(X, y)
+    # A witness must separate strictly: w = (1, -1) meets the point (1, 1) at a margin of exactly 0.
+    assert not Separability(True, np.array([1.0, -1.0]), 0.0, None, False).verify(X, y)
+    assert Separability(True, np.array([1.0, -1.0 + 2.0**-40]), 0.0, None, False).verify(X, y)
 
 
 # --- planted data pinned to a tiny margin ----------------------------------------------------
