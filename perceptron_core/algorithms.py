@@ -308,7 +308,8 @@ def _perceptron(X: NDArray, y: NDArray, *, offset: bool, max_epochs: int, record
         _compiled.perceptron_epochs, (X, y, theta, offset, _AT_TIE[tie]), theta, n, max_epochs, record)
     history = None
     if record:
-        history = History(_frozen(rounds % n), _frozen(rounds // n + 1), X, y, offset, u)
+        # A frozen copy of X: the weights are derived from it later, and the caller's X may change.
+        history = History(_frozen(rounds % n), _frozen(rounds // n + 1), _frozen(X.copy()), y, offset, u)
         if not np.all(np.isfinite(history.norms_sq)):
             raise _overflow_error("the recorded squared norms ‖θ_k‖²")
     return PerceptronResult(_frozen(theta[:d].copy()), float(theta[d]), mistakes, epochs, converged,
