@@ -160,14 +160,14 @@ class History:
     epochs: NDArray[np.int64]
     _X: NDArray = field(repr=False)
     _y: NDArray = field(repr=False)
-    _offset: bool = field(repr=False)
+    _augmented: bool = field(repr=False)
     _u: NDArray | None = field(default=None, repr=False)
 
     @cached_property
     def thetas(self) -> NDArray[np.float64]:
         """θ_k = (w_k, b_k) after each mistake, shape (M, d + 1)."""
         X, y, i = self._X, self._y, self.indices
-        steps = np.hstack([y[i, None] * X[i], (y[i] if self._offset else 0 * y[i])[:, None]])
+        steps = np.hstack([y[i, None] * X[i], (y[i] if self._augmented else 0 * y[i])[:, None]])
         return _frozen(np.cumsum(np.vstack([np.zeros(X.shape[1] + 1), steps]), axis=0)[1:])
 
     @property
@@ -186,7 +186,7 @@ class History:
     def progress(self) -> NDArray[np.float64] | None:
         if self._u is None:
             return None
-        return scores(self.thetas if self._offset else self.weights, self._u)
+        return scores(self.thetas if self._augmented else self.weights, self._u)
 
 
 @dataclass(frozen=True)
