@@ -5,10 +5,10 @@ Wrong kinds of values (complex numbers, strings, booleans, arbitrary objects) ra
 ``TypeError``; right kinds with wrong shapes or values (NaN, a 3-D array, labels {0, 1},
 magnitudes that would overflow) raise ``ValueError``. Nothing is cast silently.
 
-Entries too small to square (below about 1e-154, down to the subnormal 5e-324) are accepted:
-the package never squares them as they are. Norms and margins are computed after an exact
-rescaling by a power of two (:func:`vector_norm`, :func:`row_norms`, :func:`scaled_margins`),
-and the algorithms either decide their signs exactly or run on data rescaled the same way.
+Why an upper limit on entries and none below: an entry above :func:`safe_limit` makes a squared
+norm overflow to inf, which no later step can repair; a tiny entry (1e-200) is a float like any
+other, runs treat it as floats do, and the norms below rescale by a power of two (exact) so that
+its square does not underflow to 0.
 """
 
 from __future__ import annotations
@@ -34,15 +34,26 @@ __all__ = [
     "check_vector",
     "check_flag",
     "check_max_epochs",
+    "check_count",
     "pow2_shift",
     "vector_norm",
     "row_norms",
     "unit_vector",
     "scaled_margins",
-    "unit_scale_rows",
 ]
 
 _FLOAT_MAX = float(np.finfo(float).max)
+# What a plain cast would do to each kind of array that is not numbers, and what to do instead.
+_NOT_NUMBERS = {
+    "c": "complex numbers; the perceptron works on real numbers. Pass np.real({0}) if the imaginary "
+         "parts are zero, or split real and imaginary parts into separate features",
+    "b": "booleans; pass numbers, e.g. {0}.astype(float) for 0/1 features",
+    "U": "text; pass numbers, e.g. np.asarray({0}, float)",
+    "S": "text; pass numbers, e.g. np.asarray({0}, float)",
+    "m": "times; pass plain numbers",
+    "M": "dates; pass plain numbers",
+    "V": "a structured array; pass a plain numeric array",
+}
 
 
 def _as_real_array(value: Any, name: str, what: str) -> NDArray[np.float64]:
@@ -52,33 +63,14 @@ def _as_real_array(value: Any, name: str, what: str) -> NDArray[np.float64]:
     try:
         arr = np.asarray(value)
     except ValueError as exc:  # ragged nested lists
-        raise ValueError(
-            f"{name} must be {what}, but it is ragged (rows of different lengths): {exc}. "
-            "Give every row the same number of entries."
-        ) from None
-    kind = arr.dtype.kind
-    if kind == "c":
-        raise TypeError(
-            f"{name} has complex dtype {arr.dtype}; the perceptron works on real numbers. Pass "
-            f"np.real({name}) if the imaginary parts are zero, or split real and imaginary parts "
-            "into separate features."
-        )
-    if kind == "b":
-        raise TypeError(
-            f"{name} has boolean dtype; pass numbers, e.g. {name}.astype(float) for 0/1 features."
-        )
-    if kind in "USa":
-        raise TypeError(f"{name} holds text (dtype {arr.dtype}); pass numbers, e.g. np.asarray({name}, float).")
-    if kind in "mM":
-        raise TypeError(f"{name} holds dates or times (dtype {arr.dtype}); pass plain numbers.")
-    if kind == "V":
-        raise TypeError(f"{name} is a structured array (dtype {arr.dtype}); pass a plain numeric array.")
-    if kind == "O":
+        raise ValueError(f"{name} must be {what}, but it is ragged (rows of different lengths): {exc}. "
+                         "Give every row the same number of entries.") from None
+    if arr.dtype.kind in _NOT_NUMBERS:
+        raise TypeError(f"{name} holds {_NOT_NUMBERS[arr.dtype.kind].format(name)} (dtype {arr.dtype}).")
+    if arr.dtype.kind == "O":
         for v in arr.flat:
             if isinstance(v, bool) or not isinstance(v, numbers.Real):
-                raise TypeError(
-                    f"{name} contains {v!r} of type {type(v).__name__}; every entry must be a real number."
-                )
+                raise TypeError(f"{name} contains {v!r} of type {type(v).__name__}; every entry must be a real number.")
     try:
         return np.asarray(arr, dtype=float)
     except (OverflowError, TypeError, ValueError) as exc:  # e.g. an int too large for a float
@@ -86,21 +78,22 @@ def _as_real_array(value: Any, name: str, what: str) -> NDArray[np.float64]:
 
 
 def safe_limit(n_entries: int) -> float:
-    """Largest entry magnitude for which no sum of squares of ``n_entries`` entries overflows.
-
-    With ``max|xᵢⱼ| ≤ sqrt(float max / (n·d))`` every squared norm ‖xᵢ‖², R², Gram entry and
-    dot product of two data points is finite.
-    """
+    """Largest entry magnitude for which no sum of squares of ``n_entries`` entries overflows:
+    with ``max|xᵢⱼ| ≤ sqrt(float max / (n·d))`` every ‖xᵢ‖², R² and dot product is finite."""
     return math.sqrt(_FLOAT_MAX / max(int(n_entries), 1))
 
 
 def check_magnitude(arr: NDArray, name: str, n_entries: int | None = None) -> NDArray:
-    """Raise unless every entry of ``arr`` is below :func:`safe_limit` for ``n_entries`` entries."""
+    """Raise unless every entry of ``arr`` is finite and below :func:`safe_limit`."""
     if arr.size == 0:
         return arr
     limit = safe_limit(arr.size if n_entries is None else n_entries)
-    biggest = float(np.max(np.abs(arr)))
-    if biggest > limit:
+    biggest = float(np.max(np.abs(arr)))  # NaN if any entry is NaN
+    if not biggest <= limit:
+        if not np.all(np.isfinite(arr)):
+            bad = np.argwhere(~np.isfinite(arr))[0].tolist()
+            raise ValueError(f"{name} contains NaN or inf (first at index {bad}); remove or impute those "
+                             "entries before fitting.")
         raise ValueError(
             f"{name} has entries as large as {biggest:.3g}, above the safe limit {limit:.3g} "
             f"(sqrt of the float maximum over the {arr.size} entries): norms, R² and the perceptron's "
@@ -111,87 +104,46 @@ def check_magnitude(arr: NDArray, name: str, n_entries: int | None = None) -> ND
 
 def check_X(X: ArrayLike, *, name: str = "X") -> NDArray[np.float64]:
     """Return ``X`` as a finite, non-empty 2-D float array whose norms cannot overflow."""
-    what = "a real 2-D array of shape (n_samples, n_features)"
-    arr = _as_real_array(X, name, what)
-    if arr.ndim == 1:
-        raise ValueError(
-            f"{name} is 1-D with shape {arr.shape}; it must be 2-D of shape (n_samples, n_features). "
-            f"Use {name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single sample."
-        )
+    arr = _as_real_array(X, name, "a real 2-D array of shape (n_samples, n_features)")
     if arr.ndim != 2:
-        raise ValueError(
-            f"{name} must be 2-D of shape (n_samples, n_features), got {arr.ndim}-D shape {arr.shape}. "
-            + ("Wrap a single number as [[x]]." if arr.ndim == 0 else f"Reshape it, e.g. {name}.reshape(len({name}), -1).")
-        )
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        hint = {0: "Wrap a single number as [[x]].",
+                1: f"Use {name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single sample."}
+        raise ValueError(f"{name} must be 2-D of shape (n_samples, n_features), got {arr.ndim}-D shape "
+                         f"{arr.shape}. " + hint.get(arr.ndim, f"Reshape it, e.g. {name}.reshape(len({name}), -1)."))
+    if arr.size == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}); pass at least one sample with at least one feature.")
-    if _surely_finite_and_safe(arr):
-        return arr  # the two checks below would pass
-    if not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(
-            f"{name} contains NaN or inf (first at row {bad[0]}, column {bad[1]}); "
-            "remove or impute those entries before fitting."
-        )
     return check_magnitude(arr, name)
-
-
-def _surely_finite_and_safe(arr: NDArray[np.float64]) -> bool:
-    """True only if every entry is finite and at most :func:`safe_limit` of ``arr.size``.
-
-    One pass and no temporary array, where the entry-wise checks take three passes and two
-    temporaries (a third of the time of a large fit went there). The sum of squares is NaN or
-    inf when an entry is, and it bounds every square: when it is at most half the limit squared
-    (the half covers its rounding), no entry is above the limit. False means only that the
-    entry-wise checks must decide, and give their message.
-    """
-    flat = arr.ravel(order="K")  # a view, unless arr is strided
-    return float(np.dot(flat, flat)) <= 0.5 * (_FLOAT_MAX / arr.size)
 
 
 def check_y(y: ArrayLike, n_samples: int | None = None, *, name: str = "y") -> NDArray[np.float64]:
     """Return labels as a 1-D float array of ±1, with the length of ``X`` if given."""
+    hint = " Map your classes to ±1, e.g. np.where(y == positive_class, 1, -1)."
     if isinstance(y, (str, bytes)):
         raise ValueError(f"{name} must be an array of labels +1 or -1, got the string {y!r}.")
     try:
         arr = np.asarray(y)
     except ValueError as exc:
         raise ValueError(f"{name} must be a flat array of labels +1 or -1, but it is ragged: {exc}.") from None
+    arr = np.squeeze(arr) if arr.ndim != 1 else arr
     if arr.ndim != 1:
-        arr = np.squeeze(arr)
-        if arr.ndim != 1:
-            raise ValueError(
-                f"{name} must be 1-D of shape (n_samples,), got shape {np.shape(y)}; pass one label per "
-                f"sample, e.g. np.ravel({name})."
-            )
+        raise ValueError(f"{name} must be 1-D of shape (n_samples,), got shape {np.shape(y)}; pass one label per "
+                         f"sample, e.g. np.ravel({name}).")
     if arr.size == 0:
         raise ValueError(f"{name} is empty; pass one label (+1 or -1) per sample.")
     if n_samples is not None and arr.shape[0] != n_samples:
-        raise ValueError(
-            f"X has {n_samples} samples but {name} has {arr.shape[0]} labels; pass exactly one label per row of X."
-        )
-    hint_map = " Map your classes to ±1, e.g. np.where(y == positive_class, 1, -1)."
+        raise ValueError(f"X has {n_samples} samples but {name} has {arr.shape[0]} labels; pass exactly one "
+                         "label per row of X.")
     if arr.dtype.kind == "b":
-        raise ValueError(
-            f"labels must be +1 or -1, got booleans; convert them with y = np.where({name}, 1, -1)."
-        )
-    if arr.dtype.kind == "c":
-        raise ValueError(f"labels must be +1 or -1, got complex dtype {arr.dtype}.{hint_map}")
+        raise ValueError(f"labels must be +1 or -1, got booleans; convert them with y = np.where({name}, 1, -1).")
     if arr.dtype.kind not in "iuf":
         shown = sorted({str(v) for v in arr.tolist()})[:5]
-        raise ValueError(f"labels must be +1 or -1, got values of type {arr.dtype}: {shown}.{hint_map}")
+        raise ValueError(f"labels must be +1 or -1, got values of type {arr.dtype}: {shown}.{hint}")
     arr = arr.astype(float)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or inf; every label must be +1 or -1.")
-    labels = set(np.unique(arr).tolist())
-    if not labels <= {-1.0, 1.0}:
-        hint = (
-            " Your labels look like {0, 1}: convert them with y = 2*y - 1."
-            if labels <= {0.0, 1.0}
-            else hint_map
-        )
-        shown = sorted(labels)[:5]
-        raise ValueError(f"labels must be +1 or -1, got {shown}.{hint}")
+    found = set(np.unique(arr).tolist())
+    if not found <= {-1.0, 1.0}:
+        if found <= {0.0, 1.0}:
+            hint = " Your labels look like {0, 1}: convert them with y = 2*y - 1."
+        raise ValueError(f"labels must be +1 or -1, got {sorted(found)[:5]}.{hint}")
     return arr
 
 
@@ -202,11 +154,9 @@ def check_X_y(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[
 
 
 def _real_scalar(value: Any, name: str, what: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or isinstance(value, (complex, np.complexfloating)):
-        raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {what}, got {value!r} of type {type(value).__name__}.")
     try:
         return float(value)
@@ -225,7 +175,7 @@ def check_real(value: float, name: str) -> float:
 def check_positive(value: float, name: str) -> float:
     """Return ``value`` as a float, or raise unless it is finite and strictly positive."""
     v = _real_scalar(value, name, "a positive number")
-    if not np.isfinite(v) or v <= 0:
+    if not (0 < v < math.inf):
         raise ValueError(
             f"{name} must be finite and > 0, got {value!r}. A margin or radius of zero makes the bound "
             "meaningless; for data that only touch the separator, there is no positive margin to use."
@@ -236,7 +186,7 @@ def check_positive(value: float, name: str) -> float:
 def check_nonnegative(value: float, name: str) -> float:
     """Return ``value`` as a float, or raise unless it is finite and ≥ 0."""
     v = _real_scalar(value, name, "a non-negative number")
-    if not np.isfinite(v) or v < 0:
+    if not (0 <= v < math.inf):
         raise ValueError(f"{name} must be finite and >= 0, got {value!r}.")
     return v
 
@@ -261,8 +211,6 @@ def check_vector(v: ArrayLike, dim: int, name: str) -> NDArray[np.float64]:
     arr = _as_real_array(v, name, f"a real vector of length {dim}")
     if arr.ndim != 1 or arr.shape[0] != dim:
         raise ValueError(f"{name} must be a 1-D vector of length {dim} (one entry per feature), got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or inf; pass a finite vector.")
     return check_magnitude(arr, name)
 
 
@@ -273,24 +221,26 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def check_count(value: Any, name: str, minimum: int = 1, why: str = "") -> int:
+    """Return ``value`` as an int of at least ``minimum``; booleans and floats are refused."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {value!r}{why or f'; e.g. {name}={max(minimum, 2)}'}.")
+    return int(value)
+
+
 def check_max_epochs(max_epochs: int) -> int:
     """Return ``max_epochs`` as a positive int; a cap is what stops non-separable runs."""
-    if isinstance(max_epochs, (bool, np.bool_)) or not isinstance(max_epochs, (int, np.integer)) or max_epochs < 1:
-        raise ValueError(
-            f"max_epochs must be a positive integer, got {max_epochs!r}. It is the cap that stops the run "
-            "on data that cannot be separated."
-        )
-    return int(max_epochs)
+    return check_count(max_epochs, "max_epochs", why=". It is the cap that stops the run on data that cannot "
+                       "be separated")
 
 
 # ---------------------------------------------------------------------------------------------
-# Scale. A float squared underflows to 0 below about 1e-154 (1e-180² is 0.0) and overflows
-# above about 1e154, so a norm computed as √(Σ vⱼ²) is 0 or inf for vectors that are not. A
-# vector whose largest entry lies outside [2⁻³⁰⁰, 2³⁰⁰] is first multiplied by a power of two
-# that brings that entry into [½, 1): exact (only bits below 2⁻¹⁰⁷⁴ of entries 2¹⁰²² times
-# smaller than the largest can be lost, far below the rounding of the sum), and undone exactly
-# on the result. Inside the band nothing is rescaled, so results there are bit for bit those of
-# the plain formulas; its ends keep every square and every sum of up to 2²⁰⁰ of them in range.
+# Scale. A float squared underflows to 0 below about 1e-154 and overflows above about 1e154, so
+# a norm computed as √(Σ vⱼ²) is 0 or inf for vectors that are not. A vector whose largest entry
+# lies outside [2⁻³⁰⁰, 2³⁰⁰] is first multiplied by the power of two that brings that entry into
+# [½, 1): exact, and undone exactly on the result. Inside the band nothing is rescaled, so
+# results there are bit for bit those of the plain formulas.
 # ---------------------------------------------------------------------------------------------
 
 _BAND_LOW, _BAND_HIGH = 2.0**-300, 2.0**300
@@ -305,24 +255,18 @@ def pow2_shift(top: float, *, up_only: bool = False) -> int:
     return -math.frexp(top)[1]
 
 
-def vector_norm(v: ArrayLike) -> float:
-    """‖v‖ without underflow or overflow on the way (inf only when ‖v‖ itself exceeds the float range)."""
-    v = np.asarray(v, dtype=float)
-    k = pow2_shift(float(np.max(np.abs(v)))) if v.size else 0
-    if k == 0:
-        return float(np.linalg.norm(v))
-    return math.ldexp(float(np.linalg.norm(np.ldexp(v, k))), -k)
-
-
 def row_norms(A: ArrayLike) -> NDArray[np.float64]:
-    """The norm of each row of a 2-D array, as :func:`vector_norm` computes it."""
+    """The norm of each row of a 2-D array, without underflow or overflow on the way."""
     A = np.asarray(A, dtype=float)
-    top = np.max(np.abs(A), axis=1)
-    out_of_band = (top > 0) & ((top < _BAND_LOW) | (top > _BAND_HIGH))
-    if not out_of_band.any():
-        return np.linalg.norm(A, axis=1)
-    k = np.where(out_of_band, -np.frexp(top)[1], 0)
-    return np.ldexp(np.linalg.norm(np.ldexp(A, k[:, None]), axis=1), -k)
+    top = np.max(np.abs(A), axis=-1)
+    k = np.where((top > 0) & ((top < _BAND_LOW) | (top > _BAND_HIGH)), -np.frexp(top)[1], 0)
+    return np.ldexp(np.linalg.norm(np.ldexp(A, k[..., None]), axis=-1), -k)
+
+
+def vector_norm(v: ArrayLike) -> float:
+    """‖v‖ without underflow or overflow on the way (inf only when ‖v‖ itself is beyond floats)."""
+    v = np.asarray(v, dtype=float)
+    return float(row_norms(v[None, :])[0]) if v.size else 0.0
 
 
 def unit_vector(v: ArrayLike, name: str) -> NDArray[np.float64]:
@@ -330,47 +274,27 @@ def unit_vector(v: ArrayLike, name: str) -> NDArray[np.float64]:
     v = np.asarray(v, dtype=float)
     if not np.any(v):
         raise ValueError(f"{name} is the zero vector, which has no direction; pass a non-zero vector.")
-    k = pow2_shift(float(np.max(np.abs(v))))
-    v = np.ldexp(v, k) if k else v
+    v = np.ldexp(v, pow2_shift(float(np.max(np.abs(v)))))
     return v / np.linalg.norm(v)
 
 
-def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0) -> NDArray[np.float64]:
-    """``yᵢ (w·xᵢ + b)/‖w‖`` for validated ``X``, ``y``, a non-zero ``w`` and a finite ``b``,
-    without the underflow of ‖w‖ or of the products ``xᵢⱼwⱼ`` that a tiny ``w`` or tiny
-    rows would cause, and without overflow of ``w·xᵢ + b`` when only that sum is too large.
+def scaled_margins(X: NDArray, y: NDArray, w: NDArray, b: float = 0.0, name: str = "w") -> NDArray[np.float64]:
+    """``yᵢ (w·xᵢ + b)/‖w‖`` for validated ``X``, ``y``, ``w`` and a finite ``b``; a zero ``w``
+    (named ``name`` in the error) is refused.
 
-    With ``w' = 2ᵏw`` and ``xᵢ' = 2^{kᵢ}xᵢ`` (powers of two chosen by :func:`pow2_shift`; a row is
-    only ever scaled up), the margin is ``yᵢ(2^{−kᵢ}(xᵢ'·w')/‖w'‖ + 2ᵏb/‖w'‖)``, each term
-    rounded once more than the plain formula, only at its division and where it leaves the
-    normal range. Raises a ValueError when a margin itself lies beyond the float range.
+    ``w`` and ``b`` are first scaled together by a power of two (exact, and the margins do not
+    change), so that a ``w`` near 1e-305 still has the margins of ``w/‖w‖``. Raises a ValueError
+    when a margin itself lies beyond the float range.
     """
-    kw = pow2_shift(float(np.max(np.abs(w))))
-    w_s = np.ldexp(w, kw) if kw else w
-    norm = float(np.linalg.norm(w_s))
-    top = np.max(np.abs(X), axis=1)
-    tiny = (top > 0) & (top < _BAND_LOW)
+    if not np.any(w):
+        raise ValueError(f"{name} is the zero vector, which has no direction (no hyperplane); pass a non-zero "
+                         "vector (its length does not matter).")
+    k = pow2_shift(float(np.max(np.abs(w))))
     with np.errstate(over="ignore", invalid="ignore"):
-        if kw == 0 and not tiny.any():
-            out = y * (X @ w + b) / norm  # the plain formula, bit for bit, where it is safe
-            if np.all(np.isfinite(out)):
-                return out
-        kx = np.where(tiny, -np.frexp(top)[1], 0)
-        X_s = np.ldexp(X, kx[:, None]) if tiny.any() else X
-        kb = -math.frexp(b)[1] if b else 0  # b·2^kb in [½, 1): one rounding, at the division
-        out = y * (np.ldexp((X_s @ w_s) / norm, -kx) + np.ldexp(math.ldexp(b, kb) / norm, kw - kb))
+        w, b = np.ldexp(w, k), np.ldexp(b, k)  # b may overflow: refused below
+        out = y * (X @ w + b) / np.linalg.norm(w)
     if not np.all(np.isfinite(out)):
-        raise ValueError(
-            f"the margins (w·x + b)/‖w‖ exceed the float range (|b|/‖w‖ = {abs(b) / norm:.3g}·2^{kw}): "
-            "these distances are not floats. Rescale X and b together (margins scale with them), "
-            "or check that w is not far smaller than b."
-        )
+        raise ValueError("the margins (w·x + b)/‖w‖ exceed the float range: these distances are not floats. "
+                         "Rescale X and b together (margins scale with them), or check that w is not far "
+                         "smaller than b.")
     return out
-
-
-def unit_scale_rows(A: ArrayLike) -> NDArray[np.float64]:
-    """``A`` with every non-zero row multiplied by the power of two that brings its largest
-    entry into [½, 1) (exact, but for bits below 2⁻¹⁰⁷⁴ of entries 2¹⁰²² times smaller)."""
-    A = np.asarray(A, dtype=float)
-    top = np.max(np.abs(A), axis=-1, keepdims=True)
-    return np.ldexp(A, np.where(top > 0, -np.frexp(top)[1], 0))

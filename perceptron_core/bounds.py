@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import (
+    check_count,
     _as_real_array,
     check_finite_result,
     check_nonnegative,
@@ -97,9 +98,7 @@ def unnormalized_bound(U: float, w_star: ArrayLike, epsilon: float) -> float:
     w = check_vector(w_star, size, "w_star")
     if not np.any(w):
         raise ValueError("w_star is the zero vector, which has no margin; pass a non-zero separator.")
-    # ‖w‖ from the largest entry, so that no square of an entry can overflow on the way.
-    scale = float(np.max(np.abs(w)))
-    norm = scale * float(np.linalg.norm(w / scale))
+    norm = vector_norm(w)  # no square of an entry overflows on the way
     return _square(U * norm / epsilon, "U*‖w_star‖/epsilon")
 
 
@@ -107,14 +106,9 @@ def _deviations(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, name: st
     X, y = check_X_y(X, y)
     gamma = check_positive(gamma, "gamma")
     w = check_vector(u, X.shape[1], name)
-    if not np.any(w):
-        raise ValueError(
-            f"{name} is the zero vector, which has no direction; pass a non-zero reference separator "
-            "(it is normalized to unit length)."
-        )
     # The margins of u/‖u‖ without underflow of ‖u‖² (a u near 1e-180 is not zero).
     with np.errstate(over="ignore"):
-        return np.maximum(0.0, gamma - scaled_margins(X, y, w))
+        return np.maximum(0.0, gamma - scaled_margins(X, y, w, name=name))
 
 
 def deviations(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float) -> NDArray[np.float64]:
@@ -167,13 +161,9 @@ def mistake_deviation(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, in
     """
     dev = deviations(X, y, u, gamma)
     idx = np.asarray(indices)
-    if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
-        raise ValueError(
-            f"indices must be a 1-D array of example indices (e.g. run.history.indices), got "
-            f"{'shape ' + str(idx.shape) if idx.ndim != 1 else 'dtype ' + str(idx.dtype)}."
-        )
-    if idx.size and (idx.min() < 0 or idx.max() >= dev.size):
-        raise ValueError(f"indices must lie in 0..{dev.size - 1} (one per row of X), got {idx.min()}..{idx.max()}.")
+    if idx.ndim != 1 or idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= dev.size):
+        raise ValueError(f"indices must be a 1-D array of example indices in 0..{dev.size - 1} (one per row "
+                         f"of X, e.g. run.history.indices), got {indices!r}.")
     total = float(np.sum(dev[idx.astype(np.int64)]))
     return check_finite_result(total, "the deviation paid", "rescale gamma and X together.")
 
@@ -235,12 +225,8 @@ def freund_schapire_bound(R: float, gamma: float, D: float) -> float:
 
 
 def _check_passes(passes: object) -> int:
-    if isinstance(passes, (bool, np.bool_)) or not isinstance(passes, (int, np.integer)) or passes < 1:
-        raise ValueError(
-            f"passes must be a positive integer, got {passes!r}: the number T of passes over the data "
-            "the bound covers (TD_gamma is paid once per pass)."
-        )
-    return int(passes)
+    return check_count(passes, "passes", why=": the number T of passes over the data the bound covers "
+                       "(TD_gamma is paid once per pass)")
 
 
 def bound_at(margins: ArrayLike, R: float, gamma: float, passes: int = 1) -> float:
@@ -310,9 +296,7 @@ def best_gamma(
     """
     X, y = check_X_y(X, y)
     w = check_vector(u, X.shape[1], "u")
-    if not np.any(w):
-        raise ValueError("u must be a non-zero vector (it is normalized to unit length).")
-    m = scaled_margins(X, y, w)
+    m = scaled_margins(X, y, w, name="u")
     R = float(np.max(row_norms(X))) if R is None else check_positive(R, "R")
     T = _check_passes(passes)
     m_sorted = np.sort(m)
@@ -407,8 +391,7 @@ def best_bound(
         raise ValueError("every point of X is 0, so R = 0: there is no direction to choose; pass data.")
     T = _check_passes(passes)
     tol = check_positive(tol, "tol")
-    if isinstance(max_sweeps, (bool, np.bool_)) or not isinstance(max_sweeps, (int, np.integer)) or max_sweeps < 1:
-        raise ValueError(f"max_sweeps must be a positive integer, got {max_sweeps!r}.")
+    check_count(max_sweeps, "max_sweeps")
     n = len(y)
     C = T / (R * R)
     Z = y[:, None] * X  # rows yᵢxᵢ

@@ -27,8 +27,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_flag, check_X, check_X_y, check_y
-from .geometry import Separability
+from ._validation import check_count, check_flag, check_X, check_X_y, check_y
+from .geometry import Separability, _rref
 
 __all__ = [
     "common_point",
@@ -126,25 +126,10 @@ def recorded_values(X: ArrayLike, decimals: int = IRIS_DECIMALS) -> list[list[Fr
 
 
 def _null_line(columns: Sequence[Sequence[Fraction]]) -> list[Fraction] | None:
-    """A vector spanning the null space of the matrix with these columns, if that space is a line.
-
-    Gauss–Jordan elimination in exact arithmetic; None when the null space is {0} or larger
-    than one dimension.
-    """
+    """A vector spanning the null space of the matrix with these columns, if that space is a
+    line (exact elimination); None when it is {0} or larger."""
     m = len(columns)
-    rows = [[columns[j][i] for j in range(m)] for i in range(len(columns[0]))]
-    pivots: list[int] = []
-    for c in range(m):
-        r = len(pivots)
-        p = next((i for i in range(r, len(rows)) if rows[i][c] != 0), None)
-        if p is None:
-            continue
-        rows[r], rows[p] = rows[p], rows[r]
-        rows[r] = [v / rows[r][c] for v in rows[r]]
-        for i in range(len(rows)):
-            if i != r and rows[i][c] != 0:
-                rows[i] = [a - rows[i][c] * e for a, e in zip(rows[i], rows[r])]
-        pivots.append(c)
+    rows, pivots = _rref([[columns[j][i] for j in range(m)] for i in range(len(columns[0]))], m)
     free = [c for c in range(m) if c not in pivots]
     if len(free) != 1:
         return None
@@ -207,8 +192,7 @@ def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
     Sorted tuples of point indices, by size and then lexicographically.
     """
     X, y = check_X_y(X, y)
-    if isinstance(max_size, (bool, np.bool_)) or not isinstance(max_size, (int, np.integer)) or max_size < 1:
-        raise ValueError(f"max_size must be a positive integer (the largest set to look for), got {max_size!r}.")
+    check_count(max_size, "max_size", why=" (the largest set to look for)")
     offset = check_flag(offset, "offset")
     from scipy.optimize import Bounds, LinearConstraint, milp  # here: scipy is slow to import
 

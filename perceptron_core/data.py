@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import (
+    check_count,
     check_nonnegative,
     check_positive,
     check_real,
@@ -45,13 +46,6 @@ IRIS_FEATURES = ("sepal length (cm)", "sepal width (cm)", "petal length (cm)", "
 # A generator refuses to build more entries than this (800 MB of floats) instead of failing
 # inside numpy with a MemoryError.
 _MAX_ENTRIES = 10**8
-
-
-def _check_count(n: int, name: str, minimum: int = 1) -> int:
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < minimum:
-        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-        raise ValueError(f"{name} must be {kind}, got {n!r}; e.g. {name}={max(minimum, 2)}.")
-    return int(n)
 
 
 def _check_entries(count: int, what: str) -> None:
@@ -93,7 +87,7 @@ def planted(
     -------
     X : array (n, d); y : labels ±1, both classes once n ≥ 2; u : the planted unit vector.
     """
-    n, d = _check_count(n, "n"), _check_count(d, "d")
+    n, d = check_count(n, "n"), check_count(d, "d")
     _check_entries(n * d, f"planted({n}, {d}, ...)")
     gamma, R = check_positive(gamma, "gamma"), check_positive(R, "R")
     seed = _check_seed(seed)
@@ -173,7 +167,7 @@ def orthonormal_worst_case(n: int, *, seed: int = 0) -> tuple[NDArray[np.float64
     with equality; under ``tie="positive"`` only the negative points cost one, under
     ``tie="negative"`` only the positive ones.
     """
-    n = _check_count(n, "n")
+    n = check_count(n, "n")
     _check_entries(n * n, f"orthonormal_worst_case({n}), an n x n matrix,")
     y = np.random.default_rng(_check_seed(seed)).choice([-1.0, 1.0], size=n)
     return np.diag(y), y
@@ -186,7 +180,7 @@ def narrow_wedge(k: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     2⁻ᵏ, exponentially small in the number k of bits of the input; the perceptron's measured
     mistakes double with each extra bit (2^(k+2) + 1 of them).
     """
-    k = _check_count(k, "k", minimum=0)
+    k = check_count(k, "k", minimum=0)
     if k > 52:
         # 1 − 2⁻ᵏ rounds to 1 beyond the 52 bits of a float's mantissa: the two points coincide.
         raise ValueError(f"k must be at most 52, got {k}: beyond that 1 - 2**-k rounds to 1 in floating point.")
@@ -202,7 +196,7 @@ def gaussian_clouds(
     small compared to ``spread``. Labels are +1 for the right-hand cloud. The clouds sit
     symmetrically about the origin, so a separator through the origin is the natural one.
     """
-    n, d = _check_count(n, "n"), _check_count(d, "d")
+    n, d = check_count(n, "n"), check_count(d, "d")
     _check_entries(2 * n * d, f"gaussian_clouds({n}, ..., d={d})")
     distance, spread = check_nonnegative(distance, "distance"), check_nonnegative(spread, "spread")
     # Points lie within distance/2 + 40·spread of the origin (a normal draw beyond 40 sd has
@@ -322,7 +316,7 @@ def hypercube_small_margin(n: int) -> tuple[np.ndarray, np.ndarray]:
     -------
     X : array (n, n) with entries 0.0 and 1.0; y : labels ±1, ``y_k = (−1)ᵏ``.
     """
-    n = _check_count(n, "n")
+    n = check_count(n, "n")
     _check_entries(n * n, f"hypercube_small_margin({n}), an n x n matrix,")
     X = np.zeros((n, n))
     for k in range(1, n + 1):
@@ -337,7 +331,7 @@ def hypercube_small_margin(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def fibonacci(m: int) -> int:
     """The Fibonacci number ``F_m`` (``F_0 = 0``, ``F_1 = F_2 = 1``), as an exact Python int."""
-    m = _check_count(m, "m", minimum=0)
+    m = check_count(m, "m", minimum=0)
     a, b = 0, 1
     for _ in range(m):
         a, b = b, a + b
@@ -362,7 +356,7 @@ def hypercube_mu(n: int) -> list[int]:
     -------
     list of n exact ints; entry ``i − 1`` is ``μᵢ``.
     """
-    n = _check_count(n, "n")
+    n = check_count(n, "n")
     mu = [0] * (n + 1)  # 1-based
     for i in range(n, 0, -1):
         mu[i] = fibonacci(i + 1) + sum(mu[j] for j in range(i + 1, n + 1, 2))

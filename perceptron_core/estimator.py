@@ -1,8 +1,8 @@
 """The perceptron as a true scikit-learn classifier, for pipelines, cross-validation and grid search.
 
 :class:`Perceptron` here is a thin layer over :func:`perceptron_core.perceptron`: it maps any two
-class labels to ±1, runs the same core (the same updates, every sign decided exactly), and
-predicts with the same exact signs. It passes scikit-learn's ``check_estimator``.
+class labels to ±1, runs the same core, and predicts from the same scores, summed in the run's
+order. It passes scikit-learn's ``check_estimator``.
 
 This module imports scikit-learn; the rest of :mod:`perceptron_core` does not need it, and
 ``import perceptron_core`` does not import this module: ``perceptron_core.Perceptron`` is this
@@ -26,9 +26,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _signs
 from ._validation import check_X
-from .algorithms import ConvergenceWarning, Tie, perceptron
+from .algorithms import ConvergenceWarning, Tie, perceptron, scores
 
 __all__ = ["Perceptron"]
 
@@ -55,15 +54,15 @@ class Perceptron(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    ``predict`` decides the sign of ``w·x + b`` exactly, as the run did. A point exactly on the
+    ``predict`` takes the sign of ``w·x + b`` summed as the run summed it. A point exactly on the
     boundary gets ``classes_[1]`` under ``tie="positive"`` and ``classes_[0]`` under
     ``tie="negative"`` and under ``tie="mistake"`` (where the core gives no answer, 0): the
     estimator must name a class, and ``classes_[0]`` is what scikit-learn's own linear
     classifiers predict at a score of 0. With ``tie="mistake"`` and ``max_epochs=T`` the run adds
     the same numbers in the same order as ``sklearn.linear_model.Perceptron(shuffle=False,
     tol=None, eta0=1, penalty=None, max_iter=T)``, so the weights are bit for bit the same as
-    long as every decision is: scikit-learn reads the sign of ``w·x + b`` from its rounded float
-    value, this estimator decides it exactly, and a score within rounding of 0 can part the runs.
+    long as every decision is: scikit-learn sums ``w·x`` with BLAS, in an order of its own, so
+    a score within rounding of 0 can still part the runs.
     """
 
     def __init__(self, *, offset: bool = True, max_epochs: int = 1000, tie: Tie = "mistake") -> None:
@@ -109,16 +108,13 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Scores ``w·x + b`` in floats; positive means ``classes_[1]``."""
+        """Scores ``w·x + b``, summed as the run summed them; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = check_X(validate_data(self, X, dtype=np.float64, reset=False))  # and not too large
-        return X @ self.coef_[0] + self.intercept_[0]
+        return scores(X, self.coef_[0], self.intercept_[0])
 
     def predict(self, X: ArrayLike) -> NDArray:
-        """The class of each row, from the exact sign of ``w·x + b`` (see Notes for a tie)."""
-        check_is_fitted(self)
-        X = check_X(validate_data(self, X, dtype=np.float64, reset=False))
-        A = np.hstack([X, np.ones((X.shape[0], 1))])
-        signs = _signs.signs(A, np.r_[self.coef_[0], self.intercept_[0]])
-        positive = signs > 0 if self._fit_tie != "positive" else signs >= 0
+        """The class of each row, from the sign of :meth:`decision_function` (see Notes for a tie)."""
+        s = self.decision_function(X)
+        positive = s > 0 if self._fit_tie != "positive" else s >= 0
         return self.classes_[positive.astype(int)]

@@ -60,13 +60,6 @@ __all__ = [
 ]
 
 
-def _check_w(w: ArrayLike, d: int) -> NDArray[np.float64]:
-    w = check_vector(w, d, "w")
-    if not np.any(w):
-        raise ValueError("w is the zero vector, which defines no hyperplane; pass a non-zero w.")
-    return w
-
-
 def margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray[np.float64]:
     """Signed geometric margins ``yᵢ (w·xᵢ + b) / ‖w‖`` of the points.
 
@@ -76,8 +69,7 @@ def margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> NDArray
     margins of ``w/‖w‖`` (a ValueError says so when a margin itself exceeds the float range).
     """
     X, y = check_X_y(X, y)
-    w = _check_w(w, X.shape[1])
-    return scaled_margins(X, y, w, check_real(b, "b"))
+    return scaled_margins(X, y, check_vector(w, X.shape[1], "w"), check_real(b, "b"))
 
 
 def dataset_margin(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float = 0.0) -> float:
@@ -225,32 +217,29 @@ def _exact_argmin(Z: NDArray[np.float64], x: Sequence[Fraction]) -> tuple[int, F
     return best[1], best[0]
 
 
-def _solve_exact(A: list[list[Fraction]], rhs: list[Fraction], free: Sequence[Fraction] | None = None):
-    """Solve ``A u = rhs`` over the rationals by Gauss–Jordan elimination.
-
-    Returns None when the system is inconsistent. Unknowns left free (a singular system) take
-    the values ``free`` (default 0), so that a caller can keep them near a float estimate.
-    """
-    m, n = len(A), (len(A[0]) if A else 0)
-    M = [list(row) + [r] for row, r in zip(A, rhs)]
-    pivots: list[int] = []
-    r = 0
-    for c in range(n):
-        p = next((i for i in range(r, m) if M[i][c] != 0), None)
+def _rref(M: list[list[Fraction]], columns: int) -> tuple[list[list[Fraction]], list[int]]:
+    """Gauss–Jordan elimination over the rationals of the first ``columns`` columns of ``M``:
+    the reduced rows and the pivot columns (one per non-zero row, in order)."""
+    M, pivots = [list(row) for row in M], []
+    for c in range(columns):
+        r = len(pivots)
+        p = next((i for i in range(r, len(M)) if M[i][c] != 0), None)
         if p is None:
             continue
         M[r], M[p] = M[p], M[r]
-        inv = 1 / M[r][c]
-        M[r] = [v * inv for v in M[r]]
-        for i in range(m):
-            if i != r and M[i][c] != 0:
-                f = M[i][c]
-                M[i] = [vi - f * vr for vi, vr in zip(M[i], M[r])]
+        M[r] = [v / M[r][c] for v in M[r]]
+        M = [row if i == r or row[c] == 0 else [a - row[c] * e for a, e in zip(row, M[r])] for i, row in enumerate(M)]
         pivots.append(c)
-        r += 1
-        if r == m:
-            break
-    if any(M[i][n] != 0 for i in range(r, m)):
+    return M, pivots
+
+
+def _solve_exact(A: list[list[Fraction]], rhs: list[Fraction], free: Sequence[Fraction] | None = None):
+    """Solve ``A u = rhs`` over the rationals; None when the system is inconsistent. Unknowns left
+    free (a singular system) take the values ``free`` (default 0), so that a caller can keep
+    them near a float estimate."""
+    n = len(A[0]) if A else 0
+    M, pivots = _rref([list(row) + [r] for row, r in zip(A, rhs)], n)
+    if any(M[i][n] != 0 for i in range(len(pivots), len(M))):
         return None
     u = [Fraction(0)] * n if free is None else [Fraction(v) for v in free]
     for i, c in enumerate(pivots):
@@ -267,27 +256,19 @@ def _affine_minimizer(V: list[Exact]) -> list[Fraction] | None:
     return None if sol is None else sol[:m]
 
 
-@dataclass
-class _ExactNearest:
-    """Result of :func:`_exact_wolfe`: the exact nearest point of a hull to the origin."""
-
-    point: Exact
-    weights: dict[Hashable, Fraction]
-
-
 def _exact_wolfe(
     lmo: Callable[[Sequence[Fraction]], tuple[Hashable, Fraction]],
     vertex: Callable[[Hashable], Exact],
     start: dict[Hashable, float],
     *,
     max_iter: int,
-) -> _ExactNearest | None:
+) -> tuple[Exact, dict[Hashable, Fraction]] | None:
     """Wolfe's algorithm in rational arithmetic, warm-started from a float run's corral.
 
     ``lmo(x)`` returns the key of a vertex minimizing ``v·x`` and that value, exactly. The loop
     stops at a point x of the hull with ``minᵥ v·x ≥ x·x``, which is the exact optimality
     condition: then x is *the* nearest point (x = 0 means the origin is in the hull). Returns
-    None if ``max_iter`` major cycles do not reach it.
+    ``(x, its convex weights)``, or None if ``max_iter`` major cycles do not reach it.
     """
     lam = {k: Fraction(float(v)) for k, v in start.items() if v > 0}
     if not lam:
@@ -312,10 +293,10 @@ def _exact_wolfe(
         x = tuple(sum((lam[k] * verts[k][j] for k in lam), Fraction(0)) for j in range(d))
         xx = _dot(x, x)
         if xx == 0:
-            return _ExactNearest(x, lam)
+            return x, lam
         key, value = lmo(x)
         if value >= xx:
-            return _ExactNearest(x, lam)
+            return x, lam
         if key in lam:  # pragma: no cover - impossible in exact arithmetic
             return None
         verts[key] = vertex(key)
@@ -344,12 +325,6 @@ def _float_down(q: Fraction) -> float:
     if Fraction(f) > q:
         f = math.nextafter(f, -math.inf)
     return f
-
-
-def _float_up(q: Fraction) -> float:
-    """A float ≥ q (the nearest one above or at q)."""
-    return -_float_down(-q)
-
 
 
 @dataclass(frozen=True)
@@ -513,7 +488,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
         # Floats could not pin γ* down: finish Wolfe's algorithm in rational arithmetic.
         nearest = _exact_wolfe(lmo, vertex, corral, max_iter=cap)
         if nearest is not None:
-            exact_sq = _dot(nearest.point, nearest.point) * half * half
+            exact_sq = _dot(nearest[0], nearest[0]) * half * half
             if exact_sq == 0:
                 raise ValueError(
                     "the data are not linearly separable "
@@ -524,7 +499,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: in
                        "call perceptron_core.separability(X, y) for the certificate, or try offset=True.")
                 )
             high_sq = exact_sq
-            w2, b2, low2 = finish(_to_float_direction(nearest.point))
+            w2, b2, low2 = finish(_to_float_direction(nearest[0]))
             if low2 > low:
                 w, b, low = w2, b2, low2
     if low <= 0 or w is None:
@@ -785,10 +760,10 @@ def separability(X: ArrayLike, y: ArrayLike, *, offset: bool = False, max_iter: 
         max_iter=10 * n + 100 if max_iter is None else max_iter,
     )
     if nearest is not None:
-        if all(v == 0 for v in nearest.point):
-            lam_exact = tuple(nearest.weights.get(i, Fraction(0)) for i in range(n))
+        p, weights = nearest
+        if all(v == 0 for v in p):
+            lam_exact = tuple(weights.get(i, Fraction(0)) for i in range(n))
             return certificate(lam_exact)  # type: ignore[return-value]
-        p = nearest.point
         theta = _to_float_direction(p)
         found = witness(theta)
         if found:

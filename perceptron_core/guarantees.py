@@ -20,28 +20,27 @@ routes from a mistake bound (or a consistent halfspace) to a PAC guarantee.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 import math
-import numbers
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _signs
 from ._validation import (
+    check_count,
     check_X,
     check_X_y,
     check_positive,
     check_probability,
     check_vector,
-    pow2_shift,
     row_norms,
     unit_vector,
 )
-from .algorithms import PerceptronResult, Tie, _check_tie, labels_from_signs, online_perceptron
+from .algorithms import PerceptronResult, Tie, _check_tie, labels, online_perceptron, scores
 from .bounds import OnlineToPAC, max_rounds, online_to_pac
 from .geometry import separability, separator_arc
 
@@ -53,7 +52,6 @@ __all__ = [
     "sign_vectors",
     "AdversaryGame",
     "adversary_game",
-    "forced_mistakes",
     "angle",
     "BandDistribution",
     "ConversionRun",
@@ -67,17 +65,6 @@ __all__ = [
     "LPRun",
     "lp_route",
 ]
-
-
-def _check_count(value: object, name: str, minimum: int = 1) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise TypeError(
-            f"{name} must be a whole number, got {value!r} of type {type(value).__name__}; "
-            f"pass an int such as {name}={max(minimum, 1)}."
-        )
-    if int(value) < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}; pass {name} >= {minimum}.")
-    return int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,33 +86,15 @@ class OnlineLearner(Protocol):
     def update(self, x: NDArray[np.float64], y: int) -> None: ...
 
 
-class _Feed:
-    """An iterator that yields whatever pair was pushed last: it drives a generator round by round."""
-
-    def __init__(self) -> None:
-        self._item: tuple | None = None
-
-    def push(self, item: tuple) -> None:
-        self._item = item
-
-    def __iter__(self) -> Iterator[tuple]:
-        return self
-
-    def __next__(self) -> tuple:
-        if self._item is None:
-            raise StopIteration
-        item, self._item = self._item, None
-        return item
-
-
 class PerceptronLearner:
     """The package's online perceptron (:func:`~perceptron_core.online_perceptron`) as an
     :class:`OnlineLearner`, with any of the three tie rules.
 
-    ``predict`` asks the current hypothesis, with the run's tie rule and exact signs
+    ``predict`` asks the current hypothesis, with the run's tie rule
     (:meth:`PerceptronResult.predict`); ``update`` feeds the pair to the online perceptron, which
     makes its own prediction and updates on a mistake. The two predictions are compared, so the
-    adapter cannot drift from the package's algorithm.
+    adapter cannot drift from the package's algorithm. (The online perceptron reads its stream
+    one pair per round, so a queue that ``update`` fills drives it round by round.)
 
     Parameters
     ----------
@@ -134,8 +103,8 @@ class PerceptronLearner:
 
     def __init__(self, tie: Tie = "mistake") -> None:
         self.tie: Tie = _check_tie(tie)
-        self._feed = _Feed()
-        self._steps = online_perceptron(self._feed, tie=self.tie)
+        self._queue: deque[tuple] = deque()
+        self._steps = online_perceptron(iter(self._queue.popleft, None), tie=self.tie)
         self.w: NDArray[np.float64] | None = None
         self.mistakes = 0
 
@@ -156,7 +125,7 @@ class PerceptronLearner:
 
     def update(self, x: ArrayLike, y: int) -> None:
         expected = self.predict(x)
-        self._feed.push((np.asarray(x, dtype=float), y))
+        self._queue.append((np.asarray(x, dtype=float), y))
         step = next(self._steps)
         if step.prediction != expected:  # pragma: no cover - a bug guard, not an input error
             raise RuntimeError("the adapter's prediction differs from the online perceptron's")
@@ -192,7 +161,7 @@ def sign_vectors(d: int) -> NDArray[np.float64]:
     On the adversary's points they contain the consistent ``u`` whatever the labels, so they are
     a finite class on which the halving algorithm makes at most ``log₂ 2^d = d`` mistakes.
     """
-    d = _check_count(d, "d")
+    d = check_count(d, "d")
     if d > 20:
         raise ValueError(f"d = {d} would give 2^{d} hypotheses; use d <= 20.")
     return np.array(list(itertools.product((-1.0, 1.0), repeat=d))) / math.sqrt(d)
@@ -224,8 +193,8 @@ class HalvingLearner:
 
     def _votes(self, x: ArrayLike) -> NDArray[np.int64]:
         x = check_vector(x, self.H.shape[1], "x")
-        # h·x decided exactly, as every algorithm of the package decides a sign.
-        return np.where(_signs.signs(self.H, x) > 0, 1, -1)
+        # h·x summed in the run contract's order, as every score of the package.
+        return np.where(scores(self.H, x) > 0, 1, -1)
 
     def predict(self, x: ArrayLike) -> int:
         votes = self._votes(x)[self._alive]
@@ -292,8 +261,8 @@ def adversary_game(learner: OnlineLearner, k: int, *, d: int | None = None, R: f
             f"learner must have predict(x) and update(x, y) methods, got {type(learner).__name__}; "
             "wrap it in a class with those two methods (see PerceptronLearner)."
         )
-    k = _check_count(k, "k")
-    d = k if d is None else _check_count(d, "d")
+    k = check_count(k, "k")
+    d = k if d is None else check_count(d, "d")
     if d < k:
         raise ValueError(f"the game needs d >= k orthogonal directions, got d = {d} < k = {k}; pass d >= {k}.")
     R = check_positive(R, "R")
@@ -314,11 +283,6 @@ def adversary_game(learner: OnlineLearner, k: int, *, d: int | None = None, R: f
     return AdversaryGame(X, y, predictions, int(np.sum(predictions != y)), u, R / math.sqrt(k), R)
 
 
-def forced_mistakes(R: float, gamma: float) -> int:
-    """``⌊(R/γ)²⌋``: the mistakes the adversary forces with radius R and margin at least γ."""
-    return max_rounds(R, gamma) - 1  # max_rounds is ⌊(R/γ)²⌋ + 1, robust to rounding at integers
-
-
 # --------------------------------------------------------------------------------------------
 # A planted distribution with a margin and a closed-form error
 # --------------------------------------------------------------------------------------------
@@ -326,10 +290,8 @@ def forced_mistakes(R: float, gamma: float) -> int:
 
 def angle(w: ArrayLike, u: ArrayLike) -> float:
     """The angle between two non-zero vectors, in [0, π], accurate also near 0 and π."""
-    w, u = np.asarray(w, dtype=float), np.asarray(u, dtype=float)
-    if not (np.any(w) and np.any(u)):
-        raise ValueError("the angle needs two non-zero vectors; pass w and u with at least one non-zero entry.")
-    a, b = unit_vector(w, "w"), unit_vector(u, "u")  # no underflow of ‖w‖² near 1e-180
+    # Unit vectors without underflow of ‖w‖² near 1e-180; a zero vector has no angle: refused there.
+    a, b = unit_vector(w, "w"), unit_vector(u, "u")
     # 2·atan2(‖a − b‖, ‖a + b‖) keeps full precision where arccos(a·b) loses it.
     return float(2.0 * math.atan2(np.linalg.norm(a - b), np.linalg.norm(a + b)))
 
@@ -390,7 +352,7 @@ class BandDistribution:
 
     def sample(self, n: int, *, seed: int | np.random.Generator = 0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """``n`` examples ``(X, y)`` drawn independently."""
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         phi, y = self.sample_parts(n, rng)
         return self.points(phi, y), y
@@ -402,12 +364,7 @@ class BandDistribution:
         For ``w = 0`` every score is a tie: the error is 1 under ``tie="mistake"`` (no answer) and
         ½ under the other rules, which predict one label for every point.
         """
-        tie = _check_tie(tie)
-        w = check_vector(w, 2, "w")
-        if not np.any(w):
-            return 1.0 if tie == "mistake" else 0.5
-        a = self.alpha
-        return float(np.clip(angle(w, self.u) - a, 0.0, math.pi - 2 * a) / (math.pi - 2 * a))
+        return float(self.errors(check_vector(w, 2, "w")[None, :], tie)[0])
 
     def errors(self, W: ArrayLike, tie: Tie = "mistake") -> NDArray[np.float64]:
         """:meth:`error` of each row of ``W`` (shape (m, 2)), computed for all rows at once."""
@@ -477,8 +434,8 @@ def convert_stream(stream: Iterable[tuple[ArrayLike, float]], window: int, *, ti
     -------
     ConversionRun
     """
-    window = _check_count(window, "window")
-    limit = None if max_examples is None else _check_count(max_examples, "max_examples", 0)
+    window = check_count(window, "window")
+    limit = None if max_examples is None else check_count(max_examples, "max_examples", 0)
     if limit is not None:
         stream = itertools.islice(stream, limit)
     run_length, current, mistakes, examples = 0, None, 0, 0
@@ -531,10 +488,11 @@ class ConversionSimulation:
 def _wrong(W: NDArray, X: NDArray, y: NDArray, tie: Tie) -> NDArray[np.bool_]:
     """``wrong[r, j]``: the prediction of ``W[r]`` on ``X[r, j]`` is not ``y[r, j]``.
 
-    The sign of ``W[r]·X[r, j]`` is decided exactly, as :func:`online_perceptron` decides it
-    (:mod:`perceptron_core._signs`), and the tie rule gives the label at 0.
+    The score ``W[r]·X[r, j]`` is summed as :func:`online_perceptron` sums it, so the
+    simulation and :func:`convert_stream` make the same decisions; the tie rule gives the
+    label at 0.
     """
-    return labels_from_signs(_signs.paired_signs(X, W), tie) != y
+    return labels(scores(X, W[:, None, :]), tie) != y
 
 
 def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *, repeats: int = 1000,
@@ -544,8 +502,8 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
 
     Each run has a stream of ``(M+1)·window`` examples, drawn up front, which the proof shows
     is always enough (each of h₁ … h_M reads at most one window before its mistake). The runs are
-    those of :func:`convert_stream` on the same streams: every sign of ``w·x`` is decided
-    exactly, as the online perceptron decides it, so the two make the same decisions.
+    those of :func:`convert_stream` on the same streams: every score ``w·x`` is summed as the
+    online perceptron sums it, so the two make the same decisions.
 
     Parameters
     ----------
@@ -569,24 +527,18 @@ def simulate_conversion(dist: BandDistribution, epsilon: float, delta: float, *,
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     tie = _check_tie(tie)
-    # The runs depend only on directions: draw them at R·2ᵏ in [½, 1) (the same draws, scaled
-    # exactly), so that scores x·w neither underflow (R near 1e-180) nor overflow.
-    shift = pow2_shift(dist.R)
-    if shift:
-        dist = BandDistribution(math.ldexp(dist.gamma, shift), math.ldexp(dist.R, shift))
     plan = online_to_pac(dist.R, dist.gamma, epsilon, delta)
-    k = plan.window if window is None else _check_count(window, "window")
+    k = plan.window if window is None else check_count(window, "window")
     if streams is None:
         # Fresh examples are drawn a window at a time. Those after a mistake in a window are
         # never looked at and are discarded, so each run sees an i.i.d. stream, as on paper; a
         # run reads at most (M+1) windows, so it is never cut short.
-        repeats = _check_count(repeats, "repeats")
+        repeats = check_count(repeats, "repeats")
         rng = np.random.default_rng(seed)
         total = plan.hypotheses * k
         X = y = None
     else:
         X, y = (np.asarray(a, dtype=float) for a in streams)
-        X = np.ldexp(X, shift) if shift else X
         repeats, total = y.shape
     W = np.zeros((repeats, 2))
     pos = np.zeros(repeats, dtype=np.int64)  # examples read so far
@@ -648,7 +600,7 @@ def failure_quantile(repeats: int, delta: float, level: float = 1e-6) -> int:
     -------
     int
     """
-    repeats = _check_count(repeats, "repeats")
+    repeats = check_count(repeats, "repeats")
     delta = check_probability(delta, "delta")
     level = check_probability(level, "level")
     from scipy.stats import binom  # here: scipy takes a third of a second to import
@@ -673,7 +625,7 @@ def vc_sample_size(vc_dim: int, epsilon: float, delta: float) -> int:
     -------
     int, the smallest such m.
     """
-    d = _check_count(vc_dim, "vc_dim")
+    d = check_count(vc_dim, "vc_dim")
     epsilon = check_probability(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     if not delta < 0.25:

@@ -11,13 +11,16 @@ instead:
   the number of rounds it survived.
 
 Both are computed from one run of :func:`perceptron_core.perceptron` with its history, so they
-make exactly the perceptron's mistakes and share its exact decisions of every sign.
+make exactly the perceptron's mistakes.
 
 :func:`kernel_perceptron` is the perceptron in its dual form: it keeps a count ``αᵢ`` of the
-mistakes on each example and scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``, deciding every sign exactly.
-With the linear kernel this is the primal perceptron written differently, and it makes the
-primal's decisions; a polynomial or Gaussian kernel lets it separate data (such as XOR) that no
-hyperplane in the original space separates.
+mistakes on each example and scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``. With the linear kernel this
+is the primal perceptron written differently, and it makes the primal's run bit for bit; a
+polynomial or Gaussian kernel lets it separate data (such as XOR) that no hyperplane in the
+original space separates.
+
+Every score is summed in a fixed order (:func:`perceptron_core.algorithms.scores`), never by a
+BLAS product, so that a run is the same on every machine.
 
 None of these is in the lecture notes the book follows; they are the standard ways out.
 """
@@ -32,24 +35,17 @@ from typing import Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import _signs
-from ._validation import (
-    check_flag,
-    check_max_epochs,
-    check_positive,
-    check_real,
-    check_X,
-    check_X_y,
-    unit_scale_rows,
-)
+from ._validation import check_count, check_flag, check_max_epochs, check_positive, check_real, check_X, check_X_y
 from .algorithms import (
     _AT_TIE,
     ConvergenceWarning,
     PerceptronResult,
     Tie,
     _check_tie,
+    _frozen,
     _perceptron,
-    labels_from_signs,
+    labels,
+    scores,
 )
 
 __all__ = [
@@ -65,30 +61,13 @@ __all__ = [
 #: The kernels :func:`kernel_perceptron` knows by name ("quadratic" is "poly" with degree 2).
 KERNELS = ("linear", "poly", "quadratic", "rbf")
 Kernel = Union[str, Callable[[NDArray, NDArray], ArrayLike]]
-_UNIT_ROUNDOFF = _signs.UNIT_ROUNDOFF
-_SUBNORMAL = _signs.SUBNORMAL
-_EXACT_INTEGERS = _signs.EXACT_INTEGERS
 
 
-def _frozen(a: NDArray) -> NDArray:
-    a.flags.writeable = False
-    return a
-
-
-def _check_epochs(epochs: object) -> int:
-    """``epochs`` as a positive int, with a message that names this argument."""
-    try:
-        return check_max_epochs(epochs)  # type: ignore[arg-type]
-    except ValueError:
-        raise ValueError(
-            f"epochs must be a positive integer, got {epochs!r}: the number of sweeps whose "
-            "iterates are combined, e.g. epochs=10."
-        ) from None
-
-
-def _check_features(X: NDArray, d: int, context: str) -> None:
+def _check_features(X: ArrayLike, d: int) -> NDArray[np.float64]:
+    X = check_X(X)
     if X.shape[1] != d:
-        raise ValueError(f"X has {X.shape[1]} features, but {context} {d}; pass X with {d} columns.")
+        raise ValueError(f"X has {X.shape[1]} features, but the run was on {d}; pass X with {d} columns.")
+    return X
 
 
 def _iterates(
@@ -102,21 +81,18 @@ def _iterates(
     number of rounds ``n·epochs``. The counts add up to that total.
     """
     X, y = check_X_y(X, y)
-    epochs = _check_epochs(epochs)
-    offset = check_flag(offset, "offset")
-    tie = _check_tie(tie)
-    # X and y are checked once, here; the run does not warn when it stops at the cap, since
-    # running all T epochs on data that cannot be separated is the point, not a problem.
-    run = _perceptron(X, y, offset=offset, max_epochs=epochs, record=True, u=None, tie=tie)
+    epochs = check_count(epochs, "epochs", why=": the number of sweeps whose iterates are combined, e.g. epochs=10")
+    # No warning at the cap: running all T epochs on inseparable data is the point here.
+    run = _perceptron(X, y, offset=check_flag(offset, "offset"), max_epochs=epochs, record=True,
+                      tie=_check_tie(tie))
     n, d = X.shape
     h = run.history
     W = np.vstack([np.zeros((1, d)), h.weights])
     B = np.r_[0.0, h.offsets]
     # Round (from 1) of mistake k; the iterate made there is held from that round on. A run
     # that converged early keeps its last iterate for the epochs it did not need to sweep.
-    rounds = (h.epochs - 1) * n + h.indices + 1
     total = n * epochs
-    starts = np.r_[1, rounds]
+    starts = np.r_[1, (h.epochs - 1) * n + h.indices + 1]
     counts = np.diff(np.r_[starts, total + 1])
     # The start w = 0 is held only until the first mistake; a first-round mistake leaves it 0.
     counts[0] = starts[1] - 1 if len(starts) > 1 else total
@@ -150,26 +126,17 @@ class AveragedPerceptronResult:
     epochs: int
     converged: bool
     tie: Tie = "mistake"
-    w_sum: NDArray[np.float64] | None = None
+    w_sum: NDArray[np.float64] = None  # type: ignore[assignment]  # always set by averaged_perceptron
     b_sum: float = 0.0
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
         """Scores ``w·x + b`` of the averaged weights."""
-        X = check_X(X)
-        _check_features(X, self.w.shape[0], "the run was on")
-        return X @ self.w + self.b
+        return scores(_check_features(X, self.w.shape[0]), self.w, self.b)
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """Labels from the exact sign of ``w·x + b`` with the averaged weights (tie rule at 0).
-
-        The sign is taken of ``w_sum·x + b_sum``, which has the sign of the average.
-        """
-        X = check_X(X)
-        _check_features(X, self.w.shape[0], "the run was on")
-        A = np.hstack([X, np.ones((X.shape[0], 1))])
-        w_sum = self.w if self.w_sum is None else self.w_sum
-        b_sum = self.b if self.w_sum is None else self.b_sum
-        return labels_from_signs(_signs.signs(A, np.r_[w_sum, b_sum]), self.tie)
+        """Labels from the sign of ``w_sum·x + b_sum`` (the sign of the average's score), with
+        the tie rule at 0."""
+        return labels(scores(_check_features(X, self.w.shape[0]), self.w_sum, self.b_sum), self.tie)
 
 
 def averaged_perceptron(
@@ -185,7 +152,8 @@ def averaged_perceptron(
     Run the cyclic perceptron (:func:`perceptron_core.perceptron`) for ``epochs`` epochs and
     average the weight vector it holds after each of the ``n·epochs`` rounds (one round per
     example presented). An iterate that survives many rounds weighs more; one that is replaced
-    at once weighs little. The average settles even when the iterates never do.
+    at once weighs little. The average settles even when the iterates never do. The sum adds
+    ``c_k·w_k`` in the order of the iterates, so it is the same on every machine.
 
     Parameters
     ----------
@@ -208,22 +176,13 @@ def averaged_perceptron(
     (16, False)
     """
     run, W, B, counts, total = _iterates(X, y, epochs, offset, tie)
-    w_sum = np.asarray(counts @ W, dtype=float)
-    b_sum = float(counts @ B)
-    if not (np.all(np.isfinite(w_sum)) and np.isfinite(b_sum)):
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = np.cumsum(counts[:, None] * np.c_[W, B], axis=0)[-1]  # in order, not by BLAS
+    if not np.all(np.isfinite(sums)):
         raise ValueError("the sum of the iterates overflowed the float range; rescale X, e.g. X / np.abs(X).max().")
-    return AveragedPerceptronResult(
-        w=_frozen(w_sum / total),
-        b=b_sum / total,
-        w_sum=_frozen(w_sum),
-        b_sum=b_sum,
-        w_last=run.w,
-        b_last=run.b,
-        mistakes=run.mistakes,
-        epochs=int(epochs),
-        converged=run.converged,
-        tie=run.tie,
-    )
+    w_sum, b_sum = sums[:-1], float(sums[-1])
+    return AveragedPerceptronResult(_frozen(w_sum / total), b_sum / total, run.w, run.b, run.mistakes,
+                                    int(epochs), run.converged, run.tie, _frozen(w_sum), b_sum)
 
 
 @dataclass(frozen=True)
@@ -250,20 +209,15 @@ class VotedPerceptronResult:
     tie: Tie = "mistake"
 
     def votes(self, X: ArrayLike) -> NDArray[np.int64]:
-        """The weighted vote ``Σ_k c_k · sign(w_k·x + b_k)`` for each row of ``X`` (an integer).
-
-        Each iterate's sign is decided exactly; at ``w_k·x + b_k = 0`` it votes by the tie rule
-        (0, an abstention, under ``tie="mistake"``).
-        """
-        X = check_X(X)
-        _check_features(X, self.weights.shape[1], "the run was on")
-        A = np.hstack([X, np.ones((X.shape[0], 1))])
-        each = labels_from_signs(_signs.signs(A, np.hstack([self.weights, self.offsets[:, None]])), self.tie)
-        return each @ self.counts
+        """The weighted vote ``Σ_k c_k · label(w_k·x + b_k)`` for each row of ``X`` (an integer);
+        at ``w_k·x + b_k = 0`` an iterate votes by the tie rule (0 under ``tie="mistake"``)."""
+        X = _check_features(X, self.weights.shape[1])
+        each = labels(scores(X[:, None, :], self.weights, self.offsets), self.tie)
+        return each @ self.counts  # integers: exact in any order
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
         """The sign of the weighted vote; a tied vote is decided by the tie rule."""
-        return labels_from_signs(np.sign(self.votes(X)), self.tie)
+        return labels(self.votes(X), self.tie)
 
 
 def voted_perceptron(
@@ -295,15 +249,8 @@ def voted_perceptron(
     VotedPerceptronResult
     """
     run, W, B, counts, total = _iterates(X, y, epochs, offset, tie)
-    return VotedPerceptronResult(
-        weights=_frozen(W),
-        offsets=_frozen(B),
-        counts=_frozen(counts),
-        mistakes=run.mistakes,
-        epochs=int(epochs),
-        converged=run.converged,
-        tie=run.tie,
-    )
+    return VotedPerceptronResult(_frozen(W), _frozen(B), _frozen(counts), run.mistakes, int(epochs),
+                                 run.converged, run.tie)
 
 
 # --------------------------------------------------------------------------------------------
@@ -311,16 +258,14 @@ def voted_perceptron(
 # --------------------------------------------------------------------------------------------
 
 
-def _check_degree(degree: object) -> int:
-    if isinstance(degree, (bool, np.bool_)) or not isinstance(degree, (int, np.integer)) or degree < 1:
-        raise ValueError(f"degree must be a positive integer, got {degree!r}; e.g. degree=2 for a quadratic kernel.")
-    return int(degree)
+def _kernel_function(kernel: Kernel, degree: int, gamma: float,
+                     coef0: float) -> tuple[str, Callable[[NDArray, NDArray], NDArray]]:
+    """The kernel as a name and a function of two row-matrices returning their Gram block.
 
-
-def _kernel_function(
-    kernel: Kernel, degree: int, gamma: float, coef0: float
-) -> tuple[str, Callable[[NDArray, NDArray], NDArray]]:
-    """The kernel as a name and a function of two row-matrices returning their Gram block."""
+    The named kernels sum their inner products in a fixed order (no BLAS) and raise to a power
+    by repeated products, so a Gram matrix is the same on every machine (``np.exp`` of the rbf
+    kernel may differ in its last bit between CPUs).
+    """
     if callable(kernel):
         name = getattr(kernel, "__name__", "callable")
 
@@ -328,40 +273,44 @@ def _kernel_function(
             try:
                 K = np.asarray(kernel(A, B))
             except Exception as exc:  # the user's function failed: say which call
-                raise ValueError(
-                    f"the kernel {name!r} failed on arrays of shapes {A.shape} and {B.shape}: {exc!r}. "
-                    "A kernel takes two 2-D arrays (rows are points) and returns their Gram matrix."
-                ) from exc
+                raise ValueError(f"the kernel {name!r} failed on arrays of shapes {A.shape} and {B.shape}: "
+                                 f"{exc!r}. A kernel takes two 2-D arrays (rows are points) and returns "
+                                 "their Gram matrix.") from exc
             if K.shape != (A.shape[0], B.shape[0]):
-                raise ValueError(
-                    f"the kernel {name!r} returned shape {K.shape} for inputs with {A.shape[0]} and "
-                    f"{B.shape[0]} rows; it must return the Gram matrix of shape "
-                    f"({A.shape[0]}, {B.shape[0]})."
-                )
+                raise ValueError(f"the kernel {name!r} returned shape {K.shape} for inputs with {A.shape[0]} "
+                                 f"and {B.shape[0]} rows; it must return the Gram matrix of shape "
+                                 f"({A.shape[0]}, {B.shape[0]}).")
             if K.dtype.kind not in "iuf":
                 raise TypeError(f"the kernel {name!r} returned values of dtype {K.dtype}; it must return real numbers.")
-            K = K.astype(float)
-            if not np.all(np.isfinite(K)):
-                raise ValueError(f"the kernel {name!r} returned NaN or inf; rescale X or fix the kernel.")
-            return K
+            return K.astype(float)
 
         return name, custom
     if not isinstance(kernel, str):
-        raise TypeError(
-            f"kernel must be one of {KERNELS} or a callable k(A, B) -> Gram matrix, got {kernel!r} "
-            f"of type {type(kernel).__name__}."
-        )
+        raise TypeError(f"kernel must be one of {KERNELS} or a callable k(A, B) -> Gram matrix, got "
+                        f"{kernel!r} of type {type(kernel).__name__}.")
     if kernel not in KERNELS:
         raise ValueError(f"unknown kernel {kernel!r}; choose one of {KERNELS}, or pass a callable k(A, B).")
+
+    def dot(A: NDArray, B: NDArray) -> NDArray:
+        return scores(A[:, None, :], B[None, :, :])
+
     if kernel == "linear":
-        return "linear", lambda A, B: A @ B.T
+        return "linear", dot
     if kernel in ("poly", "quadratic"):
         deg = 2 if kernel == "quadratic" else degree
-        return f"poly(degree={deg}, coef0={coef0})", lambda A, B: (A @ B.T + coef0) ** deg
+
+        def poly(A: NDArray, B: NDArray) -> NDArray:
+            base = dot(A, B) + coef0
+            K = base
+            for _ in range(deg - 1):
+                K = K * base
+            return K
+
+        return f"poly(degree={deg}, coef0={coef0})", poly
 
     def rbf(A: NDArray, B: NDArray) -> NDArray:
-        sq = np.sum(A * A, axis=1)[:, None] + np.sum(B * B, axis=1)[None, :] - 2.0 * (A @ B.T)
-        return np.exp(-gamma * np.maximum(sq, 0.0))
+        diff = A[:, None, :] - B[None, :, :]
+        return np.exp(-gamma * scores(diff, diff))
 
     return f"rbf(gamma={gamma})", rbf
 
@@ -383,8 +332,7 @@ class KernelPerceptronResult:
     mistake_indices : the example of each mistake, in order.
     tie : the tie rule of the run; :meth:`predict` follows it.
     w : with ``kernel="linear"``, the primal weights ``Σⱼ αⱼ yⱼ xⱼ`` added up in the order of
-        the mistakes, as :func:`perceptron_core.perceptron` adds them (so bit for bit its
-        weights); None for the other kernels.
+        the mistakes, bit for bit those of :func:`perceptron_core.perceptron`; None otherwise.
     """
 
     alpha: NDArray[np.int64]
@@ -401,45 +349,25 @@ class KernelPerceptronResult:
     w: NDArray[np.float64] | None = None
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``, in floating point."""
-        X = check_X(X)
-        _check_features(X, self.X_train.shape[1], "the run was on")
-        # K(x_j, x) with the training point first, as in the run (matters for a callable only).
+        """Scores ``f(x) = Σⱼ αⱼ yⱼ K(xⱼ, x)``, added in the order of the mistakes as the run
+        added them (for the linear kernel, ``w·x`` with the primal weights, as the run)."""
+        X = _check_features(X, self.X_train.shape[1])
+        if self.w is not None:
+            return scores(X, self.w)
         with np.errstate(over="ignore", invalid="ignore"):
-            scores = self._function(self.X_train, X).T @ (self.alpha * self.y_train)
-        if not np.all(np.isfinite(scores)):  # e.g. (x·z)ᵖ of data near 1e100, which the run scales
-            raise ValueError(
-                f"the scores of the {self.kernel} kernel exceed the float range for these X; "
-                "predict(X) still gives the labels, or rescale X and the training data together."
-            )
-        return scores
+            K = self._function(self.X_train, X)  # K(x_j, x), the training point first, as in the run
+            s = np.zeros(X.shape[0])
+            for i in self.mistake_indices:
+                s = s + self.y_train[i] * K[i]
+        if not np.all(np.isfinite(s)):
+            raise ValueError(f"the scores of the {self.kernel} kernel exceed the float range for these X; "
+                             "rescale X and the training data together.")
+        return s
 
     def predict(self, X: ArrayLike) -> NDArray[np.int64]:
-        """The exact sign of the score, with the run's tie rule at 0 (0 under ``tie="mistake"``).
-
-        For ``kernel="linear"`` the sign of ``w·x`` with the run's primal weights :attr:`w`,
-        so the prediction is that of :meth:`PerceptronResult.predict` after the same run; for
-        the other kernels the sign of ``Σⱼ αⱼ yⱼ K(xⱼ, x)``, exact for the kernel values as
-        computed in floating point.
-        """
-        X = check_X(X)
-        _check_features(X, self.X_train.shape[1], "the run was on")
-        if self.w is not None:
-            return labels_from_signs(_signs.signs(X, self.w), self.tie)
-        if getattr(self._function, "homogeneous", False):
-            # (x·z)ᵖ: the training data scaled by the run's power of two, and each row of X by
-            # its own, give every score a positive factor and kernel values that do not underflow.
-            K = self._function(np.ldexp(self.X_train, _unit_shift(self.X_train)), unit_scale_rows(X))
-        else:
-            K = self._function(self.X_train, X)
-        coef = (self.alpha * self.y_train).astype(float)  # integers below 2⁵³: exact
-        return labels_from_signs(_signs.signs(K.T, coef), self.tie)
-
-
-def _unit_shift(X: NDArray) -> int:
-    """The k for which the largest ``|2ᵏXᵢⱼ|`` lies in [½, 1) (0 for X = 0)."""
-    top = float(np.max(np.abs(X)))
-    return -int(np.frexp(top)[1]) if top > 0 else 0
+        """Labels from :meth:`decision_function`, with the run's tie rule at 0 (0 under
+        ``tie="mistake"``): on the training points, the run's own scores."""
+        return labels(self.decision_function(X), self.tie)
 
 
 def kernel_perceptron(
@@ -461,15 +389,11 @@ def kernel_perceptron(
     forming a feature vector. Sweep the data in order; on a mistake, ``y_i f(x_i) ≤ 0`` (ties
     by the tie rule), add one to ``α_i``. Stop after a clean sweep or ``max_epochs`` sweeps.
 
-    Every decision is exact. A float score farther from 0 than its rounding error can reach is
-    trusted; a nearer one is decided in rational arithmetic: for a named or callable kernel,
-    the exact sign of ``Σⱼ αⱼ yⱼ K(xⱼ, xᵢ)`` for the kernel values as computed in floating
-    point; for ``kernel="linear"``, the exact sign of ``w·xᵢ`` with the primal weights
-    ``w = Σⱼ αⱼ yⱼ xⱼ`` added up in the order of the mistakes, as
-    :func:`perceptron_core.perceptron` adds them. So with ``kernel="linear"`` this is
-    :func:`perceptron_core.perceptron` without an offset, on any data: the same mistakes on the
-    same examples, ties included, and :meth:`KernelPerceptronResult.predict` gives the same
-    labels.
+    The scores of all training points are kept and updated by one row of the Gram matrix per
+    mistake, in the order of the mistakes. With ``kernel="linear"`` the scores are instead those
+    of the primal weights ``w``, added up as :func:`perceptron_core.perceptron` adds them: the
+    two forms then make the same run, ties included, bit for bit (a sum of Gram entries would
+    round differently from ``w·x``).
 
     Parameters
     ----------
@@ -498,44 +422,47 @@ def kernel_perceptron(
     (True, True)
     """
     X, y = check_X_y(X, y)
-    degree = _check_degree(degree)
+    degree = check_count(degree, "degree", why="; e.g. degree=2 for a quadratic kernel")
     try:
         gamma = check_positive(gamma, "gamma")
     except ValueError:
-        raise ValueError(
-            f"gamma (the width of the rbf kernel exp(-gamma·‖x − z‖²)) must be finite and > 0, "
-            f"got {gamma!r}; e.g. gamma=1.0 on standardized data."
-        ) from None
+        raise ValueError(f"gamma (the width of the rbf kernel exp(-gamma·‖x − z‖²)) must be finite and > 0, "
+                         f"got {gamma!r}; e.g. gamma=1.0 on standardized data.") from None
     coef0 = check_real(coef0, "coef0")
     max_epochs = check_max_epochs(max_epochs)
     tie = _check_tie(tie)
     name, function = _kernel_function(kernel, degree, gamma, coef0)
-    # A homogeneous polynomial kernel (coef0 = 0) has the same run on 2ᵏX, with k bringing the
-    # largest entry to [½, 1): then no Gram entry (x·z)ᵖ underflows (for data near 1e-180, or
-    # 1e-60 with p = 3) or overflows. (The linear kernel needs no such care: its doubtful signs
-    # are decided from X and w exactly.)
-    homogeneous = isinstance(kernel, str) and kernel in ("poly", "quadratic") and coef0 == 0
-    shift = _unit_shift(X) if homogeneous else 0
-    function.homogeneous = homogeneous  # type: ignore[attr-defined]  # predict scales the same way
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported just below
-        G = function(np.ldexp(X, shift), np.ldexp(X, shift)) if shift else function(X, X)
-    if not np.all(np.isfinite(G)):
-        raise ValueError(
-            f"the Gram matrix of the {name} kernel overflowed (inf or NaN); rescale X, e.g. "
-            "X / np.abs(X).max(), or lower the degree."
-        )
-    run = _KernelRun(X, y, G, name == "linear", _AT_TIE[tie])
+    n = len(y)
+    linear = name == "linear"
+    if linear:
+        w = np.zeros(X.shape[1])
+        s = np.zeros(n)
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = function(X, X)
+        if not np.all(np.isfinite(G)):
+            raise ValueError(f"the Gram matrix of the {name} kernel overflowed (inf or NaN); rescale X, "
+                             "e.g. X / np.abs(X).max(), or lower the degree.")
+        s = np.zeros(n)
+    order: list[int] = []
     epoch, converged = 0, False
     while epoch < max_epochs and not converged:
-        epoch += 1
-        converged = True
-        i = run.next_mistake(0)
-        while i < run.n:
-            run.update(i)
+        epoch, converged, i = epoch + 1, True, 0
+        while True:
+            wrong = np.flatnonzero(labels(s[i:], tie) != y[i:])  # the first mistake from row i on
+            if not wrong.size:
+                break
+            i += int(wrong[0])
+            order.append(i)
             converged = False
-            i = run.next_mistake(i + 1)
-    alpha = np.bincount(np.array(run.order, dtype=np.int64), minlength=run.n).astype(np.int64)
-    order = run.order
+            if linear:
+                w = w + y[i] * X[i]
+                s = scores(X, w)
+            else:
+                s = s + y[i] * G[i]
+            if not np.all(np.isfinite(s)):
+                raise ValueError("the kernel perceptron's scores overflowed the float range; rescale X.")
+            i += 1
     if not converged:
         warnings.warn(
             f"kernel_perceptron stopped at max_epochs={max_epochs} with mistakes in the last epoch; "
@@ -544,113 +471,8 @@ def kernel_perceptron(
             ConvergenceWarning,
             stacklevel=2,
         )
-    Xf = X.copy()
-    yf = y.copy()
-    return KernelPerceptronResult(
-        alpha=_frozen(alpha),
-        X_train=_frozen(Xf),
-        y_train=_frozen(yf),
-        kernel=name,
-        mistakes=int(alpha.sum()),
-        epochs=epoch,
-        converged=converged,
-        max_epochs=max_epochs,
-        mistake_indices=_frozen(np.array(order, dtype=np.int64)),
-        tie=tie,
-        _function=function,
-        w=_frozen(run.w) if run.w is not None else None,
-    )
-
-
-class _KernelRun:
-    """The state of a kernel perceptron run, with every decision exact.
-
-    The score of training point k, ``f(x_k) = Σⱼ αⱼ yⱼ G[j, k]``, is kept in floating point and
-    updated by one row of the Gram matrix G per mistake. Its rounding error is bounded with
-    ``B[k]``, a running sum of the absolute values of what was added (or, for the linear
-    kernel, of ``Σₗ |x_jl x_kl|``); a score farther from 0 than that bound has the sign of the
-    exact one, and the few nearer are decided in rational arithmetic
-    (:func:`perceptron_core._signs.exact_sign`):
-
-    * for a kernel given by its values, the exact sign of ``Σⱼ αⱼ yⱼ G[j, k]`` with G's
-      floats taken as exact. The float score adds m terms one at a time, so it is off by at most
-      ``m·2⁻⁵³·B[k]`` (B[k] = ``Σⱼ αⱼ |G[j, k]|``);
-    * for the linear kernel, the exact sign of ``w·x_k`` with ``w`` the primal weights added
-      up in the order of the mistakes, as :func:`perceptron_core.perceptron` does: so both forms
-      make the same decision on every point, ties included, on any data. The float score
-      differs from ``w·x_k`` by the rounding of the score's sum, of each ``G[j, k] = x_j·x_k``
-      (``d`` products) and of ``w`` (m terms): at most ``(2m + d)·2⁻⁵³·B[k]`` plus underflow,
-      B[k] = ``Σⱼ αⱼ Σₗ |x_jl x_kl|``.
-
-    The bounds are taken twice over, which also covers the rounding of B itself. With integer
-    data (or integer kernel values) and B[k] below 2⁵³ every operation is exact and so is the
-    float score.
-    """
-
-    def __init__(self, X: NDArray, y: NDArray, G: NDArray, linear: bool, at_tie: int) -> None:
-        self.n, d = X.shape
-        self.X, self.y, self.G, self.at_tie = X, y, G, at_tie
-        self.linear = linear
-        self.scores = np.zeros(self.n)
-        if linear:
-            # B = |X|·Σⱼ αⱼ|x_j|, the second factor kept up to date (no n×n matrix of bounds).
-            self.abs_X, self.abs_w = np.abs(X), np.zeros(d)
-            self.integral = bool(np.all(X == np.round(X)))
-            self.w: NDArray | None = np.zeros(d)
-            self.rate, self.per_update = 2.0 * (d + 2) * _UNIT_ROUNDOFF, 4.0 * _UNIT_ROUNDOFF
-            self.tiny, self.tiny_per_update = 2.0 * (d + 2) * _SUBNORMAL, 2.0 * (d + 2) * _SUBNORMAL
-        else:
-            self.bound = np.zeros(self.n)  # B, kept up to date
-            self.integral = bool(np.all(G == np.round(G)))
-            self.w = None
-            self.rate, self.per_update = 2.0 * _UNIT_ROUNDOFF, 2.0 * _UNIT_ROUNDOFF
-            self.tiny, self.tiny_per_update = 0.0, 0.0  # sums of floats: no underflow error
-        self.coef = np.zeros(self.n)  # αⱼ yⱼ, integers: exact while below 2⁵³
-        self.order: list[int] = []
-
-    def _exact(self, k: int) -> int:
-        """The exact sign of the score of training point k."""
-        if self.w is not None:
-            return _signs.exact_sign(self.X[k], self.w)
-        return _signs.exact_sign(self.coef, self.G[:, k])
-
-    def next_mistake(self, start: int) -> int:
-        """The first mistake at or after row ``start`` for the current scores (n if none)."""
-        if start >= self.n:
-            return self.n
-        m = len(self.order)
-        margins = self.y[start:] * self.scores[start:]  # y·f, exact products by ±1
-        bound = self.abs_X[start:] @ self.abs_w if self.linear else self.bound[start:]
-        slack = (self.rate + m * self.per_update) * bound + (self.tiny + m * self.tiny_per_update)
-        if self.integral:
-            slack[bound < _EXACT_INTEGERS] = 0.0  # integers below 2⁵³: the scores are exact
-        doubt = ~(margins > slack)  # not surely right (NaN included)
-        while True:
-            k = int(np.argmax(doubt))
-            if not doubt[k]:
-                return self.n
-            if margins[k] < -slack[k]:
-                return start + k  # surely wrong
-            if slack[k] == 0.0 and margins[k] == 0:
-                sign = 0  # an exact score of 0: a tie
-            else:  # too near 0 for its float to tell: decide it exactly
-                sign = int(self.y[start + k]) * self._exact(start + k)
-            if sign < 0 or (sign == 0 and self.at_tie != self.y[start + k]):
-                return start + k
-            doubt[k] = False
-
-    def update(self, i: int) -> None:
-        """A mistake on training point i: α_i += 1."""
-        label = self.y[i]
-        self.scores += label * self.G[i]
-        self.coef[i] += label
-        if self.w is None:
-            self.bound += np.abs(self.G[i])
-        else:
-            self.abs_w += self.abs_X[i]
-            self.w += label * self.X[i]
-            if not np.all(np.isfinite(self.w)):
-                raise ValueError("the kernel perceptron's weights overflowed the float range; rescale X.")
-        self.order.append(i)
-        if not np.isfinite(self.scores).all():
-            raise ValueError("the kernel perceptron's scores overflowed the float range; rescale X.")
+    indices = np.array(order, dtype=np.int64)
+    alpha = np.bincount(indices, minlength=n).astype(np.int64)
+    return KernelPerceptronResult(_frozen(alpha), _frozen(X.copy()), _frozen(y.copy()), name, int(alpha.sum()),
+                                  epoch, converged, max_epochs, _frozen(indices), tie, function,
+                                  _frozen(w) if linear else None)

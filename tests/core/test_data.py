@@ -175,7 +175,7 @@ def test_fibonacci_numbers():
     # Cassini's identity F_{m-1}F_{m+1} - F_m² = (-1)^m, far beyond float precision.
     for m in (50, 100, 300):
         assert fibonacci(m - 1) * fibonacci(m + 1) - fibonacci(m) ** 2 == (-1) ** m
-    with pytest.raises(ValueError, match="m must be an integer >= 0"):
+    with pytest.raises(ValueError, match="m must be an integer of at least 0"):
         fibonacci(-1)
 
 

@@ -108,6 +108,9 @@ def test_a_wrong_certificate_is_rejected():
     # The old verdict on narrow_wedge(30): λ = (½, ½). Σλᵢyᵢxᵢ = (2⁻³¹, 0) ≠ 0, so it proves nothing.
     X, y = pc.narrow_wedge(30)
     assert not Separability(False, None, None, np.array([0.5, 0.5]), False).verify(X, y)
+    # A witness must separate strictly: w = (1, -1) meets the point (1, 1) at a margin of exactly 0.
+    assert not Separability(True, np.array([1.0, -1.0]), 0.0, None, False).verify(X, y)
+    assert Separability(True, np.array([1.0, -1.0 + 2.0**-40]), 0.0, None, False).verify(X, y)
 
 
 # --- planted data pinned to a tiny margin ----------------------------------------------------
@@ -393,3 +396,20 @@ def test_support_points_with_an_offset_come_from_both_classes(n, d, ratio, shift
     # both classes reach the minimum: the line sits halfway between the two class hulls
     assert closest_pos == pytest.approx(closest_neg, rel=1e-6, abs=1e-9)
     assert set(y[opt.support]) == {-1.0, 1.0}
+
+
+def test_max_margin_matches_the_hard_margin_svc():
+    """scikit-learn's SVC as an independent oracle, with an offset and (on mirrored data, whose
+    optimal offset is 0) through the origin."""
+    from sklearn.svm import SVC
+
+    for X, y in [pc.iris_pair("setosa", "versicolor"), pc.iris_pair("setosa", "virginica", (2, 3)),
+                 pc.planted(40, 2, 0.2, 1.0, seed=5)[:2], pc.logic_gate("and"), pc.logic_gate("or")]:
+        svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
+        mm = pc.max_margin(X, y, offset=True)
+        assert abs(mm.gamma - 1 / np.linalg.norm(svc.coef_[0])) <= 1e-6
+        assert np.allclose(mm.w, svc.coef_[0] / np.linalg.norm(svc.coef_[0]), atol=1e-5)
+    for seed in range(3):
+        X, y, _ = pc.planted(30, 3, 0.15, 1.0, seed=seed)
+        svc = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X, -X]), np.r_[y, -y])
+        assert abs(pc.max_margin(X, y).gamma - 1 / np.linalg.norm(svc.coef_[0])) <= 1e-6

@@ -1,10 +1,10 @@
-"""Right at every scale the package accepts: data multiplied by 2**k, from subnormal to huge.
+"""The certified geometry at every scale the package accepts: data multiplied by 2**k, from
+subnormal to huge. (Runs are plain floats: at 1e-181 their products underflow, as floats do.)
 
 Multiplying data by a power of two is exact (no bit of an integer-valued entry is lost from
-2**-1074 up to the float maximum), and the theory says how each result moves: the perceptron
-through the origin makes the same run with weights times 2**k, the margins and the maximum
-margin γ* are times 2**k, the radius too, separability does not change, and a margin does not
-change when only w is scaled. Each test checks that against the run on the unscaled data and
+2**-1074 up to the float maximum), and the theory says how each result moves: the margins and
+the maximum margin γ* are times 2**k, the radius too, separability does not change, and a
+margin does not change when only w is scaled. Each test checks that against the run on the unscaled data and
 against exact rational arithmetic (fractions.Fraction), which has no scale at all.
 
 Before these tests, norms computed as the square root of a sum of squares underflowed: for data
@@ -15,7 +15,6 @@ near 1e-180, ``radius`` returned 0.0, ``max_margin`` raised a bare OverflowError
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -24,8 +23,6 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import perceptron_core as pc
-from perceptron_core import guarantees as g
-from perceptron_core.estimator import Perceptron as SkPerceptron
 
 from conftest import small_labelled_data
 from conftest import examples
@@ -66,32 +63,6 @@ def assert_margins_right(got, X, y, w, b=0.0):
         scale = (sum(abs(F(a) * F(c)) for a, c in zip(x, w)) + abs(F(b))) / norm
         tol = 8 * (len(w) + 2) * Fraction(EPS) * scale + 4 * (len(w) + 1) * Fraction(SUB)
         assert math.isfinite(gi) and abs(F(gi) - ex) <= tol, (gi, float(ex))
-
-
-def exact_perceptron(X, y, *, offset=False, tie="mistake", max_epochs=60):
-    """The cyclic perceptron in rational arithmetic: (mistakes, epochs, converged, w, b)."""
-    at_tie = {"mistake": 0, "positive": 1, "negative": -1}[tie]
-    rows = [[F(a) for a in x] for x in X]
-    w, b = [Fraction(0)] * X.shape[1], Fraction(0)
-    mistakes = 0
-    for epoch in range(1, max_epochs + 1):
-        clean = True
-        for x, yi in zip(rows, y):
-            s = sum(a * c for a, c in zip(x, w)) + b
-            pred = 1 if s > 0 else -1 if s < 0 else at_tie
-            if pred != int(yi):
-                w = [a + int(yi) * c for a, c in zip(w, x)]
-                b += int(yi) if offset else 0
-                mistakes, clean = mistakes + 1, False
-        if clean:
-            return mistakes, epoch, True, w, b
-    return mistakes, max_epochs, False, w, b
-
-
-def quiet(call):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pc.ConvergenceWarning)
-        return call()
 
 
 # ------------------------------------------------------------------------ geometry
@@ -224,145 +195,3 @@ def test_a_max_margin_below_the_smallest_float_is_refused_with_the_reason():
         pc.max_margin([[u, u], [u, 0.0]], [1.0, -1.0])
     with pytest.raises(ValueError, match=r"B = 1/gamma .* overflows"):
         pc.max_margin(np.ldexp([[2.0, 1.0], [1.0, 3.0]], -1030), [1.0, 1.0]).B
-
-
-# ------------------------------------------------------------------------ the algorithms
-
-
-@settings(max_examples=examples(40))
-@given(int_data(), st.sampled_from(["mistake", "positive", "negative"]), st.booleans(), SHIFTS)
-def test_perceptron_at_every_scale_is_the_exact_run(data, tie, offset, k):
-    X, y = data
-    Xk = np.ldexp(X, k)
-    res = quiet(lambda: pc.perceptron(Xk, y, tie=tie, offset=offset, max_epochs=60, record=True))
-    mistakes, epochs, converged, w, b = exact_perceptron(Xk, y, offset=offset, tie=tie)
-    assert (res.mistakes, res.epochs, res.converged) == (mistakes, epochs, converged)
-    assert [F(v) for v in res.w] == w and F(res.b) == b  # sums of multiples of 2**k: exact
-    if not offset:  # through the origin the run is that of the unscaled data, weights times 2**k
-        base = quiet(lambda: pc.perceptron(X, y, tie=tie, max_epochs=60, record=True))
-        assert np.array_equal(res.history.indices, base.history.indices)
-        assert np.array_equal(res.w, np.ldexp(base.w, k))
-    if converged:
-        assert np.array_equal(res.predict(Xk), y)
-        if len(set(y)) == 2:
-            est = quiet(lambda: SkPerceptron(offset=offset, tie=tie, max_epochs=60).fit(Xk, y))
-            assert np.array_equal(est.predict(Xk), y)
-
-
-@settings(max_examples=examples(30))
-@given(int_data(), st.integers(1, 8), SHIFTS)
-@example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), 8, -600)  # ran to max_epochs: ‖w‖ underflowed to 0
-def test_margin_perceptron_at_every_scale(data, g8, k):
-    X, y = data
-    gamma = g8 / 8
-    assume(math.ldexp(math.ldexp(gamma, k), -k) == gamma)  # 2**k γ is a float
-    base = quiet(lambda: pc.margin_perceptron(X, y, gamma, max_epochs=30))
-    res = quiet(lambda: pc.margin_perceptron(np.ldexp(X, k), y, math.ldexp(gamma, k), max_epochs=30))
-    assert (res.updates, res.epochs, res.converged) == (base.updates, base.epochs, base.converged)
-    assert np.array_equal(res.w, np.ldexp(base.w, k))
-
-
-@settings(max_examples=examples(30))
-@given(int_data(), st.sampled_from(["averaged", "voted", "linear", "poly"]), SHIFTS)
-@example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), "linear", -600)  # the Gram matrix underflowed to 0: no convergence
-@example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), "poly", -600)
-def test_perceptron_variants_at_every_scale(data, which, k):
-    X, y = data
-    Xk = np.ldexp(X, k)
-    if which in ("linear", "poly"):  # the linear kernel, and (x·z)³, homogeneous: the same run
-        kw = {"kernel": which, "degree": 3, "coef0": 0.0, "max_epochs": 30}
-        base = quiet(lambda: pc.kernel_perceptron(X, y, **kw))
-        res = quiet(lambda: pc.kernel_perceptron(Xk, y, **kw))
-        assert np.array_equal(res.alpha, base.alpha) and res.converged == base.converged
-    else:
-        fit = pc.averaged_perceptron if which == "averaged" else pc.voted_perceptron
-        base, res = fit(X, y, epochs=4), fit(Xk, y, epochs=4)
-        assert res.mistakes == base.mistakes
-    assert np.array_equal(res.predict(Xk), base.predict(X))
-
-
-# ------------------------------------------------------------------------ bounds and data
-
-
-@settings(max_examples=examples(40))
-@given(int_data(), st.integers(1, 8), SHIFTS_NORMAL_RESULT, SHIFTS)
-@example((np.array([[2.0, 1.0], [1.0, 3.0], [3.0, -1.0], [-2.0, -1.0], [-1.0, -2.0], [-3.0, 1.0]]), np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])), 8, 0, -1000)  # "w_star is the zero vector"
-def test_total_hinge_deviation_at_every_scale(data, g8, k, kw):
-    X, y = data
-    w = np.arange(1.0, X.shape[1] + 1)
-    gamma = g8 / 8
-    base = pc.total_hinge_deviation(X, y, w, gamma)
-    assert pc.total_hinge_deviation(np.ldexp(X, k), y, np.ldexp(w, kw), math.ldexp(gamma, k)) == pytest.approx(
-        math.ldexp(base, k), rel=1e-12, abs=0.0
-    )
-    if len(y) > 1:  # n deviations of about 1e308 each: the sum is beyond the float range
-        with pytest.raises(ValueError, match="overflows"):
-            pc.total_hinge_deviation(X, y, w, 1e308)
-
-
-@settings(max_examples=examples(25))
-@given(st.integers(1, 6), st.integers(1, 4), SHIFTS_NORMAL_RESULT, st.integers(0, 2**16))
-@example(5, 3, -600, 1)  # R² underflowed: no point had norm R
-def test_planted_at_every_scale(n, d, k, seed):
-    X, y, u = pc.planted(n, d, 0.25 if n * d > 1 else 1.0, 1.0, seed=seed)
-    Xk, yk, uk = pc.planted(n, d, math.ldexp(0.25 if n * d > 1 else 1.0, k), math.ldexp(1.0, k), seed=seed)
-    assert np.array_equal(yk, y) and np.array_equal(uk, u)
-    # Exact but for entries that fall in the subnormal range, rounded there to 2**-1074.
-    np.testing.assert_allclose(np.ldexp(Xk, -k), X, rtol=1e-14, atol=math.ldexp(1.0, -1073 - k))
-
-
-@settings(max_examples=examples(20))
-@given(st.integers(-1000, 1000), st.integers(0, 2**16))
-@example(-600, 3)  # scores underflowed to 0: every round a mistake
-def test_online_to_pac_simulation_and_errors_at_every_scale(k, seed):
-    dist = g.BandDistribution(0.2, 1.0)
-    scaled = g.BandDistribution(math.ldexp(0.2, k), math.ldexp(1.0, k))
-    base = g.simulate_conversion(dist, 0.2, 0.1, repeats=20, seed=seed)
-    res = g.simulate_conversion(scaled, 0.2, 0.1, repeats=20, seed=seed)
-    assert np.array_equal(res.mistakes, base.mistakes) and np.array_equal(res.examples, base.examples)
-    np.testing.assert_array_equal(res.errors, base.errors)
-    w = np.array([1.0, 0.3])
-    wk = np.ldexp(w, min(k, 500))  # the largest w the validators accept is about 9e153
-    assert scaled.error(wk) == dist.error(w) and scaled.errors(wk[None, :])[0] == dist.errors(w[None, :])[0]
-    assert g.angle(wk, [1.0, 0.0]) == g.angle(w, [1.0, 0.0])
-
-
-@settings(max_examples=examples(30))
-@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=6),
-       st.tuples(st.integers(-4, 4), st.integers(-4, 4)), SHIFTS)
-@example([(1, 0), (0, 1)], (1, 3), -600)  # squared distances underflowed: a tie, the first won
-@example([(1, 0)], (2, -1), -1074)  # 0.7·1·2⁻¹⁰⁷⁴ and 0.7·2·2⁻¹⁰⁷⁴ rounded alike: a tie, vote -1
-def test_online_learners_predict_alike_at_every_scale(points, query, k):
-    H = g.sign_vectors(2)
-    # The hypotheses of the scaled halving learner are tiny too: votes depend on no scale.
-    learners = (g.NearestNeighbourLearner(), g.HalvingLearner(H))
-    scaled = (g.NearestNeighbourLearner(), g.HalvingLearner(np.ldexp(H, -1000)))
-    for i, p in enumerate(points):
-        label = 1 if i % 2 else -1
-        for a, b in zip(learners, scaled):
-            a.update(np.array(p, float), label)
-            b.update(np.ldexp(np.array(p, float), k), label)
-    q = np.array(query, float)
-    for a, b in zip(learners, scaled):
-        assert b.predict(np.ldexp(q, k)) == a.predict(q)
-
-
-@pytest.mark.parametrize("k", [-1000, -600, 0, 400])
-def test_plot_separator_draws_the_same_line_at_every_scale_of_w(k):
-    """The line w·x = 0 depends only on the direction of w: a w whose plain norm underflows
-    (entries near 1e-300) must draw the same line as w itself, not silently nothing."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from perceptron_core.figures.plotting import new_figure, plot_separator
-
-    def drawn(w):
-        fig, (ax,) = new_figure()
-        ax.set_xlim(-1, 1), ax.set_ylim(-1, 1)
-        plot_separator(ax, w, show_normal=False)
-        return [line.get_xydata() for line in ax.get_lines()]
-
-    reference = drawn(np.array([3.0, 4.0]))
-    scaled = drawn(np.ldexp(np.array([3.0, 4.0]), k))
-    assert len(scaled) == len(reference) == 1
-    np.testing.assert_allclose(scaled[0], reference[0], rtol=1e-12, atol=1e-12)
