@@ -4,166 +4,29 @@
 // framework and no bundler. Jupyter loads it through anywidget (perceptron_core.playground); the
 // static book mounts it with a small model object of its own (`staticModel`, below) and no kernel.
 //
-// Sections: (1) exact arithmetic, (2) the perceptron and the Margin Perceptron, (3) the certified
-// margin, (4) the picture and its controls (render).
-
-// The mathematics is exported by name, for render() and for the tests that hold it to
-// perceptron_core (tests/playground/test_playground_parity.py):
+// The mathematics is exported by name, for render() and for the tests
+// (tests/playground/test_playground_parity.py):
 //   perceptronRun(X, y, { tie, c, maxEpochs })   the cyclic perceptron, as perceptron_core.perceptron
 //   marginPerceptronRun(X, y, gamma, { target, c, maxEpochs })   as perceptron_core.margin_perceptron
-//   certifiedMargin(X, y, { c })   the maximum margin through the origin, certified, as max_margin
-//   radius(X, c), perceptronBound(R, gamma), marginPerceptronBound(R, gamma, target), exactSign(a, b)
+//   certifiedMargin(X, y, { c, candidates })   the separability verdict and the margin
+//   radius(X, c), perceptronBound(R, gamma), marginPerceptronBound(R, gamma, target)
 // X is an array of [x1, x2]; y of +1/-1; a number c lifts every point to (x1, x2, c), the
 // offset trick (the separator's offset is then b = c·w[2]).
-
-// ============================================================================================
-// (1) Exact arithmetic.
 //
-// Every finite float64 is a dyadic rational m·2^e, and BigInt holds m exactly, so sums of
-// products of floats are computed here with no rounding at all. The runs use floats where
-// their rounding cannot change an answer and these exact sums where it could: the same
-// decisions as perceptron_core (perceptron_core/_signs.py), on every machine and in every
-// browser.
-// ============================================================================================
-
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
-const UNIT_ROUNDOFF = 2 ** -53;
-const SUBNORMAL = 2 ** -1074;
-
-/** A finite float as { m, e } with value m·2^e (m a BigInt). */
-function dyadic(x) {
-  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
-  if (x === 0) return { m: 0n, e: 0 };
-  F64[0] = x;
-  const bits = U64[0];
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  let m = bits & 0xfffffffffffffn;
-  let e = -1074; // subnormal
-  if (biased !== 0) {
-    m |= 1n << 52n;
-    e = biased - 1075;
-  }
-  return { m: bits >> 63n ? -m : m, e };
-}
-
-const ZERO = { m: 0n, e: 0 };
-const mul = (a, b) => ({ m: a.m * b.m, e: a.e + b.e });
-const neg = (a) => ({ m: -a.m, e: a.e });
-function add(a, b) {
-  if (a.m === 0n) return b;
-  if (b.m === 0n) return a;
-  const e = Math.min(a.e, b.e);
-  return { m: (a.m << BigInt(a.e - e)) + (b.m << BigInt(b.e - e)), e };
-}
-const sign = (a) => (a.m > 0n ? 1 : a.m < 0n ? -1 : 0);
-const compare = (a, b) => sign(add(a, neg(b)));
-
-/** a·b of two float vectors, exactly. */
-function exactDot(a, b) {
-  let s = ZERO;
-  for (let j = 0; j < a.length; j++) if (a[j] !== 0 && b[j] !== 0) s = add(s, mul(dyadic(a[j]), dyadic(b[j])));
-  return s;
-}
-
-/** The sign (-1, 0 or +1) of a·b, decided exactly (the parity tests call it too). */
-export function exactSign(a, b) {
-  return sign(exactDot(a, b));
-}
-
-/** √(p/q) for dyadics p ≥ 0, q > 0, nearly (a first guess at any scale: the ratio is kept as a
- *  60-bit integer times a power of two, so nothing overflows or underflows on the way). */
-function sqrtRatioGuess(p, q) {
-  if (p.m === 0n) return 0;
-  const np = p.m.toString(2).length;
-  const nq = q.m.toString(2).length;
-  const shift = np - nq - 60; // p.m / q.m = M · 2^shift, M of about 60 bits
-  let M = shift > 0 ? p.m / (q.m << BigInt(shift)) : (p.m << BigInt(-shift)) / q.m;
-  let e = shift + p.e - q.e;
-  if (e % 2 !== 0) { M <<= 1n; e -= 1; }
-  return scaleBy(Math.sqrt(Number(M)), e / 2);
-}
-
-/** A float L ≥ 0 with L²·q ≤ p (p, q dyadic, p ≥ 0, q > 0), the largest near √(p/q): a lower
- *  bound on √(p/q), certified exactly. */
-function sqrtRatioDown(p, q) {
-  return sqrtSearch(p, q, -1);
-}
-
-/** A float H with H²·q ≥ p, the smallest near √(p/q): an upper bound, certified exactly. */
-function sqrtRatioUp(p, q) {
-  return sqrtSearch(p, q, 1);
-}
-
-/** From the guess, step one float at a time (a correctly rounded guess is within a few) and
- *  then by growing factors, until the exact test holds. */
-function sqrtSearch(p, q, direction) {
-  let x = sqrtRatioGuess(p, q);
-  const holds = (v) => { const d = dyadic(v); return direction * compare(mul(mul(d, d), q), p) >= 0; };
-  for (let k = 0; k < 2000 && Number.isFinite(x) && x >= 0; k++) {
-    if (holds(x)) return x;
-    if (k < 8) x = direction > 0 ? nextUp(x) : nextDown(x);
-    else x = direction > 0 ? x * (1 + 2 ** (k - 60)) + SUBNORMAL : Math.max(x * (1 - 2 ** Math.min(k - 60, -1)), 0);
-  }
-  return direction > 0 ? Infinity : 0;
-}
-
-function nextUp(x) {
-  if (x === 0) return SUBNORMAL;
-  F64[0] = x;
-  U64[0] += x > 0 ? 1n : -1n;
-  return F64[0];
-}
-const nextDown = (x) => -nextUp(-x);
-
-// Exact rationals { n, d } (BigInt, d > 0), for the certificates' weights.
-const bigAbs = (a) => (a < 0n ? -a : a);
-function gcd(a, b) {
-  a = bigAbs(a); b = bigAbs(b);
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-function rat(n, d = 1n) {
-  if (d < 0n) { n = -n; d = -d; }
-  const g = gcd(n, d) || 1n;
-  return { n: n / g, d: d / g };
-}
-const fromDyadic = (a) => (a.e >= 0 ? rat(a.m << BigInt(a.e)) : rat(a.m, 1n << BigInt(-a.e)));
-const rAdd = (a, b) => rat(a.n * b.d + b.n * a.d, a.d * b.d);
-const rSub = (a, b) => rat(a.n * b.d - b.n * a.d, a.d * b.d);
-const rMul = (a, b) => rat(a.n * b.n, a.d * b.d);
-const rDiv = (a, b) => rat(a.n * b.d, a.d * b.n);
-const R0 = rat(0n);
-const R1 = rat(1n);
-
-/** The unique solution of A λ = b in rationals (A: rows of rationals), or null when the system
- *  is inconsistent or has more than one solution. Gaussian elimination, exact. */
-function solveExact(A, b) {
-  const rows = A.map((r, i) => [...r, b[i]]);
-  const k = A[0].length;
-  let r = 0;
-  const pivots = [];
-  for (let col = 0; col < k; col++) {
-    const p = rows.findIndex((row, i) => i >= r && row[col].n !== 0n);
-    if (p < 0) return null; // a free variable: not unique
-    [rows[r], rows[p]] = [rows[p], rows[r]];
-    for (let i = 0; i < rows.length; i++) {
-      if (i === r || rows[i][col].n === 0n) continue;
-      const f = rDiv(rows[i][col], rows[r][col]);
-      rows[i] = rows[i].map((v, j) => rSub(v, rMul(f, rows[r][j])));
-    }
-    pivots.push(col);
-    r++;
-  }
-  for (let i = r; i < rows.length; i++) if (rows[i][k].n !== 0n) return null; // inconsistent
-  return pivots.map((col, i) => rDiv(rows[i][k], rows[i][col]));
-}
+// Two kinds of numbers, and the page says which is which:
+// - The runs are plain float64 and follow the package's contract operation for operation (a
+//   score is 0.0 plus each product in turn, a multiply and then an add: JavaScript never fuses
+//   them), so they are the runs perceptron_core makes, bit for bit, on every machine.
+// - What the page calls *certified* is checked in exact arithmetic: every float is a dyadic
+//   rational m·2^e, BigInt holds m, and a few sums of products decide a sign with no rounding
+//   at all. The search (Wolfe's algorithm) runs in floats; only its answer is checked exactly.
 
 // ============================================================================================
-// (2) The perceptron and the Margin Perceptron, exactly as perceptron_core runs them.
+// (1) The runs, in float64, as perceptron_core runs them.
 // ============================================================================================
 
 const TIES = { mistake: 0, positive: 1, negative: -1 }; // the label predicted where w·x = 0
+const lifts = (c) => c !== null && c !== undefined;
 
 function checkData(X, y, c) {
   if (!Array.isArray(X) || !Array.isArray(y) || X.length !== y.length)
@@ -172,32 +35,11 @@ function checkData(X, y, c) {
     if (!(y[i] === 1 || y[i] === -1)) throw new RangeError(`label ${i + 1} is ${y[i]}: labels are +1 or -1`);
     if (!X[i].every(Number.isFinite)) throw new RangeError(`point ${i + 1} is not finite: ${X[i]}`);
   }
-  if (c !== null && c !== undefined && !(Number.isFinite(c) && c !== 0))
-    throw new RangeError(`c must be a finite non-zero number, got ${c}`);
+  if (lifts(c) && !(Number.isFinite(c) && c !== 0)) throw new RangeError(`c must be a finite non-zero number, got ${c}`);
 }
 
-/** The points, lifted to (x, c) by the offset trick when c is given. */
-function lifted(X, c) {
-  return X.map((x) => (c === null || c === undefined ? [...x] : [...x, c]));
-}
-
-/** The sign of y (w·a), exactly: floats when surely right, BigInt otherwise. */
-function marginSign(a, label, w) {
-  let score = 0;
-  let size = 0;
-  for (let j = 0; j < a.length; j++) {
-    const t = a[j] * w[j];
-    score += t;
-    size += Math.abs(t);
-  }
-  // A sum of m products, in any order, is off by at most γ_m·Σ|products| plus 2^-1075 a
-  // product for underflow; twice that is room (perceptron_core._signs.slack, the same bound).
-  const slack = 2 * (a.length + 2) * (UNIT_ROUNDOFF * size + SUBNORMAL);
-  const margin = label * score;
-  if (margin > slack) return 1;
-  if (margin < -slack) return -1;
-  return label * exactSign(a, w); // near 0, inf or NaN: decided exactly
-}
+/** The points, lifted to (x1, x2, c) by the offset trick when c is given. */
+const lifted = (X, c) => X.map((x) => (lifts(c) ? [x[0], x[1], c] : [x[0], x[1]]));
 
 /**
  * The cyclic perceptron from w = 0: sweep the points in order, w ← w + y·x on every mistake,
@@ -208,131 +50,163 @@ function marginSign(a, label, w) {
 export function perceptronRun(X, y, { tie = "mistake", c = null, maxEpochs = 1000 } = {}) {
   checkData(X, y, c);
   if (!(tie in TIES)) throw new RangeError(`tie must be "mistake", "positive" or "negative", got ${tie}`);
-  const A = lifted(X, c);
-  const w = new Float64Array(c === null || c === undefined ? 2 : 3);
-  const atTie = TIES[tie];
-  const steps = [];
-  let epoch = 0;
-  let clean = false;
+  const A = lifted(X, c), w = lifts(c) ? [0, 0, 0] : [0, 0], steps = [];
+  let epoch = 0, clean = false;
   while (!clean && epoch < maxEpochs) {
     epoch += 1;
     clean = true;
     for (let i = 0; i < A.length; i++) {
-      const s = marginSign(A[i], y[i], w);
-      if (s < 0 || (s === 0 && atTie !== y[i])) {
-        for (let j = 0; j < w.length; j++) w[j] = w[j] + y[i] * A[i][j];
-        steps.push({ i, epoch, w: Array.from(w) });
+      let score = 0;
+      for (let j = 0; j < w.length; j++) score += A[i][j] * w[j];
+      const margin = y[i] * score;
+      if (margin < 0 || (margin === 0 && TIES[tie] !== y[i])) {
+        for (let j = 0; j < w.length; j++) w[j] += y[i] * A[i][j];
+        steps.push({ i, epoch, w: w.slice() });
         clean = false;
       }
     }
   }
-  return { steps, w: Array.from(w), converged: clean, epochs: epoch };
+  return { steps, w, converged: clean, epochs: epoch };
 }
 
 /**
- * Balcan's Margin Perceptron, as perceptron_core.margin_perceptron: w starts at y₁x₁, and each
- * sweep adds zᵢ = yᵢxᵢ wherever zᵢ·w < τγ‖w‖ (τγ the exact product of the two floats), until a
- * sweep adds nothing. Each step says whether it was a true mistake (zᵢ·w ≤ 0).
+ * Balcan's Margin Perceptron, as perceptron_core.margin_perceptron: with zᵢ = yᵢxᵢ, w starts at
+ * z₁, and each sweep adds zᵢ wherever zᵢ·w < τγ‖w‖ (τγ one float product, ‖w‖ the correctly
+ * rounded √(w·w)), until a sweep adds nothing. Each step says whether it was a true mistake
+ * (zᵢ·w ≤ 0) or only short of the target.
  */
 export function marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEpochs = 1000 } = {}) {
   checkData(X, y, c);
   if (!(gamma > 0 && Number.isFinite(gamma))) throw new RangeError(`gamma must be positive, got ${gamma}`);
   if (!(target > 0 && target < 1)) throw new RangeError(`target must be in (0, 1), got ${target}`);
   const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
-  const d = c === null || c === undefined ? 2 : 3;
-  if (Z.length === 0) return { w0: new Array(d).fill(0), steps: [], w: new Array(d).fill(0), converged: true, epochs: 1 };
-  const w = Float64Array.from(Z[0]);
-  const w0 = Array.from(w);
-  const aim = target * gamma;
-  const aimD = mul(dyadic(target), dyadic(gamma));
-  const aimSq = mul(aimD, aimD);
-  // The room around the threshold that covers the rounding of the score and of aim·‖w‖ (the
-  // bound perceptron_core.algorithms._ShortOfAim derives).
-  let rowMax = 0;
-  for (const z of Z) for (const v of z) rowMax = Math.max(rowMax, Math.abs(v));
-  const rootD = Math.sqrt(d);
-  const perNorm = 2 * (d + 6) * UNIT_ROUNDOFF * (aim + rowMax * rootD) + SUBNORMAL;
-  const tiny = 2 * (d + rootD + 4) * SUBNORMAL;
-
-  function short(z) {
-    let normSq = 0;
-    for (let j = 0; j < d; j++) normSq += w[j] * w[j];
-    if (normSq >= 2 ** -580 && normSq <= 2 ** 580) {
-      const norm = Math.sqrt(normSq);
-      let score = 0;
-      for (let j = 0; j < d; j++) score += z[j] * w[j];
-      const threshold = aim * norm;
-      const room = perNorm * norm + tiny;
-      if (score > threshold + room) return false;
-      if (score < threshold - room) return true;
-    }
-    // Exactly: with aim > 0, z·w < aim·‖w‖ when z·w ≤ 0 or (z·w)² < aim²·(w·w).
-    const s = exactDot(z, w);
-    return sign(s) <= 0 || compare(mul(s, s), mul(aimSq, exactDot(w, w))) < 0;
-  }
-
-  const steps = [];
-  let epoch = 0;
-  let clean = false;
+  if (!Z.length) throw new RangeError("the Margin Perceptron needs at least one point");
+  const w = Z[0].slice(), w0 = w.slice(), aim = target * gamma, steps = [];
+  let epoch = 0, clean = false;
   while (!clean && epoch < maxEpochs) {
     epoch += 1;
     clean = true;
-    for (let i = 0; i < Z.length; i++) {
-      if (!short(Z[i])) continue;
-      const mistake = marginSign(Z[i], 1, w) <= 0;
-      for (let j = 0; j < d; j++) w[j] = w[j] + Z[i][j];
-      steps.push({ i, epoch, w: Array.from(w), mistake });
+    Z.forEach((z, i) => {
+      let s = 0, nn = 0;
+      for (let j = 0; j < w.length; j++) s += z[j] * w[j];
+      for (let j = 0; j < w.length; j++) nn += w[j] * w[j];
+      if (!(s < aim * Math.sqrt(nn))) return;
+      for (let j = 0; j < w.length; j++) w[j] += z[j];
+      steps.push({ i, epoch, w: w.slice(), mistake: s <= 0 });
       clean = false;
-    }
+    });
   }
-  return { w0, steps, w: Array.from(w), converged: clean, epochs: epoch };
-}
-
-/** The largest norm R of the points (lifted to (x, c) with c), rounded up: a float with
- *  R² ≥ ‖x‖² for every point, checked exactly, so that a bound built on it is never too small. */
-export function radius(X, c = null) {
-  let most = ZERO;
-  for (const a of lifted(X, c)) {
-    const sq = exactDot(a, a);
-    if (compare(sq, most) > 0) most = sq;
-  }
-  return sqrtRatioUp(most, dyadic(1));
-}
-
-/** Novikoff's bound (R/γ)² on the perceptron's mistakes, rounded up: the float returned is at
- *  least the exact (R/γ)² of the two floats given (checked exactly). */
-export function perceptronBound(R, gamma) {
-  let bound = (R / gamma) ** 2;
-  const r = dyadic(R);
-  const g = dyadic(gamma);
-  while (Number.isFinite(bound) && compare(mul(dyadic(bound), mul(g, g)), mul(r, r)) < 0) bound = nextUp(bound);
-  return bound;
-}
-
-/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η, η = 1 − τ (Balcan's 8(R/γ)² + 4R/γ at
- *  τ = ½), rounded up: its few float operations each round by at most 2⁻⁵³ relative, and the
- *  factor 1 + 2⁻⁴⁸ covers all of them. */
-export function marginPerceptronBound(R, gamma, target = 0.5) {
-  const eta = 1 - target;
-  const r = R / gamma;
-  return ((2 * r * r) / (eta * eta) + (2 * r) / eta) * (1 + 2 ** -48);
+  return { w0, steps, w, converged: clean, epochs: epoch };
 }
 
 // ============================================================================================
-// (3) The maximum margin through the origin, certified.
+// (2) Exact arithmetic, for what the page certifies.
+// ============================================================================================
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+
+/** A finite float as { m, e } with value m·2^e (m a BigInt), exactly. */
+function dyadic(x) {
+  if (x === 0) return ZERO;
+  F64[0] = x;
+  const bits = U64[0], biased = Number((bits >> 52n) & 0x7ffn);
+  const m = (bits & 0xfffffffffffffn) | (biased ? 1n << 52n : 0n);
+  return { m: bits >> 63n ? -m : m, e: Math.max(biased, 1) - 1075 };
+}
+const ZERO = { m: 0n, e: 0 }, ONE = { m: 1n, e: 0 };
+const mul = (a, b) => ({ m: a.m * b.m, e: a.e + b.e });
+const neg = (a) => ({ m: -a.m, e: a.e });
+function add(a, b) {
+  if (a.m === 0n) return b;
+  if (b.m === 0n) return a;
+  const e = Math.min(a.e, b.e);
+  return { m: (a.m << BigInt(a.e - e)) + (b.m << BigInt(b.e - e)), e };
+}
+const sign = (a) => (a.m > 0n ? 1 : a.m < 0n ? -1 : 0);
+const sq = (x) => mul(dyadic(x), dyadic(x));
+const atLeast = (a, b) => sign(add(a, neg(b))) >= 0;
+const exactDot = (a, b) => a.reduce((s, v, j) => add(s, mul(dyadic(v), dyadic(b[j]))), ZERO);
+/** A determinant of dyadics (at most 3 × 3 here), by cofactors along the first row. */
+const det = (M) => (M.length ? M[0].reduce((s, v, k) => {
+  const t = mul(v, det(M.slice(1).map((r) => r.filter((_, j) => j !== k))));
+  return add(s, k % 2 ? neg(t) : t);
+}, ZERO) : ONE);
+
+function nextUp(x) {
+  if (x === 0) return 2 ** -1074;
+  F64[0] = x;
+  U64[0] += x > 0 ? 1n : -1n;
+  return F64[0];
+}
+const nextDown = (x) => -nextUp(-x);
+
+/** A number with `digits` significant digits; dir = -1 rounds down, +1 up, 0 to nearest. */
+export function num(v, digits = 4, dir = 0) {
+  if (!Number.isFinite(v)) return v > 0 ? "\u221e" : v < 0 ? "\u2212\u221e" : "NaN";
+  if (v === 0) return "0";
+  if (Math.abs(v) >= 10 ** digits) return String(dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v)).replace("-", "\u2212");
+  let r = Number(v.toPrecision(digits));
+  const unit = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
+  if (dir > 0 && r < v) r = Number((r + unit).toPrecision(digits));
+  if (dir < 0 && r > v) r = Number((r - unit).toPrecision(digits));
+  return String(r).replace("-", "\u2212");
+}
+
+/** v rounded outwards (dir = +1 up, -1 down) to a short decimal d for which holds(f) is true,
+ *  f the float one step beyond d's own float: d then lies strictly inside what was checked
+ *  exactly, whichever way the decimal rounds to a float. null if no such d is found. */
+function certifiedDecimal(v, dir, holds) {
+  for (const digits of [4, 3, 2]) {
+    const d = Number(num(v, digits, dir).replace("\u2212", "-"));
+    if (Number.isFinite(d) && holds(dir > 0 ? nextDown(d) : nextUp(d))) return d;
+  }
+  return null;
+}
+
+/** An upper bound R on the norms of the points (lifted with c): R² ≥ ‖x‖² for each, exactly,
+ *  as a short decimal; the float estimate √(max ‖x‖²) is `estimate`. */
+export function radius(X, c = null) {
+  const A = lifted(X, c), most = A.reduce((m, a) => Math.max(m, a.reduce((s, v) => s + v * v, 0)), 0);
+  const exact = A.map((a) => exactDot(a, a));
+  const up = certifiedDecimal(Math.sqrt(most), 1, (r) => r > 0 && exact.every((q) => atLeast(sq(r), q)));
+  return { estimate: Math.sqrt(most), up };
+}
+
+/** Novikoff's bound (R/γ)² from R and γ as shown (decimals), rounded up to a decimal B with
+ *  B·γ² ≥ R² checked exactly (on the floats just beyond the decimals shown). */
+export function perceptronBound(R, gamma) {
+  const r = sq(nextUp(R)), g = sq(nextDown(gamma));
+  return certifiedDecimal((R / gamma) ** 2, 1, (B) => atLeast(mul(dyadic(B), g), r));
+}
+
+/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η with η = 1 − τ (Balcan's 8(R/γ)² +
+ *  4R/γ at τ = ½), rounded up to a decimal B with B·γ²η² ≥ 2R² + 2Rγη checked exactly. */
+export function marginPerceptronBound(R, gamma, target = 0.5) {
+  const eta = 1 - target, ratio = R / gamma;
+  const r = dyadic(nextUp(R)), g = dyadic(nextDown(gamma));
+  const e = add(ONE, neg(dyadic(target))); // 1 − τ, exactly
+  const ge = mul(g, e), rhs = add(mul({ m: 2n, e: 0 }, mul(r, r)), mul({ m: 2n, e: 0 }, mul(r, ge)));
+  return certifiedDecimal(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta, 1,
+    (B) => atLeast(mul(dyadic(B), mul(ge, ge)), rhs));
+}
+
+// ============================================================================================
+// (3) Separable or not, and the margin.
 //
-// γ* is the distance from the origin to the convex hull of the points zᵢ = yᵢx̃ᵢ. Wolfe's
-// minimum-norm-point algorithm finds the nearest point in floats; then exact arithmetic checks
-// what floats suggest: a unit normal w whose exact margin gives γ* ≥ low, and the norm of a hull
-// point with exact weights gives γ* ≤ high. When the nearest point is the origin, a few of the
-// zᵢ with exact nonnegative weights that sum to 0 prove that no separator exists. What exact
-// arithmetic cannot confirm is reported as undecided, never as a verdict.
+// γ* is the distance from the origin to the convex hull of the points zᵢ = yᵢx̃ᵢ (x̃ = (x, c)
+// with the offset trick). Wolfe's minimum-norm-point algorithm finds the nearest point x in
+// floats: its direction u is the best separator, and min zᵢ·u/‖u‖ estimates γ*. Then exact
+// arithmetic checks what floats suggest, in one of two cheap ways:
+// - separable: some w (u, or a run's final w) has zᵢ·w > 0 for every i, exactly; then
+//   γ* ≥ min zᵢ·w/‖w‖, and a short decimal below that is the certified lower bound `low`;
+// - not separable: at most d + 1 points of Wolfe's last corral with exact weights λ ≥ 0,
+//   Σλ = 1, Σλz = 0 (so no w has every zᵢ·w > 0). The weights come from Cramer's rule
+//   (cofactors of |S| − 1 coordinates) and every coordinate of Σλz is then checked exactly.
+// What neither check confirms is "undecided": floats alone decide nothing the page certifies.
 // ============================================================================================
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
-// The most time the exact fallback may take before the verdict is "undecided" (a picture must
-// not freeze); it needs a few milliseconds on the point sets a reader makes.
-const EXACT_BUDGET_MS = 150;
 
 /** The nearest point to the origin on the affine hull of the corral V: weights α (Σα = 1). */
 function affineMinimizer(V) {
@@ -352,33 +226,28 @@ function affineMinimizer(V) {
       v = v.map((x, j) => x - r * Q[q][j]);
     }
     const norm = Math.hypot(...v);
-    const scale = Math.hypot(...D[c]);
     Rm[c][c] = norm;
-    Q.push(norm > 1e-13 * scale && norm > 0 ? v.map((x) => x / norm) : null); // dependent: β = 0
+    Q.push(norm > 1e-13 * Math.hypot(...D[c]) && norm > 0 ? v.map((x) => x / norm) : null); // dependent: β = 0
   }
-  const rhs = Q.map((q) => (q ? -dot(q, V[0]) : 0));
   const beta = new Array(k - 1).fill(0);
   for (let c = k - 2; c >= 0; c--) {
     if (!Q[c]) continue;
-    let s = rhs[c];
+    let s = -dot(Q[c], V[0]);
     for (let j = c + 1; j < k - 1; j++) s -= Rm[c][j] * beta[j];
     beta[c] = s / Rm[c][c];
   }
   return [1 - beta.reduce((s, b) => s + b, 0), ...beta];
 }
 
-/** Wolfe's (1976) algorithm on the rows of Z: the nearest point x and its corral's weights. */
+/** Wolfe's (1976) algorithm on the rows of Z: the nearest point x and its corral (row indices). */
 function wolfe(Z) {
   const scale = Math.max(...Z.map((z) => Math.hypot(...z)));
   const tol = 1e-15 * scale * scale;
-  let j0 = 0;
-  Z.forEach((z, i) => { if (dot(z, z) < dot(Z[j0], Z[j0])) j0 = i; });
-  let keys = [j0];
+  let keys = [Z.reduce((b, z, i) => (dot(z, z) < dot(Z[b], Z[b]) ? i : b), 0)];
   let lam = [1];
-  let x = Z[j0].slice();
+  let x = Z[keys[0]].slice();
   for (let iter = 0; iter < 10 * Z.length + 100; iter++) {
-    let j = 0;
-    let best = Infinity;
+    let j = 0, best = Infinity;
     Z.forEach((z, i) => { const s = dot(z, x); if (s < best) { best = s; j = i; } });
     if (best >= dot(x, x) - tol || keys.includes(j)) break; // no point lies further behind x
     keys.push(j);
@@ -395,7 +264,7 @@ function wolfe(Z) {
       let theta = 1;
       alpha.forEach((a, i) => { if (a <= 1e-14 && lam[i] - a > 0) theta = Math.min(theta, lam[i] / (lam[i] - a)); });
       lam = lam.map((l, i) => (1 - theta) * l + theta * alpha[i]);
-      let keep = lam.map((l) => l > 1e-14);
+      const keep = lam.map((l) => l > 1e-14);
       if (keep.every(Boolean)) keep[lam.indexOf(Math.min(...lam))] = false;
       if (!keep.some(Boolean)) keep[lam.indexOf(Math.max(...lam))] = true; // never an empty corral
       keys = keys.filter((_, i) => keep[i]);
@@ -405,180 +274,7 @@ function wolfe(Z) {
     }
     x = Z[0].map((_, d) => keys.reduce((s, k, i) => s + lam[i] * Z[k][d], 0));
   }
-  return { x, keys, lam, scale };
-}
-
-/** A rational times 2^k as a float, nearly (for directions and guesses, never for a decision). */
-function ratToFloat(q, k = 0) {
-  if (q.n === 0n) return 0;
-  const shift = bitLength(q.n) - bitLength(q.d) - 60;
-  const m = shift > 0 ? q.n / (q.d << BigInt(shift)) : (q.n << BigInt(-shift)) / q.d;
-  return scaleBy(Number(m), shift + k);
-}
-
-const bitLength = (n) => (n < 0n ? -n : n).toString(2).length;
-
-const rDot = (a, b) => a.reduce((s, v, j) => rAdd(s, rMul(v, b[j])), R0);
-const rCompare = (a, b) => { const s = a.n * b.d - b.n * a.d; return s > 0n ? 1 : s < 0n ? -1 : 0; };
-
-/** The nearest point to the origin on the affine hull of the exact points V: exact weights α
- *  (Σα = 1) from [G 1; 1ᵀ 0][α; μ] = [0; 1], G the Gram matrix; null if the hull is degenerate. */
-function exactAffineMinimizer(V) {
-  const k = V.length;
-  const A = V.map((v) => [...V.map((u) => rDot(v, u)), R1]);
-  A.push([...V.map(() => R1), R0]);
-  const sol = solveExact(A, [...V.map(() => R0), R1]);
-  return sol && sol.slice(0, k);
-}
-
-/**
- * Wolfe's algorithm in exact rational arithmetic, started from the float run's corral: the
- * exact nearest point of the hull of the rows of Z to the origin, with its corral and exact
- * weights, or null (a degenerate corral, or out of time: then the caller says undecided).
- * Used only where floats cannot settle the answer: tiny margins, nearly collinear points.
- */
-function exactWolfe(Z, corral, deadline) {
-  const Q = Z.map((z) => z.map((v) => fromDyadic(dyadic(v))));
-  let keys = corral.slice();
-  let lam = exactAffineMinimizer(keys.map((k) => Q[k]));
-  if (!lam || !lam.every((l) => l.n > 0n)) {
-    const start = keys.reduce((b, k) => (rCompare(rDot(Q[k], Q[k]), rDot(Q[b], Q[b])) < 0 ? k : b), keys[0]);
-    keys = [start];
-    lam = [R1];
-  }
-  const point = () => Q[0].map((_, d) => keys.reduce((s, k, i) => rAdd(s, rMul(lam[i], Q[k][d])), R0));
-  let x = point();
-  for (let iter = 0; iter < 10 * Z.length + 100; iter++) {
-    if (performance.now() > deadline) return null;
-    const xx = rDot(x, x);
-    let j = -1;
-    let best = null;
-    Q.forEach((q, i) => { const s = rDot(q, x); if (best === null || rCompare(s, best) < 0) { best = s; j = i; } });
-    if (rCompare(best, xx) >= 0) return { point: x, keys, lam }; // optimal: no point lies behind x
-    keys.push(j);
-    lam.push(R0);
-    for (;;) {
-      const alpha = exactAffineMinimizer(keys.map((k) => Q[k]));
-      if (!alpha) return null;
-      if (alpha.every((a) => a.n > 0n)) { lam = alpha; break; }
-      // Step from λ toward α until the first weight reaches 0, and drop the weights at 0.
-      let theta = R1; // as in wolfe(): a weight 0 in both λ and α sets no limit
-      alpha.forEach((a, i) => {
-        const room = rSub(lam[i], a);
-        if (a.n > 0n || room.n <= 0n) return;
-        const t = rDiv(lam[i], room);
-        if (rCompare(t, theta) < 0) theta = t;
-      });
-      lam = lam.map((l, i) => rAdd(rMul(rSub(R1, theta), l), rMul(theta, alpha[i])));
-      keys = keys.filter((_, i) => lam[i].n !== 0n);
-      lam = lam.filter((l) => l.n !== 0n);
-      if (!keys.length) return null;
-    }
-    x = point();
-  }
-  return null;
-}
-
-/** Points listed for a sentence: "3", "3 and 7", "3, 7 and 9" (1-based, as the picture numbers them). */
-function listed(indices) {
-  const names = indices.map((i) => String(i + 1));
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-}
-
-/** Exact nonnegative weights on a subset of the corral that make Σ λ z = 0, or null. */
-function exactOriginCertificate(Z, keys) {
-  // Carathéodory: if 0 is in the hull of the corral, it is in the hull of an affinely
-  // independent part of it, where the weights are unique; try every part.
-  const subsets = [];
-  for (let mask = 1; mask < 1 << keys.length; mask++) subsets.push(keys.filter((_, i) => mask & (1 << i)));
-  subsets.sort((a, b) => a.length - b.length);
-  for (const S of subsets) {
-    const dims = Z[0].length;
-    const A = [];
-    const b = [];
-    for (let d = 0; d < dims; d++) {
-      A.push(S.map((k) => fromDyadic(dyadic(Z[k][d]))));
-      b.push(R0);
-    }
-    A.push(S.map(() => R1));
-    b.push(R1);
-    const lam = solveExact(A, b);
-    if (lam && lam.every((l) => l.n >= 0n)) {
-      const pairs = S.map((k, i) => [k, lam[i]]).filter(([, l]) => l.n !== 0n).sort((a, b) => a[0] - b[0]);
-      return { points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) };
-    }
-  }
-  return null;
-}
-
-/**
- * The maximum margin γ* through the origin (of the lifted points (x, c) with c), certified:
- * { status, low, high, w, support, reason, certificate }. See the section's comment.
- */
-export function certifiedMargin(X, y, { c = null } = {}) {
-  checkData(X, y, c);
-  const lift = !(c === null || c === undefined);
-  const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
-  const none = { low: null, high: null, w: null, support: [], certificate: null };
-  if (Z.length === 0) return { ...none, status: "empty", reason: "There are no points." };
-  const atOrigin = Z.findIndex((z) => z.every((v) => v === 0));
-  if (atOrigin >= 0) {
-    return { ...none, status: "inseparable", certificate: { points: [atOrigin], weights: ["1/1"] },
-      reason: `Point ${atOrigin + 1} is at the origin, and every line through the origin passes through it.` };
-  }
-  // Wolfe in floats on the points scaled by a power of two (exact), so that no square
-  // underflows or overflows; the weights do not change, the nearest point scales.
-  const top = Math.max(...Z.map((z) => Math.max(...z.map(Math.abs))));
-  const shift = -Math.ceil(Math.log2(top)) ;
-  const Zs = Z.map((z) => z.map((v) => scaleBy(v, shift)));
-  const { x, keys, lam, scale } = wolfe(Zs);
-  const nx = Math.hypot(...x);
-  if (nx > 1e-12 * scale) {
-    const w = x.map((v) => v / nx);
-    const verdict = certifySeparable(Z, w, keys, lam);
-    if (verdict) return verdict;
-  }
-  let certificate = exactOriginCertificate(Z, keys);
-  let exact = null;
-  if (!certificate) {
-    // Floats could not settle it (a tiny margin, nearly collinear points): Wolfe's algorithm
-    // again, in exact arithmetic, from where the float run ended.
-    exact = exactWolfe(Z, keys, performance.now() + EXACT_BUDGET_MS);
-    if (exact && exact.point.every((v) => v.n === 0n)) {
-      const pairs = exact.keys.map((k, i) => [k, exact.lam[i]]).sort((a, b) => a[0] - b[0]);
-      certificate = { points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) };
-    }
-  }
-  if (certificate) {
-    const reason = lift
-      ? `The +1 and −1 points meet: a mix of points ${listed(certificate.points)} with exact weights is the same point for both labels, so no line separates them, with or without an offset.`
-      : `The origin is a mix of y·x for points ${listed(certificate.points)} (exact weights), so no line through the origin separates them.`;
-    return { ...none, status: "inseparable", certificate, reason };
-  }
-  if (exact) return exactlySeparable(Z, exact);
-  return { ...none, status: "undecided", reason:
-    "Floating point could not settle whether these points are separable: a margin, if there is one, is below what floats resolve here. No verdict." };
-}
-
-/** The verdict from the exact nearest point x ≠ 0: every zᵢ·x ≥ x·x > 0 (checked by exactWolfe),
- *  so x separates the points and γ* = ‖x‖ exactly; `exact` carries x and its weights. */
-function exactlySeparable(Z, { point, keys, lam }) {
-  const sq = rDot(point, point);
-  const p = { m: sq.n, e: 0 };
-  const q = { m: sq.d, e: 0 };
-  const low = sqrtRatioDown(p, q);
-  const high = sqrtRatioUp(p, q);
-  // x's direction in floats: scaled by a power of two first, so that no coordinate of a tiny
-  // or huge x underflows or overflows.
-  const top = Math.max(...point.map((v) => (v.n === 0n ? -Infinity : bitLength(v.n) - bitLength(v.d))));
-  const x = point.map((v) => ratToFloat(v, -top));
-  const norm = Math.hypot(...x);
-  const w = x.map((v) => v / norm);
-  const pairs = keys.map((k, i) => [k, lam[i]]).sort((a, b) => a[0] - b[0]);
-  return { status: "separable", low, high, w, support: pairs.map(([k]) => k), certificate: null,
-    exact: { point: point.map((v) => `${v.n}/${v.d}`), gammaSq: `${sq.n}/${sq.d}`,
-             points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) },
-    reason: `Separable through the origin, by a margin too thin for floats: γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}], found in exact arithmetic.` };
+  return { x, keys };
 }
 
 /** v·2^k, exactly when the result is a normal float (ldexp). */
@@ -589,40 +285,75 @@ function scaleBy(v, k) {
   return x;
 }
 
-/** The certified interval for the float unit normal w, or null when its margin is not positive. */
-function certifySeparable(Z, w, keys, lam) {
-  // The exact margin of w: only rows whose float score may be the least need exact scores.
-  const scores = Z.map((z) => dot(z, w));
-  const floor = Math.min(...scores);
-  // Each float score is within its slack of the exact one (the bound of marginSign): a row
-  // whose score exceeds the least by more than twice the largest slack cannot be the least.
-  let most = 0;
-  Z.forEach((z) => { most = Math.max(most, 2 * (z.length + 2) * (UNIT_ROUNDOFF * z.reduce((s, v, j) => s + Math.abs(v * w[j]), 0) + SUBNORMAL)); });
-  let least = null;
-  const support = [];
-  Z.forEach((z, i) => {
-    if (scores[i] > floor + 2 * most && Number.isFinite(floor + 2 * most)) return;
-    const s = exactDot(z, w);
-    if (least === null || compare(s, least) < 0) least = s;
-  });
-  if (least === null || sign(least) <= 0) return null;
-  const normSq = exactDot(w, w);
-  const low = sqrtRatioDown(mul(least, least), normSq);
-  if (!(low > 0)) return null;
-  // The hull point Σλz/Σλ with the float weights taken as exact numbers: γ* ≤ its norm.
-  const dims = Z[0].length;
-  let total = ZERO;
-  const point = new Array(dims).fill(ZERO);
-  keys.forEach((k, i) => {
-    const l = dyadic(lam[i]);
-    total = add(total, l);
-    for (let d = 0; d < dims; d++) point[d] = add(point[d], mul(l, dyadic(Z[k][d])));
-  });
-  const pointSq = point.reduce((s, p) => add(s, mul(p, p)), ZERO);
-  const high = sqrtRatioUp(pointSq, mul(total, total));
-  scores.forEach((s, i) => { if (s <= low + 1e-9 * high) support.push(i); });
-  return { status: "separable", low, high, w, support, certificate: null,
-    reason: `Separable through the origin: the margin γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}].` };
+/** Exact weights λ ≥ 0 (Σλ = 1) on at most d + 1 rows of the corral with Σλz = 0, or null. */
+function originCertificate(Z, keys) {
+  const d = Z[0].length, found = [];
+  for (let mask = 1; mask < 1 << keys.length; mask++) found.push(keys.filter((_, i) => mask & (1 << i)));
+  for (const S of found.filter((S) => S.length <= d + 1).sort((a, b) => a.length - b.length)) {
+    const D = S.map((k) => Z[k]);
+    for (let coords = 0; coords < 1 << d; coords++) {
+      const J = [0, 1, 2].filter((j) => j < d && coords & (1 << j));
+      if (J.length !== S.length - 1) continue;
+      // The cofactors of the rows J of [z_1 … z_k]: Σ C_k z_k vanishes on J by construction.
+      const C = D.map((_, k) => { const t = det(J.map((j) => D.filter((_, r) => r !== k).map((z) => dyadic(z[j])))); return k % 2 ? neg(t) : t; });
+      const signs = C.map(sign);
+      if (!signs.some(Boolean) || (signs.includes(1) && signs.includes(-1))) continue;
+      if (!Z[0].every((_, j) => !sign(C.reduce((s, c, k) => add(s, mul(c, dyadic(D[k][j]))), ZERO)))) continue;
+      const total = C.reduce(add, ZERO), frac = (a) => { // a/total as "n/d", exactly
+        const sh = a.e - total.e, s = total.m < 0n ? -1n : 1n;
+        return `${s * (sh > 0 ? a.m << BigInt(sh) : a.m)}/${s * (sh < 0 ? total.m << BigInt(-sh) : total.m)}`;
+      };
+      const pairs = S.map((k, i) => [k, C[i]]).filter(([, c]) => c.m !== 0n).sort((a, b) => a[0] - b[0]);
+      return { points: pairs.map(([k]) => k), weights: pairs.map(([, c]) => frac(c)) };
+    }
+  }
+  return null;
+}
+
+/** Points listed for a sentence: "3", "3 and 7", "3, 7 and 9" (1-based, as the picture numbers them). */
+function listed(indices) {
+  const names = indices.map((i) => String(i + 1));
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * Whether the points (lifted with c) are separable through the origin, and their margin:
+ * { status: "separable" | "inseparable" | "undecided" | "empty", gamma, low, w, certificate,
+ * reason }. `gamma` is the float estimate of γ* (null if floats find no separator); `low`, a
+ * short decimal with low < min zᵢ·w/‖w‖ ≤ γ* checked exactly, is set when the verdict is
+ * separable; `certificate` ({ points, weights }) when it is inseparable. `candidates` are more
+ * weight vectors to try as separators (the page passes the run's final w).
+ */
+export function certifiedMargin(X, y, { c = null, candidates = [] } = {}) {
+  checkData(X, y, c);
+  const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
+  const none = { gamma: null, low: null, w: null, certificate: null };
+  if (!Z.length) return { ...none, status: "empty", reason: "There are no points." };
+  // Wolfe in floats on the points scaled by a power of two (exact), so that no square
+  // underflows or overflows; the nearest point's direction does not change.
+  const top = Math.max(...Z.map((z) => Math.max(...z.map(Math.abs))));
+  const { x, keys } = wolfe(Z.map((z) => z.map((v) => scaleBy(v, -Math.ceil(Math.log2(top))))));
+  const nx = Math.hypot(...x), where = lifts(c) ? "with an offset" : "through the origin";
+  const u = nx > 0 ? x.map((v) => v / nx) : null;
+  const gamma = u && Math.min(...Z.map((z) => dot(z, u))) > 0 ? Math.min(...Z.map((z) => dot(z, u))) : null;
+  for (const w of [u, ...candidates]) {
+    if (!w || w.length !== Z[0].length || !w.some((v) => v !== 0)) continue;
+    const scores = Z.map((z) => exactDot(z, w));
+    if (!scores.every((s) => sign(s) > 0)) continue;
+    const least = scores.reduce((a, b) => (atLeast(b, a) ? a : b)), ww = exactDot(w, w);
+    const est = Math.max(gamma || 0, Math.min(...Z.map((z) => dot(z, w))) / Math.hypot(...w));
+    const low = certifiedDecimal(est, -1, (g) => g > 0 && atLeast(mul(least, least), mul(sq(g), ww)));
+    return { ...none, status: "separable", gamma: est, low, w,
+      reason: `Separable ${where}: a separator has y·w·x > 0 at every point, checked in exact arithmetic.` };
+  }
+  const certificate = originCertificate(Z, keys);
+  if (certificate) {
+    return { ...none, status: "inseparable", certificate, reason: lifts(c)
+      ? `The +1 and −1 points meet: a mix of points ${listed(certificate.points)} with exact weights is the same point for both labels, so no line separates them, with or without an offset.`
+      : `The origin is a mix of y·x for points ${listed(certificate.points)} (exact weights), so no line through the origin separates them.` };
+  }
+  return { ...none, status: "undecided", gamma, reason: "Floating point could not settle whether these points are " +
+    "separable: no separator and no certificate checked out in exact arithmetic. No verdict." };
 }
 
 // ============================================================================================
@@ -646,11 +377,6 @@ const playgroundUI = (() => {
   const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
   const KEY_STEP_BIG = 1 / 8;
   const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
-  // A run that took longer than DRAG_BUDGET_MS (200 points that are not separable run to
-  // max_epochs: up to 2·10⁴ updates) is previewed with at most DRAG_EPOCHS epochs while a point is
-  // dragged, so that the picture keeps up with the pointer; the full run follows on release.
-  const DRAG_BUDGET_MS = 8;
-  const DRAG_EPOCHS = 20;
   const MINUS = "\u2212";
   const TIES = [["mistake", "a tie y·w·x = 0 is a mistake"], ["positive", "a tie predicts +1"],
     ["negative", "a tie predicts \u22121"]];
@@ -667,27 +393,6 @@ const playgroundUI = (() => {
   // Numbers in words
   // ---------------------------------------------------------------------------------------------
 
-  // A number with `digits` significant digits; dir = -1 rounds down, +1 up, 0 to nearest. The
-  // margin's interval is shown rounded outwards and the bound upwards, so that what the reader sees
-  // is still a true enclosure and a true upper bound.
-  function num(v, digits = 4, dir = 0) {
-    if (!Number.isFinite(v)) return v > 0 ? "\u221e" : v < 0 ? MINUS + "\u221e" : "NaN";
-    if (v === 0) return "0";
-    if (Math.abs(v) >= 10 ** digits) {
-      const r = dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v);
-      return String(r).replace("-", MINUS);
-    }
-    let r = Number(v.toPrecision(digits));
-    const unit = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
-    if (dir > 0 && r < v) r = Number((r + unit).toPrecision(digits));
-    if (dir < 0 && r > v) r = Number((r - unit).toPrecision(digits));
-    return String(r).replace("-", MINUS);
-  }
-
-  // The numbers a bound is computed from are the ones the readout shows: R rounded up and γ
-  // rounded down to 4 digits, so that the reader can redo the sum, and it stays a bound.
-  const shownR = (v) => Number(num(v, 4, 1));
-  const shownGamma = (v) => Number(num(v, 4, -1));
   const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
   const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
   const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
@@ -939,48 +644,36 @@ const playgroundUI = (() => {
   }
 
   // The run and its numbers, computed again whenever the data or a setting changes.
-  function compute(st, maxEpochs = st.maxEpochs) {
-    const res = { notes: [], n: 0, nPos: 0, run: null, cert: null, kind: "perceptron" };
+  function compute(st) {
+    const res = { notes: [], run: null, cert: null, kind: "perceptron", maxEpochs: st.maxEpochs };
     let X = st.points, y = st.labels;
-    if (X.length !== y.length) {
-      res.notes.push(`The model has ${X.length} points but ${y.length} labels: the first ` +
-        `${Math.min(X.length, y.length)} of each are used.`);
-      const m = Math.min(X.length, y.length); X = X.slice(0, m); y = y.slice(0, m);
-    }
-    if (X.length > MAX_POINTS) {
-      res.notes.push(`The playground draws at most ${MAX_POINTS} points: the first ${MAX_POINTS} of ` +
-        `${X.length} are used.`);
-      X = X.slice(0, MAX_POINTS); y = y.slice(0, MAX_POINTS);
-    }
-    res.X = X; res.y = y; res.n = X.length; res.maxEpochs = maxEpochs; res.nPos = y.filter((l) => l > 0).length;
-    res.issues = diagnose(st, X, y);
-    res.c = st.offset ? st.c : null;
-    if (!X.length) return res;
+    const m = Math.min(X.length, y.length, MAX_POINTS);
+    if (X.length !== y.length) res.notes.push(`The model has ${X.length} points but ${y.length} labels: the first ${m} of each are used.`);
+    else if (X.length > MAX_POINTS) res.notes.push(`The playground draws at most ${MAX_POINTS} points: the first ${MAX_POINTS} of ${X.length} are used.`);
+    X = X.slice(0, m); y = y.slice(0, m);
+    Object.assign(res, { X, y, n: m, nPos: y.filter((l) => l > 0).length, issues: diagnose(st, X, y), c: st.offset ? st.c : null });
+    if (!m) return res;
     try {
-      const c = res.c;
-      res.cert = certifiedMargin(X, y, { c });
+      const c = res.c, run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs: st.maxEpochs });
+      res.cert = certifiedMargin(X, y, { c, candidates: run.converged ? [run.w] : [] });
       res.R = radius(X, c);
-      res.Rplain = c === null ? res.R : radius(X, null);
-      const sep = res.cert.status === "separable" && res.cert.low > 0;
-      if (st.margin && sep) {
+      if (c !== null) res.Rplain = radius(X, null);
+      const low = res.cert.low, R = res.R.up;
+      if (st.margin && low) {
         res.kind = "margin";
-        res.run = marginPerceptronRun(X, y, res.cert.low, { target: st.target, c, maxEpochs });
-        res.bound = marginPerceptronBound(shownR(res.R), shownGamma(res.cert.low), st.target);
+        res.run = marginPerceptronRun(X, y, low, { target: st.target, c, maxEpochs: st.maxEpochs });
+        res.bound = R && marginPerceptronBound(R, low, st.target);
         res.mistakes = res.run.steps.filter((t) => t.mistake).length;
       } else {
-        if (st.margin) {
-          res.notes.push("The Margin Perceptron needs separable data (γ > 0), and aims at τ·γ: " +
-            "until the data are separable the plot shows the perceptron.");
-        }
-        res.run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs });
-        res.bound = sep ? perceptronBound(shownR(res.R), shownGamma(res.cert.low)) : null;
-        res.mistakes = res.run.steps.length;
+        if (st.margin) res.notes.push("The Margin Perceptron aims at τ·γ and needs a certified margin γ > 0: until the data have one, the plot shows the perceptron.");
+        res.run = run;
+        res.bound = low && R ? perceptronBound(R, low) : null;
+        res.mistakes = run.steps.length;
       }
     } catch (err) {
       // A failure of the mathematics is a bug; the reader gets the message, not a blank plot.
       res.run = null; res.cert = null;
-      res.notes.push(`The computation failed (${err && err.message ? err.message : err}); ` +
-        "please report this with the points you made.");
+      res.notes.push(`The computation failed (${err && err.message ? err.message : err}); please report this with the points you made.`);
     }
     return res;
   }
@@ -1401,7 +1094,6 @@ const playgroundUI = (() => {
       if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
       if (d.hit >= 0 && d.moved) {
         this.commit();
-        if (this.res.maxEpochs < this.st.maxEpochs) { this.dirty = true; this.request(); }  // the full run
         this.say(`Point ${d.hit + 1} moved to ${pointText(this.st.points[d.hit])}.`);
       } else if (d.hit >= 0) {
         this.select(d.hit);
@@ -1521,13 +1213,11 @@ const playgroundUI = (() => {
       let t1 = t0;
       if (this.dirty) {
         this.dirty = false;
-        const preview = Boolean(this.slow && this.drag && this.drag.moved);
-        this.res = compute(this.st, preview ? Math.min(DRAG_EPOCHS, this.st.maxEpochs) : this.st.maxEpochs);
+        this.res = compute(this.st);
         // After an edit the picture shows where the new run ends; a reset starts it again.
         this.pos = this.rewind ? 0 : this.total;
         this.rewind = false;
         t1 = performance.now();
-        if (!preview) this.slow = t1 - t0 > DRAG_BUDGET_MS;
       }
       this.pos = Math.max(0, Math.min(this.total, this.pos));
       this.view = fitView(this.st.view, this.res.X);
@@ -1647,53 +1337,46 @@ const playgroundUI = (() => {
 
     // The readout's rows as plain sentences; the live text reads the same sentences.
     words() {
-      const res = this.res, st = this.st, n = res.n, c = res.c, out = {};
-      const lifted = c !== null ? "′" : "";
+      const res = this.res, st = this.st, n = res.n, c = res.c, out = {}, l = c !== null ? "′" : "";
+      const R = `R${l}`, g = `γ${l}`, cert = res.cert;
       out.points = `${n} (${res.nPos} of +1, ${n - res.nPos} of ${MINUS}1)`;
-      out.radius = !n ? "—" : c !== null
-        ? `R′ = ${num(res.R)} (the lifted points (x, c) with c = ${num(c, 3)}; R = ${num(res.Rplain)})`
-        : `R = ${num(res.R)}`;
-      const cert = res.cert;
+      out.radius = !n || !res.R ? "—" : `${R} ≈ ${num(res.R.estimate)}` +
+        (c !== null ? ` (the lifted points (x, c) with c = ${num(c, 3)}; R ≈ ${num(res.Rplain.estimate)})` : "");
+      const est = cert && cert.gamma ? `floats estimate ${g} ≈ ${num(cert.gamma)}` : "";
       if (!cert) out.margin = "—";
-      else if (cert.status === "separable") out.margin = `γ${lifted} ∈ [${num(cert.low, 4, -1)}, ${num(cert.high, 4, 1)}]`;
-      else if (cert.status === "inseparable") out.margin = `not separable. ${cert.reason || "0 lies in the convex hull of the points y·x."}`;
-      else out.margin = `undecided. ${cert.reason || "The computation could not settle it."}`;
+      else if (cert.status === "separable") out.margin = cert.low ? `${g} ≥ ${num(cert.low)}, certified (separable; ${est})` : `separable, certified${est ? `; ${est}, not certified` : ""}`;
+      else if (cert.status === "inseparable") out.margin = `not separable. ${cert.reason}`;
+      else out.margin = `undecided. ${cert.reason}${est ? ` (${est}, not certified)` : ""}`;
       const run = res.run, k = this.pos, total = this.total;
-      if (!run) {
-        Object.assign(out, { update: "—", mistakes: "—", run: "—", bound: "—", check: "—" });
-        return out;
-      }
+      if (!run) return Object.assign(out, { update: "—", mistakes: "—", run: "—", bound: "—", check: "—" });
       const marg = res.kind === "margin";
       out.update = this.updateText();
       const soFar = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k;
       out.mistakes = `${soFar} so far (update ${k} of ${total}); ${res.mistakes} in the whole run` +
-        (marg ? ` (it also updates on points short of the target margin τ·γ${lifted})` : "");
-      out.run = (marg ? `Margin Perceptron aiming at τ·γ${lifted} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
+        (marg ? ` (it also updates on points short of the target margin τ·${g})` : "");
+      out.run = (marg ? `Margin Perceptron aiming at τ·${g} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
         (run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}`
-          : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`) +
-        (!run.converged && res.maxEpochs < st.maxEpochs ? " (a preview while you drag: the full run follows when you let go)" : "");
-      const sep = cert && cert.status === "separable";
-      if (res.bound === null || res.bound === undefined || !sep) {
-        out.bound = cert && cert.status === "undecided" ? "none: the margin is undecided"
-          : "none: the data are not separable, so no γ > 0 bounds the mistakes";
-        out.check = cert && cert.status === "undecided"
-          ? "No bound applies while the margin is undecided."
+          : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`);
+      if (!res.bound) {
+        const status = cert && cert.status;
+        out.bound = status === "inseparable" ? "none: the data are not separable, so no γ > 0 bounds the mistakes"
+          : "none: no margin γ > 0 is certified";
+        out.check = status !== "inseparable" ? "No bound applies without a certified margin."
           : run.converged
-            ? "The run ended with a sweep without a mistake, which the tie rule allows on points with " +
-              "w·x = 0: w = 0, or its line passes through a point, so it does not separate the " +
-              "points strictly, and no bound applies."
-            : "This run did not stop. With ties counted as mistakes the perceptron never stops on data " +
-              "that are not separable: a sweep without a mistake would give a separator.";
+            ? "The run ended with a sweep without a mistake, though the data are not separable: under this tie rule a " +
+              "point with w·x = 0 counts as correct (w = 0, or its line passes through a point), or floating point " +
+              "rounded a score of 0 or less to above 0. Either way its w does not separate the points, and no bound applies."
+            : "This run did not stop. In exact arithmetic, with ties counted as mistakes, the perceptron never stops on " +
+              "data that are not separable: a sweep without a mistake would give a separator.";
       } else {
-        const R = `R${lifted}`, g = `γ${lifted}`;
-        out.bound = marg
-          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)}`
-          : `(${R}/${g})² ≤ ${num(res.bound, 4, 1)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)} (the interval's low end)`;
+        const from = `from ${R} ≤ ${num(res.R.up)} and ${g} ≥ ${num(cert.low)}, all three certified`;
+        out.bound = marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound)} with η = 1 − τ = ${num(1 - st.target, 4, -1)}, ${from}`
+          : `(${R}/${g})² ≤ ${num(res.bound)}, ${from}`;
         const count = marg ? total : res.mistakes;
-        const what = marg ? plural(count, "update", "updates") : plural(count, "mistake", "mistakes");
+        const what = plural(count, marg ? "update" : "mistake", marg ? "updates" : "mistakes");
         out.check = count <= res.bound
-          ? `${what}${run.converged ? "" : " so far"} ≤ ${num(res.bound, 4, 1)}: the bound holds.`
-          : `${what} > ${num(res.bound, 4, 1)}: the bound fails, which the theorem rules out — please report this data set.`;
+          ? `${what}${run.converged ? "" : " so far"} ≤ ${num(res.bound)}: the bound holds.`
+          : `${what} > ${num(res.bound)}: the bound fails, which the theorem rules out — please report this data set.`;
       }
       return out;
     }
