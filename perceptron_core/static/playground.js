@@ -135,20 +135,32 @@ const nextDown = (x) => -nextUp(-x);
 /** A number with `digits` significant digits; dir = -1 rounds down, +1 up, 0 to nearest. */
 export function num(v, digits = 4, dir = 0) {
   if (!Number.isFinite(v) || v === 0) return v === 0 ? "0" : v > 0 ? "\u221e" : v < 0 ? "\u2212\u221e" : "NaN";
-  if (Math.abs(v) >= 10 ** digits) return String(dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v)).replace("-", "\u2212");
+  if (Math.abs(v) >= 10 ** digits && Math.abs(v) < 1e21) return String(dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v)).replace("-", "\u2212");
   let r = Number(v.toPrecision(digits)), unit = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
   if (dir > 0 && r < v) r = Number((r + unit).toPrecision(digits));
   if (dir < 0 && r > v) r = Number((r - unit).toPrecision(digits));
   return String(r).replace("-", "\u2212");
 }
 
+const ascii = (s) => s.replaceAll("\u2212", "-"); // num writes a minus sign, Number reads "-"
+
+/** The sign of the decimal s (as num writes it) minus the float d, exactly: both as integers. */
+function decimalMinus(s, d) {
+  const [mant, exp = "0"] = ascii(s).split("e"), [a, b = ""] = mant.split(".");
+  const k = Number(exp) - b.length, { m, e } = dyadic(d), p = (x, n) => x ** BigInt(Math.max(n, 0));
+  return sign({ m: BigInt(a + b) * p(10n, k) * p(2n, -e) - m * p(2n, e) * p(10n, -k), e: 0 }); // s = (a.b)·10^exp
+}
+// The largest float at most the decimal s, and the smallest at least s.
+const below = (s) => (decimalMinus(s, Number(ascii(s))) >= 0 ? Number(ascii(s)) : nextDown(Number(ascii(s))));
+const above = (s) => -below(ascii(s).startsWith("-") ? ascii(s).slice(1) : "-" + ascii(s));
+
 /** v rounded outwards (dir = +1 up, -1 down) to a short decimal d for which holds(f) is true,
- *  f the float one step beyond d's own float: d then lies strictly inside what was checked
- *  exactly, whichever way the decimal rounds to a float. null if no such d is found. */
+ *  f the float between d and v nearest d: what holds for f then holds for d, exactly. null if no
+ *  such d is found with 4 or 3 digits. */
 function certifiedDecimal(v, dir, holds) {
-  for (const digits of [4, 3, 2]) {
-    const d = Number(num(v, digits, dir).replace("\u2212", "-"));
-    if (Number.isFinite(d) && holds(dir > 0 ? nextDown(d) : nextUp(d))) return d;
+  for (const [digits, nudge] of [[4, 0], [4, 1e-9], [3, 1e-3]]) {  // a float a hair off a round number: the next one
+    const s = num(v * (1 + dir * nudge), digits, dir);
+    if (Number.isFinite(Number(ascii(s))) && holds(dir > 0 ? below(s) : above(s))) return Number(ascii(s));
   }
   return null;
 }
@@ -158,14 +170,14 @@ function certifiedDecimal(v, dir, holds) {
 export function radius(X, c = null) {
   const A = lifted(X, c), most = A.reduce((m, a) => Math.max(m, a.reduce((s, v) => s + v * v, 0)), 0);
   const exact = A.map((a) => exactDot(a, a));
-  const up = certifiedDecimal(Math.sqrt(most), 1, (r) => r > 0 && exact.every((q) => atLeast(sq(r), q)));
+  const up = certifiedDecimal(Math.sqrt(most), 1, (r) => exact.every((q) => atLeast(sq(r), q)));
   return { estimate: Math.sqrt(most), up };
 }
 
 /** Novikoff's bound (R/γ)² from R and γ as shown (decimals), rounded up to a decimal B with
- *  B·γ² ≥ R² checked exactly (on the floats just beyond the decimals shown). */
+ *  B·γ² ≥ R² checked exactly (on the floats just beyond the decimals R, γ and B). */
 export function perceptronBound(R, gamma) {
-  const r = sq(nextUp(R)), g = sq(nextDown(gamma));
+  const r = sq(above(String(R))), g = sq(below(String(gamma)));
   return certifiedDecimal((R / gamma) ** 2, 1, (B) => atLeast(mul(dyadic(B), g), r));
 }
 
@@ -173,7 +185,7 @@ export function perceptronBound(R, gamma) {
  *  4R/γ at τ = ½), rounded up to a decimal B with B·γ²η² ≥ 2R² + 2Rγη checked exactly. */
 export function marginPerceptronBound(R, gamma, target = 0.5) {
   const eta = 1 - target, ratio = R / gamma;
-  const r = dyadic(nextUp(R)), g = dyadic(nextDown(gamma));
+  const r = dyadic(above(String(R))), g = dyadic(below(String(gamma)));
   const e = add(ONE, neg(dyadic(target))); // 1 − τ, exactly
   const ge = mul(g, e), rhs = add(mul({ m: 2n, e: 0 }, mul(r, r)), mul({ m: 2n, e: 0 }, mul(r, ge)));
   return certifiedDecimal(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta, 1,
