@@ -1016,9 +1016,9 @@ class Playground {
     // The band |w·x + b| / ‖w‖ < τγ of the Margin Perceptron (‖w‖ of the lifted w with c): its
     // two edges, dashed.
     const m = seg && res.kind === "margin" ? this.st.target * res.cert.low * Math.hypot(...w) : 0;
-    const band = [b - m, b + m].map((o) => clipLine(v, w[0], w[1], o)).filter(Boolean).map((e) => `M${screen(v, e.slice(0, 2))}`).join("");
-    attr(g.band, "d", m ? band.replaceAll(" ", "L") : "");
-    showSvg(g.band, Boolean(m && band));
+    const band = m ? [b - m, b + m].map((o) => clipLine(v, w[0], w[1], o)).filter(Boolean).map((e) => `M${screen(v, e.slice(0, 2))}`).join("") : "";
+    attr(g.band, "d", band.replaceAll(" ", "L"));
+    showSvg(g.band, Boolean(band));
     // The update w ← w + y·x as a triangle from the origin (the plane's part of w, which with the
     // offset trick is w without its last entry), drawn smaller when w has outgrown the window.
     const st = at && at.step;
