@@ -42,9 +42,8 @@ def main() -> None:
                 context.close()
         browser.close()
     if "--jupyterlab" in sys.argv:
-        env = dict(os.environ, PLAYGROUND_SCREENSHOTS=str(out))
         subprocess.run([sys.executable, "-m", "pytest", "tests/book/test_playground_jupyterlab.py", "-q", "-p", "no:nbval",
-                        "-p", "no:anyio"], cwd=REPO, env=env, check=True)
+                        "-p", "no:anyio"], cwd=REPO, env=dict(os.environ, PLAYGROUND_SCREENSHOTS=str(out)), check=True)
 
 
 if __name__ == "__main__":
