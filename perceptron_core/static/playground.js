@@ -126,9 +126,8 @@ const det = (M) => (M.length ? M[0].reduce((s, v, k) => {
 }, ZERO) : ONE);
 
 function nextUp(x) {
-  if (x === 0) return 2 ** -1074;
   F64[0] = x;
-  return (U64[0] += x > 0 ? 1n : -1n), F64[0];
+  return x === 0 ? 2 ** -1074 : ((U64[0] += x > 0 ? 1n : -1n), F64[0]);
 }
 const nextDown = (x) => -nextUp(-x);
 
@@ -168,10 +167,8 @@ function certifiedDecimal(v, dir, holds) {
 /** An upper bound R on the norms of the points (lifted with c): R² ≥ ‖x‖² for each, exactly,
  *  as a short decimal; the float estimate √(max ‖x‖²) is `estimate`. */
 export function radius(X, c = null) {
-  const A = lifted(X, c), most = A.reduce((m, a) => Math.max(m, a.reduce((s, v) => s + v * v, 0)), 0);
-  const exact = A.map((a) => exactDot(a, a));
-  const up = certifiedDecimal(Math.sqrt(most), 1, (r) => exact.every((q) => atLeast(sq(r), q)));
-  return { estimate: Math.sqrt(most), up };
+  const A = lifted(X, c), most = Math.sqrt(A.reduce((m, a) => Math.max(m, a.reduce((s, v) => s + v * v, 0)), 0));
+  return { estimate: most, up: certifiedDecimal(most, 1, (r) => A.every((a) => atLeast(sq(r), exactDot(a, a)))) };
 }
 
 /** Novikoff's bound (R/γ)² from R and γ as shown (decimals), rounded up to a decimal B with
@@ -184,12 +181,10 @@ export function perceptronBound(R, gamma) {
 /** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η with η = 1 − τ (Balcan's 8(R/γ)² +
  *  4R/γ at τ = ½), rounded up to a decimal B with B·γ²η² ≥ 2R² + 2Rγη checked exactly. */
 export function marginPerceptronBound(R, gamma, target = 0.5) {
-  const eta = 1 - target, ratio = R / gamma;
-  const r = dyadic(above(String(R))), g = dyadic(below(String(gamma)));
-  const e = add(ONE, neg(dyadic(target))); // 1 − τ, exactly
-  const ge = mul(g, e), rhs = add(mul({ m: 2n, e: 0 }, mul(r, r)), mul({ m: 2n, e: 0 }, mul(r, ge)));
-  return certifiedDecimal(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta, 1,
-    (B) => atLeast(mul(dyadic(B), mul(ge, ge)), rhs));
+  const eta = 1 - target, ratio = R / gamma, r = dyadic(above(String(R)));
+  const ge = mul(dyadic(below(String(gamma))), add(ONE, neg(dyadic(target)))); // γ(1 − τ), exactly
+  const rhs = mul({ m: 2n, e: 0 }, add(mul(r, r), mul(r, ge)));
+  return certifiedDecimal(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta, 1, (B) => atLeast(mul(dyadic(B), mul(ge, ge)), rhs));
 }
 
 // ============================================================================================
@@ -263,16 +258,13 @@ function wolfe(Z) {
 
 /** Exact weights λ ≥ 0 (Σλ = 1) on at most d + 1 rows of the corral with Σλz = 0, or null. */
 function originCertificate(Z, keys) {
-  const d = Z[0].length, found = [];
-  for (let mask = 1; mask < 1 << keys.length; mask++) found.push(keys.filter((_, i) => mask & (1 << i)));
+  const d = Z[0].length, found = [...Array((1 << keys.length) - 1).keys()].map((m) => keys.filter((_, i) => (m + 1) & (1 << i)));
   for (const S of found.filter((S) => S.length <= d + 1).sort((a, b) => a.length - b.length)) {
-    const D = S.map((k) => Z[k]);
-    for (let coords = 0; coords < 1 << d; coords++) {
-      const J = [0, 1, 2].filter((j) => j < d && coords & (1 << j));
-      if (J.length !== S.length - 1) continue;
+    const D = S.map((k) => Z[k]), subsets = [...Array(1 << d).keys()].map((m) => [0, 1, 2].filter((j) => j < d && m & (1 << j)));
+    for (const J of subsets.filter((J) => J.length === S.length - 1)) {
       // The cofactors of the rows J of [z_1 … z_k]: Σ C_k z_k vanishes on J by construction.
       const C = D.map((_, k) => { const t = det(J.map((j) => D.filter((_, r) => r !== k).map((z) => dyadic(z[j])))); return k % 2 ? neg(t) : t; });
-      const signs = C.map(sign);
+      const signs = C.map(sign);  // all ≥ 0 or all ≤ 0, not all 0
       if (!signs.some(Boolean) || (signs.includes(1) && signs.includes(-1))) continue;
       if (!Z[0].every((_, j) => !sign(C.reduce((s, c, k) => add(s, mul(c, dyadic(D[k][j]))), ZERO)))) continue;
       // The weights λ = C/ΣC, each as "m·2^e / M·2^E" with integers: exact, for the tests to read.
