@@ -38,6 +38,7 @@ module, and the static book, need nothing beyond numpy and scipy.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -93,14 +94,13 @@ def _check_points(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
     if np.size(X) == 0 and not isinstance(X, (str, bytes)) and (np.ndim(X) < 2 or np.shape(X)[-1] == 2):
         return np.zeros((0, 2))
     arr = check_X(X, name=name) if np.size(X) else np.zeros(np.shape(X))
-    if arr.shape[-1] != 2:
-        raise ValueError(f"{name} has {arr.shape[1]} features per point; the playground is the plane and needs "
-                         f"exactly 2. Pick two, e.g. {name}[:, :2].")
-    if len(arr) > MAX_POINTS:
-        raise ValueError(f"{name} has {len(arr)} points; the playground holds at most {MAX_POINTS} "
-                         f"(MAX_POINTS). Pass a subset, e.g. {name}[:{MAX_POINTS}] with its labels.")
-    if np.abs(arr).max() > _LIMIT:
-        raise ValueError(f"{name} has entries beyond {_LIMIT:g}, where the run's numbers would overflow; rescale it.")
+    for bad, what in ((arr.shape[-1] != 2, f"has {arr.shape[-1]} features per point; the playground is the plane and needs exactly 2. "
+                                            f"Pick two, e.g. {name}[:, :2]"),
+                      (len(arr) > MAX_POINTS, f"has {len(arr)} points; the playground holds at most {MAX_POINTS} (MAX_POINTS). "
+                                              f"Pass a subset, e.g. {name}[:{MAX_POINTS}] with its labels"),
+                      (arr.size and np.abs(arr).max() > _LIMIT, f"has entries beyond {_LIMIT:g}, where the run's numbers would overflow; rescale it")):
+        if bad:
+            raise ValueError(f"{name} {what}.")
     return np.array(arr, dtype=np.float64)
 
 
@@ -108,14 +108,9 @@ def _check_labels(y: ArrayLike, n: int | None = None, name: str = "y") -> NDArra
     """``y`` as ±1 floats, one label a point (``n`` of them when given)."""
     if y is None:
         raise TypeError(f"{name} is None; pass one label, +1 or -1, per point.")
-    if (np.size(y) == 0) != (n == 0) and n is not None:
-        raise ValueError(f"X has {n} points but {name} has {np.size(y)} labels; pass one label (+1 or -1) per point.")
-    if np.size(y) == 0 and not isinstance(y, (str, bytes)):
-        return np.zeros(0)
-    arr = check_y(y, n, name=name)
-    if len(arr) > MAX_POINTS:
-        raise ValueError(f"{name} has {len(arr)} labels; the playground holds at most {MAX_POINTS} points.")
-    return arr
+    if ((np.size(y) == 0) != (n == 0) and n is not None) or (n is None and np.size(y) > MAX_POINTS):
+        raise ValueError(f"X has {n} points but {name} has {np.size(y)} labels; pass one label (+1 or -1) per point, at most {MAX_POINTS}.")
+    return np.zeros(0) if np.size(y) == 0 and not isinstance(y, (str, bytes)) else check_y(y, n, name=name)
 
 
 def _check_number(value: Any, name: str, low: float, high: float, hint: str, *, closed: bool = False) -> float:
@@ -128,8 +123,7 @@ def _check_number(value: Any, name: str, low: float, high: float, hint: str, *, 
 
 def _check_max_epochs(value: Any) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_EPOCHS:
-        raise ValueError(f"max_epochs must be a whole number from 1 to {MAX_EPOCHS} (MAX_EPOCHS), got {value!r}; "
-                         "it caps the sweeps of a run that does not stop, e.g. max_epochs=100.")
+        raise ValueError(f"max_epochs must be a whole number from 1 to {MAX_EPOCHS} (MAX_EPOCHS), got {value!r}; e.g. max_epochs=100.")
     return int(value)
 
 
@@ -138,18 +132,15 @@ def _check_str(value: Any, name: str, choices: Sequence[str] = (), hint: str = "
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a string, got {value!r}. {hint}")
     if (choices and value not in choices) or not value.strip():
-        raise ValueError(f"{name} must be {'one of ' + str(list(choices)) if choices else 'a non-empty string'}, "
-                         f"got {value!r}. {hint}")
+        raise ValueError(f"{name} must be {'one of ' + str(list(choices)) if choices else 'a non-empty string'}, got {value!r}. {hint}")
     return value
 
 
 def _check_view(view: Any) -> list[float]:
-    hint = "pass [xmin, xmax, ymin, ymax] with xmin < xmax and ymin < ymax, e.g. [-1, 1, -1, 1]."
-    if isinstance(view, (str, bytes)) or not isinstance(view, (Sequence, np.ndarray)) or len(view) != 4:
-        raise ValueError(f"view must be 4 numbers, got {view!r}; {hint}")
-    values = [check_real(v, "each entry of view") for v in view]
-    if not (values[0] < values[1] and values[2] < values[3]):
-        raise ValueError(f"view {values} is empty or upside down; {hint}")
+    ok = not isinstance(view, (str, bytes)) and isinstance(view, (Sequence, np.ndarray)) and len(view) == 4
+    values = [check_real(v, "each entry of view") for v in view] if ok else []
+    if not (values and values[0] < values[1] and values[2] < values[3]):
+        raise ValueError(f"view must be [xmin, xmax, ymin, ymax] with xmin < xmax and ymin < ymax, e.g. [-1, 1, -1, 1]; got {view!r}.")
     return values
 
 
@@ -157,12 +148,10 @@ def _view_of(X: NDArray[np.float64]) -> list[float]:
     """The plot's window: every point and the origin, with 10 % padding around the larger span,
     centred, its ends rounded outwards to a round step (1, 2 or 5 times a power of ten) so that
     the ticks fall on round numbers. (The page draws both axes at one scale whatever the window.)"""
-    if len(X) == 0 or not np.any(X):
-        return [-1.0, 1.0, -1.0, 1.0]
-    lo, hi = np.minimum(X.min(axis=0), 0.0), np.maximum(X.max(axis=0), 0.0)
+    lo, hi = np.minimum(X.min(axis=0, initial=0.0), 0.0), np.maximum(X.max(axis=0, initial=0.0), 0.0)
     half, centre = 0.55 * float(np.max(hi - lo)), (lo + hi) / 2
-    if not half / 5 >= 1e-300:  # points within 1e-300 of the origin: no round step to snap to
-        return [float(centre[k] + s * half) for k in (0, 1) for s in (-1, 1)]
+    if not half / 5 >= 1e-300:  # no points, or all within 1e-300 of the origin: no round step to snap to
+        return [-1.0, 1.0, -1.0, 1.0] if half == 0 else [float(centre[k] + s * half) for k in (0, 1) for s in (-1, 1)]
     power = 10.0 ** math.floor(math.log10(half / 5))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= half / 5)
     return [float(f"{rnd((centre[k] + s * half) / step + s * -1e-9) * step:.12g}")
@@ -178,9 +167,11 @@ def _json_points(X: NDArray[np.float64]) -> list[list[float]]:
 # --------------------------------------------------------------------------------------------
 
 
-def _preset(name: str, title: str, X: ArrayLike, y: ArrayLike, note: str, view: Any = None) -> dict[str, Any]:
-    X, y = _check_points(X, f"the points of preset {name!r}"), None if y is None else y
-    y = _check_labels(y, len(X), f"the labels of preset {name!r}")
+def _preset(name: str, title: str, points: ArrayLike, labels: ArrayLike, note: str, view: Any = None) -> dict[str, Any]:
+    """One preset, checked: a dict of the keys _PRESET_KEYS (the view fitted to the points unless given)."""
+    name, title, note = (_check_str(v, f"a preset's {k}") for k, v in (("name", name), ("title", title), ("note", note)))
+    X = _check_points(points, f"the points of preset {name!r}")
+    y = _check_labels(labels, len(X), f"the labels of preset {name!r}")
     return {"name": name, "title": title, "points": _json_points(X), "labels": [int(v) for v in y],
             "view": _view_of(X) if view is None else _check_view(view), "note": note}
 
@@ -205,28 +196,22 @@ def presets() -> list[dict[str, Any]]:
     X_wedge, y_wedge = narrow_wedge(3)
     X_iris, y_iris = iris_pair("setosa", "versicolor", features=(2, 3))
     return [
-        _preset("planted", "Planted margin", *planted(20, 2, gamma, seed=0)[:2],
-                f"Twenty points in the unit disc, separable through the origin with a margin of at least {gamma:g}, "
-                f"so the perceptron stops after at most (R/γ)² ≤ {1 / gamma ** 2:g} mistakes."),
-        _preset("and", "AND gate", *logic_gate("and"),
-                "AND on the corners of the unit square: no line through the origin separates it, since (0, 0) lies "
-                "on every such line, but the offset trick does."),
-        _preset("or", "OR gate", *logic_gate("or"),
-                "OR on the corners of the unit square: like AND, it needs the offset trick, since (0, 0) lies on "
-                "every line through the origin."),
-        _preset("xor", "XOR gate", *xor(),
-                "XOR on the corners of the unit square: no line separates it, with or without the offset trick, "
-                "so the perceptron never stops of its own accord."),
-        _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge,
-                f"Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) labelled −1, are separated through the "
-                f"origin only by lines squeezed between them, so the margin is about "
-                f"{max_margin(X_wedge, y_wedge).gamma_low:.3f} and the perceptron makes "
-                f"{perceptron(X_wedge, y_wedge).mistakes} mistakes: the plane's analogue of the hypercube worst case "
-                f"(for the wedge itself, each extra bit of the input roughly halves the margin and doubles the mistakes)."),
-        _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris,
-                f"Petal length and width in cm of 50 setosa (+1) and 50 versicolor (−1) irises: no line through the "
-                f"origin separates them, but with the offset trick (c = 1) the perceptron does, after "
-                f"{perceptron(augment(X_iris, 1.0), y_iris).mistakes} mistakes."),
+        _preset("planted", "Planted margin", *planted(20, 2, gamma, seed=0)[:2], f"Twenty points in the unit disc, separable through "
+                f"the origin with a margin of at least {gamma:g}, so the perceptron stops after at most (R/γ)² ≤ {1 / gamma ** 2:g} mistakes."),
+        _preset("and", "AND gate", *logic_gate("and"), "AND on the corners of the unit square: no line through the origin separates "
+                "it, since (0, 0) lies on every such line, but the offset trick does."),
+        _preset("or", "OR gate", *logic_gate("or"), "OR on the corners of the unit square: like AND, it needs the offset trick, "
+                "since (0, 0) lies on every line through the origin."),
+        _preset("xor", "XOR gate", *xor(), "XOR on the corners of the unit square: no line separates it, with or without the "
+                "offset trick, so the perceptron never stops of its own accord."),
+        _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge, "Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) "
+                f"labelled −1, are separated through the origin only by lines squeezed between them, so the margin is about "
+                f"{max_margin(X_wedge, y_wedge).gamma_low:.3f} and the perceptron makes {perceptron(X_wedge, y_wedge).mistakes} "
+                "mistakes: the plane's analogue of the hypercube worst case (for the wedge itself, each extra bit of the input "
+                "roughly halves the margin and doubles the mistakes)."),
+        _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris, "Petal length and width in cm of 50 setosa (+1) "
+                "and 50 versicolor (−1) irises: no line through the origin separates them, but with the offset trick (c = 1) the "
+                f"perceptron does, after {perceptron(augment(X_iris, 1.0), y_iris).mistakes} mistakes."),
     ]
 
 
@@ -239,16 +224,10 @@ def _check_presets(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
         raise TypeError(f"presets must be a list of preset names or dicts, got {value!r}; e.g. presets=['and', 'xor'].")
     builtin = {p["name"]: p for p in presets()} if any(isinstance(e, str) for e in value) else {}
-    out = []
-    for entry in value:
-        if isinstance(entry, str):
-            out.append(builtin[_check_str(entry, "a preset name", sorted(builtin))])
-            continue
-        if not isinstance(entry, Mapping) or not set(_PRESET_KEYS) - {"view"} <= set(entry) <= set(_PRESET_KEYS):
-            raise ValueError(f"each preset is a built-in name or a dict with the keys {list(_PRESET_KEYS)} "
-                             f"(view optional), got {entry!r}.")
-        name, title, note = (_check_str(entry[k], f"a preset's {k}") for k in ("name", "title", "note"))
-        out.append(_preset(name, title, entry["points"], entry["labels"], note, entry.get("view")))
+    try:
+        out = [builtin[_check_str(e, "a preset name", sorted(builtin))] if isinstance(e, str) else _preset(**e) for e in value]
+    except TypeError as exc:  # not a dict, or keys missing or unknown
+        raise ValueError(f"each preset is a built-in name or a dict with the keys {list(_PRESET_KEYS)} (view optional): {exc}") from None
     names = [p["name"] for p in out]
     if len(set(names)) < len(names):
         raise ValueError(f"preset names must be unique; got {names}.")
@@ -269,15 +248,11 @@ _CHECKS = {
     "labels": lambda v: [int(x) for x in _check_labels(v, name="labels")],
     "presets": _check_presets,
     "view": _check_view,
-    "tie": lambda v: _check_str(v, "tie", ("mistake", "positive", "negative"),
-                                "'mistake': a tie y·w·x = 0 is a mistake; 'positive' (CS229) or 'negative' (Balcan): "
-                                "the label predicted at 0."),
+    "tie": lambda v: _check_str(v, "tie", ("mistake", "positive", "negative"), "A tie y·w·x = 0 is a mistake, or predicts +1 or -1."),
     "offset": lambda v: check_flag(v, "offset"),
-    "c": lambda v: _check_number(v, "c", 0, _LIMIT, "c is the height of the lifted points (x1, x2, c) of the offset "
-                                 "trick; the usual choice is c=1.", closed=True),
+    "c": lambda v: _check_number(v, "c", 0, _LIMIT, "the height of the lifted points (x1, x2, c); usually c=1.", closed=True),
     "margin_target": lambda v: check_flag(v, "margin_target"),
-    "target": lambda v: _check_number(v, "target", 0, 1, "the Margin Perceptron aims at target·γ, and its bound holds "
-                                      "only below γ. Balcan's choice is target=0.5."),
+    "target": lambda v: _check_number(v, "target", 0, 1, "the Margin Perceptron aims at target·γ < γ; Balcan's is 0.5."),
     "max_epochs": _check_max_epochs,
     "title": lambda v: _check_str(v, "title", (), "It is the playground's accessible name, e.g. title='AND gate'."),
 }
@@ -285,9 +260,8 @@ _CHECKS = {
 
 def _check_state(state: Mapping[str, Any]) -> dict[str, Any]:
     """A complete, checked model: every key of :data:`MODEL_KEYS`, in that order."""
-    unknown = sorted(set(state) - set(MODEL_KEYS))
-    if unknown:
-        raise ValueError(f"unknown playground keys {unknown}; the keys are {list(MODEL_KEYS)}.")
+    if set(state) - set(MODEL_KEYS):
+        raise ValueError(f"unknown playground keys {sorted(set(state) - set(MODEL_KEYS))}; the keys are {list(MODEL_KEYS)}.")
     out = {k: _CHECKS[k](state.get(k, _DEFAULTS.get(k))) for k in MODEL_KEYS
            if k != "preset" and (k not in ("view", "presets") or state.get(k) is not None)}
     out.setdefault("presets", presets())
@@ -313,14 +287,12 @@ class _Playground:
     """``X``, ``y``, ``state``, ``run()``, ``margin()``, ``radius()`` and ``bound()``, read from
     the model's keys by the subclass's ``_setting(key)``."""
 
-    def _setting(self, key: str) -> Any:
-        raise NotImplementedError
+    _setting: Any  # the subclass's: the value of a model key
 
     def _pair(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         points, labels = self._setting("points"), self._setting("labels")
         if len(points) != len(labels):
-            raise ValueError(f"the playground holds {len(points)} points but {len(labels)} labels: they were set one "
-                             "at a time. Set both at once with set_data(X, y).")
+            raise ValueError(f"the playground holds {len(points)} points but {len(labels)} labels: set both at once with set_data(X, y).")
         return np.array(points, dtype=np.float64).reshape(-1, 2), np.array(labels, dtype=np.float64)
 
     @property
@@ -342,8 +314,7 @@ class _Playground:
         """The points as the run sees them (lifted to (x1, x2, c) with the offset trick), and y."""
         X, y = self._pair()
         if len(X) == 0:
-            raise ValueError(f"the playground has no points, so there is no {what}: add some (click in the plot, "
-                             "or set_data(X, y)).")
+            raise ValueError(f"the playground has no points, so there is no {what}: add some (click in the plot, or set_data(X, y)).")
         return (augment(X, self._setting("c")) if self._setting("offset") else X), y
 
     def margin(self) -> MaxMargin:
@@ -366,9 +337,7 @@ class _Playground:
         its own 4-digit R (rounded up) and γ (rounded down), so its number is a little larger.
         """
         R, gamma = self.radius(), self.margin().gamma_low
-        if self._setting("margin_target"):
-            return margin_perceptron_bound(R, gamma, self._setting("target"))
-        return novikoff_bound(R, gamma)
+        return margin_perceptron_bound(R, gamma, self._setting("target")) if self._setting("margin_target") else novikoff_bound(R, gamma)
 
     def run(self) -> PerceptronResult | MarginPerceptronResult:
         """The run the playground shows, computed by ``perceptron_core``.
@@ -382,16 +351,15 @@ class _Playground:
 
         Raises ``ValueError`` with no points, or with ``margin_target`` on points with no margin.
         """
-        Z, y = self._lifted("run")
-        max_epochs = self._setting("max_epochs")
-        if self._setting("margin_target"):
-            try:
-                gamma = _floor4(max_margin(Z, y).gamma_low)
-            except ValueError as exc:
-                raise ValueError(f"the Margin Perceptron aims at target·γ, and these points have no positive margin "
-                                 f"γ: {exc} Turn margin_target off, or change the points.") from exc
-            return margin_perceptron(Z, y, gamma, target=self._setting("target"), max_epochs=max_epochs, record=True)
-        return perceptron(Z, y, tie=self._setting("tie"), max_epochs=max_epochs, record=True)
+        (Z, y), max_epochs = self._lifted("run"), self._setting("max_epochs")
+        if not self._setting("margin_target"):
+            return perceptron(Z, y, tie=self._setting("tie"), max_epochs=max_epochs, record=True)
+        try:
+            gamma = _floor4(max_margin(Z, y).gamma_low)
+        except ValueError as exc:
+            raise ValueError(f"the Margin Perceptron aims at target·γ, and these points have no positive margin γ: {exc} "
+                             "Turn margin_target off, or change the points.") from exc
+        return margin_perceptron(Z, y, gamma, target=self._setting("target"), max_epochs=max_epochs, record=True)
 
     def __repr__(self) -> str:
         m = {k: self._setting(k) for k in MODEL_KEYS}
@@ -410,14 +378,12 @@ class _Playground:
 def _module_text() -> str:
     """The ES module's text, checked to be safe inside an inline ``<script>`` element."""
     text = MODULE_PATH.read_text(encoding="utf-8")
-    if len(text.encode("utf-8")) > MAX_MODULE_BYTES:
-        raise RuntimeError(f"{MODULE_PATH.name} is over MAX_MODULE_BYTES={MAX_MODULE_BYTES}: the static book "
-                           "inlines it in every page that shows a playground. Shrink it.")
+    if len(text.encode("utf-8")) > MAX_MODULE_BYTES:  # the static book inlines it in every page that shows a playground
+        raise RuntimeError(f"{MODULE_PATH.name} is over MAX_MODULE_BYTES={MAX_MODULE_BYTES}: shrink it.")
     # "</script" would end the inline element early; "<!--" would switch the HTML parser into a
     # state where the real "</script>" no longer ends it. Neither is needed in JavaScript.
     if "</script" in text.lower() or "<!--" in text:
-        raise RuntimeError(f"{MODULE_PATH.name} holds '</script' or '<!--', which would break the inline <script> "
-                           "of the static book; write it as '<\\/script' or split the string.")
+        raise RuntimeError(f"{MODULE_PATH.name} holds '</script' or '<!--', which would end its inline <script>: split the string.")
     return text
 
 
@@ -460,14 +426,12 @@ class StaticPlayground(_Playground):
     def html(self) -> str:
         """The self-contained HTML of the playground (computed once)."""
         if self._html is None:
-            data = json.dumps(self._model, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-            n = len(self._model["labels"])
-            pos = sum(1 for v in self._model["labels"] if v > 0)
+            data = json.dumps(self._model, allow_nan=False, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+            n, pos = len(self._model["labels"]), sum(1 for v in self._model["labels"] if v > 0)
             shown = f"{n} point{'s' * (n != 1)} in the plane ({pos} labelled +1, {n - pos} labelled −1)" if n else "an empty plane"
             said = (f"{self._model['title']}: an interactive figure that needs JavaScript. It shows {shown}, the "
                     "perceptron's line after each of its mistakes, the radius R, the margin γ and the bound (R/γ)², "
                     f"and lets you add, drag and delete points. {self._verdict()}")
-            data = data.replace("<", "\\u003c")
             self._html = (f'<div class="pc-playground"><script type="application/json">{data}'
                           f"</script><noscript>{escape(said, quote=False)}</noscript></div>"
                           f'<script type="module">{_module_text()}\nmountStatic();\n</script>')
@@ -484,15 +448,10 @@ class StaticPlayground(_Playground):
 # The live playground: an anywidget widget, made the first time it is asked for
 # --------------------------------------------------------------------------------------------
 
-_WIDGET_CLASS: type | None = None
-
-
+@functools.cache
 def _widget_class() -> type:
     """``PlaygroundWidget``, defined at the first call: it needs anywidget (and so ipywidgets),
     which nothing else in the package imports."""
-    global _WIDGET_CLASS
-    if _WIDGET_CLASS is not None:
-        return _WIDGET_CLASS
     try:
         import anywidget
         import traitlets
@@ -527,8 +486,7 @@ def _widget_class() -> type:
         def __init__(self, **kwargs: Any) -> None:
             # Made with no arguments it holds no points, every preset and the default settings;
             # every widget gets lists of its own.
-            state = {key: kwargs.pop(key) for key in MODEL_KEYS if key in kwargs}
-            state = {"points": [], "labels": [], **state}
+            state = {"points": [], "labels": [], **{key: kwargs.pop(key) for key in MODEL_KEYS if key in kwargs}}
             state["presets"] = presets() if state.get("presets") is None else state["presets"]
             state.setdefault("view", _view_of(checked(lambda v: _check_points(v, "points"), state["points"])))
             super().__init__(**state, **kwargs)
@@ -553,12 +511,10 @@ def _widget_class() -> type:
             """Show the points ``X`` (n × 2, n ≤ MAX_POINTS) with labels ``y`` (±1) instead: both
             checked before anything changes, sent in one update with a view fitted to them;
             ``preset`` becomes "" (data of your own)."""
-            X = _check_points(X)
-            y = _check_labels(y, len(X))
+            X, y = (X := _check_points(X)), _check_labels(y, len(X))
             with self.hold_sync():
                 self.points, self.labels, self.view, self.preset = _json_points(X), [int(v) for v in y], _view_of(X), ""
 
-    _WIDGET_CLASS = PlaygroundWidget
     return PlaygroundWidget
 
 
@@ -569,9 +525,6 @@ def __getattr__(name: str) -> Any:
         return _widget_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | {"PlaygroundWidget"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -640,12 +593,10 @@ def playground(X: ArrayLike | None = None, y: ArrayLike | None = None, *, preset
     """
     if mode not in (None, "live", "static"):
         raise ValueError(f"mode must be None (live, or static in the book build), 'live' or 'static', got {mode!r}.")
-    if mode is None:
-        mode = "static" if os.environ.get(STATIC_ENV_VAR, "").strip().lower() in {"1", "true", "yes", "on"} else "live"
+    static = mode == "static" or (mode is None and os.environ.get(STATIC_ENV_VAR, "").strip().lower() in {"1", "true", "yes", "on"})
     offered = _check_presets(_builtin_presets() if presets is None else presets)
     if (X is None) != (y is None):
-        raise ValueError("pass both X and y (points and their labels), or neither to start from a preset; "
-                         f"got only {'X' if y is None else 'y'}.")
+        raise ValueError(f"pass both X and y (points and their labels), or neither for a preset; got only {'X' if y is None else 'y'}.")
     if X is None:
         chosen = next(p for p in offered if p["name"] == _check_preset_name(preset, offered, allow_none=False))
         name, points, labels, view = chosen["name"], chosen["points"], chosen["labels"], chosen["view"]
@@ -655,4 +606,4 @@ def playground(X: ArrayLike | None = None, y: ArrayLike | None = None, *, preset
     state = _check_state({"points": points, "labels": labels, "presets": offered, "preset": name, "view": view,
                           "tie": tie, "offset": offset, "c": c, "margin_target": margin_target, "target": target,
                           "max_epochs": max_epochs, "title": title})  # every message before anywidget is imported
-    return StaticPlayground(state) if mode == "static" else _widget_class()(**state)
+    return StaticPlayground(state) if static else _widget_class()(**state)

@@ -42,7 +42,7 @@ BAD_CALLS = [  # (keyword arguments of playground, exception, what the message m
     (dict(c=0.0), ValueError, r"c must lie in \(0, 1e\+150\].*c=1"),
     (dict(c=float("nan")), ValueError, r"c must be a finite number"),
     (dict(c="1"), TypeError, r"c must be a real number"),
-    (dict(target=1.0), ValueError, r"target must lie in \(0, 1\).*target=0.5"),
+    (dict(target=1.0), ValueError, r"target must lie in \(0, 1\).*Balcan's is 0.5"),
     (dict(max_epochs=0), ValueError, r"from 1 to 10000 \(MAX_EPOCHS\)"),
     (dict(max_epochs=True), ValueError, r"whole number"),
     (dict(offset="yes"), TypeError, r"offset must be True or False"),
