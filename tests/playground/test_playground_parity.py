@@ -76,7 +76,7 @@ def contract_margin_perceptron(X, y, gamma, target, c, max_epochs):
 
 
 def _cases():
-    """About 180 data sets, from fixed seeds: random, adversarial (ties, decimals, duplicates,
+    """About 190 data sets, from fixed seeds: random, adversarial (ties, decimals, duplicates,
     collinear points, the origin, extreme magnitudes) and the course's own."""
     rng, out = np.random.default_rng(34), []
 
@@ -84,7 +84,7 @@ def _cases():
         out.append((cat, np.asarray(X, float).reshape(-1, 2), np.asarray(y, float).ravel(), max_epochs))
 
     for n in (1, 2, 3, 5, 8, 20, 50, 200):
-        for k in range(3 if n < 100 else 1):
+        for k in range(5 if n < 100 else 2):
             add("uniform", rng.uniform(-3, 3, (n, 2)), rng.choice([-1.0, 1.0], n), 3 if n > 50 else 20)
             X = rng.normal(size=(n, 2))
             add("gaussian", X, np.where(X @ rng.normal(size=2) + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0))
@@ -119,8 +119,8 @@ CASES = _cases()
 def _js(page, script, jobs):
     """``script`` (a function of one job) run on every job in the page, 20 jobs per call."""
     out = []
-    for k in range(0, len(jobs), 20):
-        out += page.evaluate(f"jobs => jobs.map({script})", jobs[k:k + 20])
+    for k in range(0, len(jobs), 20):  # one JSON string back: much faster than Playwright's own transfer of objects
+        out += json.loads(page.evaluate(f"jobs => JSON.stringify(jobs.map({script}))", jobs[k:k + 20]))
     assert not page.pg_errors
     return out
 
@@ -149,7 +149,7 @@ def test_perceptron_runs_match_the_contract(pg_page):
 def test_perceptron_runs_match_the_core(pg_page, tie):
     """The package's perceptron, on integer data with ties, where floats are exact. After the
     merge with the float core (the same contract), drop the filter to compare on every case."""
-    jobs = [_job(X, y, c=c, me=me) for cat, X, y, me in CASES if cat in ("integer-ties", "duplicates", "collinear", "origin")
+    jobs = [_job(X, y, c=c, me=me) for cat, X, y, me in CASES if cat in ("integer-ties", "duplicates", "collinear")
             for c in (None, 1.0, 3.0)]
     got = _js(pg_page, f"j => pg.perceptronRun(j.X, j.y, {{ tie: '{tie}', c: j.c, maxEpochs: j.me }})", jobs)
     for job, g in zip(jobs, got):
