@@ -4,200 +4,39 @@
 // framework and no bundler. Jupyter loads it through anywidget (perceptron_core.playground); the
 // static book mounts it with a small model object of its own (`staticModel`, below) and no kernel.
 //
-// Sections: (1) exact arithmetic, (2) the perceptron and the Margin Perceptron, (3) the certified
-// margin, (4) the picture and its controls (render).
-
-// The mathematics is exported by name, for render() and for the tests that hold it to
-// perceptron_core (tests/playground/test_playground_parity.py):
+// The mathematics is exported by name, for render() and for the tests
+// (tests/playground/test_playground_parity.py):
 //   perceptronRun(X, y, { tie, c, maxEpochs })   the cyclic perceptron, as perceptron_core.perceptron
 //   marginPerceptronRun(X, y, gamma, { target, c, maxEpochs })   as perceptron_core.margin_perceptron
-//   certifiedMargin(X, y, { c })   the maximum margin through the origin, certified, as max_margin
-//   radius(X, c), perceptronBound(R, gamma), marginPerceptronBound(R, gamma, target), exactSign(a, b)
+//   certifiedMargin(X, y, { c, candidates })   the separability verdict and the margin
+//   radius(X, c), perceptronBound(R, gamma), marginPerceptronBound(R, gamma, target)
 // X is an array of [x1, x2]; y of +1/-1; a number c lifts every point to (x1, x2, c), the
 // offset trick (the separator's offset is then b = c·w[2]).
-
-// ============================================================================================
-// (1) Exact arithmetic.
 //
-// Every finite float64 is a dyadic rational m·2^e, and BigInt holds m exactly, so sums of
-// products of floats are computed here with no rounding at all. The runs use floats where
-// their rounding cannot change an answer and these exact sums where it could: the same
-// decisions as perceptron_core (perceptron_core/_signs.py), on every machine and in every
-// browser.
-// ============================================================================================
-
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
-const UNIT_ROUNDOFF = 2 ** -53;
-const SUBNORMAL = 2 ** -1074;
-
-/** A finite float as { m, e } with value m·2^e (m a BigInt). */
-function dyadic(x) {
-  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
-  if (x === 0) return { m: 0n, e: 0 };
-  F64[0] = x;
-  const bits = U64[0];
-  const biased = Number((bits >> 52n) & 0x7ffn);
-  let m = bits & 0xfffffffffffffn;
-  let e = -1074; // subnormal
-  if (biased !== 0) {
-    m |= 1n << 52n;
-    e = biased - 1075;
-  }
-  return { m: bits >> 63n ? -m : m, e };
-}
-
-const ZERO = { m: 0n, e: 0 };
-const mul = (a, b) => ({ m: a.m * b.m, e: a.e + b.e });
-const neg = (a) => ({ m: -a.m, e: a.e });
-function add(a, b) {
-  if (a.m === 0n) return b;
-  if (b.m === 0n) return a;
-  const e = Math.min(a.e, b.e);
-  return { m: (a.m << BigInt(a.e - e)) + (b.m << BigInt(b.e - e)), e };
-}
-const sign = (a) => (a.m > 0n ? 1 : a.m < 0n ? -1 : 0);
-const compare = (a, b) => sign(add(a, neg(b)));
-
-/** a·b of two float vectors, exactly. */
-function exactDot(a, b) {
-  let s = ZERO;
-  for (let j = 0; j < a.length; j++) if (a[j] !== 0 && b[j] !== 0) s = add(s, mul(dyadic(a[j]), dyadic(b[j])));
-  return s;
-}
-
-/** The sign (-1, 0 or +1) of a·b, decided exactly (the parity tests call it too). */
-export function exactSign(a, b) {
-  return sign(exactDot(a, b));
-}
-
-/** √(p/q) for dyadics p ≥ 0, q > 0, nearly (a first guess at any scale: the ratio is kept as a
- *  60-bit integer times a power of two, so nothing overflows or underflows on the way). */
-function sqrtRatioGuess(p, q) {
-  if (p.m === 0n) return 0;
-  const np = p.m.toString(2).length;
-  const nq = q.m.toString(2).length;
-  const shift = np - nq - 60; // p.m / q.m = M · 2^shift, M of about 60 bits
-  let M = shift > 0 ? p.m / (q.m << BigInt(shift)) : (p.m << BigInt(-shift)) / q.m;
-  let e = shift + p.e - q.e;
-  if (e % 2 !== 0) { M <<= 1n; e -= 1; }
-  return scaleBy(Math.sqrt(Number(M)), e / 2);
-}
-
-/** A float L ≥ 0 with L²·q ≤ p (p, q dyadic, p ≥ 0, q > 0), the largest near √(p/q): a lower
- *  bound on √(p/q), certified exactly. */
-function sqrtRatioDown(p, q) {
-  return sqrtSearch(p, q, -1);
-}
-
-/** A float H with H²·q ≥ p, the smallest near √(p/q): an upper bound, certified exactly. */
-function sqrtRatioUp(p, q) {
-  return sqrtSearch(p, q, 1);
-}
-
-/** From the guess, step one float at a time (a correctly rounded guess is within a few) and
- *  then by growing factors, until the exact test holds. */
-function sqrtSearch(p, q, direction) {
-  let x = sqrtRatioGuess(p, q);
-  const holds = (v) => { const d = dyadic(v); return direction * compare(mul(mul(d, d), q), p) >= 0; };
-  for (let k = 0; k < 2000 && Number.isFinite(x) && x >= 0; k++) {
-    if (holds(x)) return x;
-    if (k < 8) x = direction > 0 ? nextUp(x) : nextDown(x);
-    else x = direction > 0 ? x * (1 + 2 ** (k - 60)) + SUBNORMAL : Math.max(x * (1 - 2 ** Math.min(k - 60, -1)), 0);
-  }
-  return direction > 0 ? Infinity : 0;
-}
-
-function nextUp(x) {
-  if (x === 0) return SUBNORMAL;
-  F64[0] = x;
-  U64[0] += x > 0 ? 1n : -1n;
-  return F64[0];
-}
-const nextDown = (x) => -nextUp(-x);
-
-// Exact rationals { n, d } (BigInt, d > 0), for the certificates' weights.
-const bigAbs = (a) => (a < 0n ? -a : a);
-function gcd(a, b) {
-  a = bigAbs(a); b = bigAbs(b);
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-function rat(n, d = 1n) {
-  if (d < 0n) { n = -n; d = -d; }
-  const g = gcd(n, d) || 1n;
-  return { n: n / g, d: d / g };
-}
-const fromDyadic = (a) => (a.e >= 0 ? rat(a.m << BigInt(a.e)) : rat(a.m, 1n << BigInt(-a.e)));
-const rAdd = (a, b) => rat(a.n * b.d + b.n * a.d, a.d * b.d);
-const rSub = (a, b) => rat(a.n * b.d - b.n * a.d, a.d * b.d);
-const rMul = (a, b) => rat(a.n * b.n, a.d * b.d);
-const rDiv = (a, b) => rat(a.n * b.d, a.d * b.n);
-const R0 = rat(0n);
-const R1 = rat(1n);
-
-/** The unique solution of A λ = b in rationals (A: rows of rationals), or null when the system
- *  is inconsistent or has more than one solution. Gaussian elimination, exact. */
-function solveExact(A, b) {
-  const rows = A.map((r, i) => [...r, b[i]]);
-  const k = A[0].length;
-  let r = 0;
-  const pivots = [];
-  for (let col = 0; col < k; col++) {
-    const p = rows.findIndex((row, i) => i >= r && row[col].n !== 0n);
-    if (p < 0) return null; // a free variable: not unique
-    [rows[r], rows[p]] = [rows[p], rows[r]];
-    for (let i = 0; i < rows.length; i++) {
-      if (i === r || rows[i][col].n === 0n) continue;
-      const f = rDiv(rows[i][col], rows[r][col]);
-      rows[i] = rows[i].map((v, j) => rSub(v, rMul(f, rows[r][j])));
-    }
-    pivots.push(col);
-    r++;
-  }
-  for (let i = r; i < rows.length; i++) if (rows[i][k].n !== 0n) return null; // inconsistent
-  return pivots.map((col, i) => rDiv(rows[i][k], rows[i][col]));
-}
+// Two kinds of numbers, and the page says which is which:
+// - The runs are plain float64 and follow the package's contract operation for operation (a
+//   score is 0.0 plus each product in turn, a multiply and then an add: JavaScript never fuses
+//   them), so they are the runs perceptron_core makes, bit for bit, on every machine.
+// - What the page calls *certified* is checked in exact arithmetic: every float is a dyadic
+//   rational m·2^e, BigInt holds m, and a few sums of products decide a sign with no rounding
+//   at all. The search (Wolfe's algorithm) runs in floats; only its answer is checked exactly.
 
 // ============================================================================================
-// (2) The perceptron and the Margin Perceptron, exactly as perceptron_core runs them.
+// (1) The runs, in float64, as perceptron_core runs them.
 // ============================================================================================
 
 const TIES = { mistake: 0, positive: 1, negative: -1 }; // the label predicted where w·x = 0
+const lifts = (c) => c !== null && c !== undefined;
 
 function checkData(X, y, c) {
-  if (!Array.isArray(X) || !Array.isArray(y) || X.length !== y.length)
-    throw new TypeError("X and y must be arrays of the same length");
-  for (let i = 0; i < X.length; i++) {
-    if (!(y[i] === 1 || y[i] === -1)) throw new RangeError(`label ${i + 1} is ${y[i]}: labels are +1 or -1`);
-    if (!X[i].every(Number.isFinite)) throw new RangeError(`point ${i + 1} is not finite: ${X[i]}`);
-  }
-  if (c !== null && c !== undefined && !(Number.isFinite(c) && c !== 0))
-    throw new RangeError(`c must be a finite non-zero number, got ${c}`);
+  if (!Array.isArray(X) || !Array.isArray(y) || X.length !== y.length) throw new TypeError("X and y must be arrays of the same length");
+  const bad = X.findIndex((x, i) => !(y[i] === 1 || y[i] === -1) || !x.every(Number.isFinite));
+  if (bad >= 0) throw new RangeError(`point ${bad + 1} is not finite or its label ${y[bad]} is not +1 or -1`);
+  if (lifts(c) && !(Number.isFinite(c) && c !== 0)) throw new RangeError(`c must be a finite non-zero number, got ${c}`);
 }
 
-/** The points, lifted to (x, c) by the offset trick when c is given. */
-function lifted(X, c) {
-  return X.map((x) => (c === null || c === undefined ? [...x] : [...x, c]));
-}
-
-/** The sign of y (w·a), exactly: floats when surely right, BigInt otherwise. */
-function marginSign(a, label, w) {
-  let score = 0;
-  let size = 0;
-  for (let j = 0; j < a.length; j++) {
-    const t = a[j] * w[j];
-    score += t;
-    size += Math.abs(t);
-  }
-  // A sum of m products, in any order, is off by at most γ_m·Σ|products| plus 2^-1075 a
-  // product for underflow; twice that is room (perceptron_core._signs.slack, the same bound).
-  const slack = 2 * (a.length + 2) * (UNIT_ROUNDOFF * size + SUBNORMAL);
-  const margin = label * score;
-  if (margin > slack) return 1;
-  if (margin < -slack) return -1;
-  return label * exactSign(a, w); // near 0, inf or NaN: decided exactly
-}
+/** The points, lifted to (x1, x2, c) by the offset trick when c is given. */
+const lifted = (X, c) => X.map((x) => (lifts(c) ? [x[0], x[1], c] : [x[0], x[1]]));
 
 /**
  * The cyclic perceptron from w = 0: sweep the points in order, w ← w + y·x on every mistake,
@@ -207,132 +46,163 @@ function marginSign(a, label, w) {
  */
 export function perceptronRun(X, y, { tie = "mistake", c = null, maxEpochs = 1000 } = {}) {
   checkData(X, y, c);
-  if (!(tie in TIES)) throw new RangeError(`tie must be "mistake", "positive" or "negative", got ${tie}`);
-  const A = lifted(X, c);
-  const w = new Float64Array(c === null || c === undefined ? 2 : 3);
-  const atTie = TIES[tie];
-  const steps = [];
-  let epoch = 0;
-  let clean = false;
-  while (!clean && epoch < maxEpochs) {
-    epoch += 1;
+  if (!Object.hasOwn(TIES, tie)) throw new RangeError(`tie must be "mistake", "positive" or "negative", got ${tie}`);
+  const A = lifted(X, c), w = lifts(c) ? [0, 0, 0] : [0, 0], steps = [];
+  let epoch = 0, clean = false;
+  for (; !clean && epoch < maxEpochs; epoch++) {
     clean = true;
     for (let i = 0; i < A.length; i++) {
-      const s = marginSign(A[i], y[i], w);
-      if (s < 0 || (s === 0 && atTie !== y[i])) {
-        for (let j = 0; j < w.length; j++) w[j] = w[j] + y[i] * A[i][j];
-        steps.push({ i, epoch, w: Array.from(w) });
-        clean = false;
-      }
+      let score = 0;
+      for (let j = 0; j < w.length; j++) score += A[i][j] * w[j];
+      const margin = y[i] * score;
+      if (!(margin < 0 || (margin === 0 && TIES[tie] !== y[i]))) continue;
+      for (let j = 0; j < w.length; j++) w[j] += y[i] * A[i][j];
+      steps.push({ i, epoch: epoch + 1, w: w.slice() });
+      clean = false;
     }
   }
-  return { steps, w: Array.from(w), converged: clean, epochs: epoch };
+  return { steps, w, converged: clean, epochs: epoch };
 }
 
 /**
- * Balcan's Margin Perceptron, as perceptron_core.margin_perceptron: w starts at y₁x₁, and each
- * sweep adds zᵢ = yᵢxᵢ wherever zᵢ·w < τγ‖w‖ (τγ the exact product of the two floats), until a
- * sweep adds nothing. Each step says whether it was a true mistake (zᵢ·w ≤ 0).
+ * Balcan's Margin Perceptron, as perceptron_core.margin_perceptron: with zᵢ = yᵢxᵢ, w starts at
+ * z₁, and each sweep adds zᵢ wherever zᵢ·w < τγ‖w‖ (τγ one float product, ‖w‖ the correctly
+ * rounded √(w·w)), until a sweep adds nothing. Each step says whether it was a true mistake
+ * (zᵢ·w ≤ 0) or only short of the target.
  */
 export function marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEpochs = 1000 } = {}) {
   checkData(X, y, c);
   if (!(gamma > 0 && Number.isFinite(gamma))) throw new RangeError(`gamma must be positive, got ${gamma}`);
   if (!(target > 0 && target < 1)) throw new RangeError(`target must be in (0, 1), got ${target}`);
   const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
-  const d = c === null || c === undefined ? 2 : 3;
-  if (Z.length === 0) return { w0: new Array(d).fill(0), steps: [], w: new Array(d).fill(0), converged: true, epochs: 1 };
-  const w = Float64Array.from(Z[0]);
-  const w0 = Array.from(w);
-  const aim = target * gamma;
-  const aimD = mul(dyadic(target), dyadic(gamma));
-  const aimSq = mul(aimD, aimD);
-  // The room around the threshold that covers the rounding of the score and of aim·‖w‖ (the
-  // bound perceptron_core.algorithms._ShortOfAim derives).
-  let rowMax = 0;
-  for (const z of Z) for (const v of z) rowMax = Math.max(rowMax, Math.abs(v));
-  const rootD = Math.sqrt(d);
-  const perNorm = 2 * (d + 6) * UNIT_ROUNDOFF * (aim + rowMax * rootD) + SUBNORMAL;
-  const tiny = 2 * (d + rootD + 4) * SUBNORMAL;
-
-  function short(z) {
-    let normSq = 0;
-    for (let j = 0; j < d; j++) normSq += w[j] * w[j];
-    if (normSq >= 2 ** -580 && normSq <= 2 ** 580) {
-      const norm = Math.sqrt(normSq);
-      let score = 0;
-      for (let j = 0; j < d; j++) score += z[j] * w[j];
-      const threshold = aim * norm;
-      const room = perNorm * norm + tiny;
-      if (score > threshold + room) return false;
-      if (score < threshold - room) return true;
-    }
-    // Exactly: with aim > 0, z·w < aim·‖w‖ when z·w ≤ 0 or (z·w)² < aim²·(w·w).
-    const s = exactDot(z, w);
-    return sign(s) <= 0 || compare(mul(s, s), mul(aimSq, exactDot(w, w))) < 0;
-  }
-
-  const steps = [];
-  let epoch = 0;
-  let clean = false;
-  while (!clean && epoch < maxEpochs) {
-    epoch += 1;
+  if (!Z.length) throw new RangeError("the Margin Perceptron needs at least one point");
+  const w = Z[0].slice(), w0 = w.slice(), aim = target * gamma, steps = [];
+  let epoch = 0, clean = false;
+  for (; !clean && epoch < maxEpochs; epoch++) {
     clean = true;
-    for (let i = 0; i < Z.length; i++) {
-      if (!short(Z[i])) continue;
-      const mistake = marginSign(Z[i], 1, w) <= 0;
-      for (let j = 0; j < d; j++) w[j] = w[j] + Z[i][j];
-      steps.push({ i, epoch, w: Array.from(w), mistake });
+    Z.forEach((z, i) => {
+      let s = 0, nn = 0;
+      for (let j = 0; j < w.length; j++) s += z[j] * w[j];
+      for (let j = 0; j < w.length; j++) nn += w[j] * w[j];
+      if (!(s < aim * Math.sqrt(nn))) return;
+      for (let j = 0; j < w.length; j++) w[j] += z[j];
+      steps.push({ i, epoch: epoch + 1, w: w.slice(), mistake: s <= 0 });
       clean = false;
-    }
+    });
   }
-  return { w0, steps, w: Array.from(w), converged: clean, epochs: epoch };
-}
-
-/** The largest norm R of the points (lifted to (x, c) with c), rounded up: a float with
- *  R² ≥ ‖x‖² for every point, checked exactly, so that a bound built on it is never too small. */
-export function radius(X, c = null) {
-  let most = ZERO;
-  for (const a of lifted(X, c)) {
-    const sq = exactDot(a, a);
-    if (compare(sq, most) > 0) most = sq;
-  }
-  return sqrtRatioUp(most, dyadic(1));
-}
-
-/** Novikoff's bound (R/γ)² on the perceptron's mistakes, rounded up: the float returned is at
- *  least the exact (R/γ)² of the two floats given (checked exactly). */
-export function perceptronBound(R, gamma) {
-  let bound = (R / gamma) ** 2;
-  const r = dyadic(R);
-  const g = dyadic(gamma);
-  while (Number.isFinite(bound) && compare(mul(dyadic(bound), mul(g, g)), mul(r, r)) < 0) bound = nextUp(bound);
-  return bound;
-}
-
-/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η, η = 1 − τ (Balcan's 8(R/γ)² + 4R/γ at
- *  τ = ½), rounded up: its few float operations each round by at most 2⁻⁵³ relative, and the
- *  factor 1 + 2⁻⁴⁸ covers all of them. */
-export function marginPerceptronBound(R, gamma, target = 0.5) {
-  const eta = 1 - target;
-  const r = R / gamma;
-  return ((2 * r * r) / (eta * eta) + (2 * r) / eta) * (1 + 2 ** -48);
+  return { w0, steps, w, converged: clean, epochs: epoch };
 }
 
 // ============================================================================================
-// (3) The maximum margin through the origin, certified.
+// (2) Exact arithmetic, for what the page certifies.
+// ============================================================================================
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+
+/** A finite float as { m, e } with value m·2^e (m a BigInt), exactly. */
+function dyadic(x) {
+  if (x === 0) return ZERO;
+  F64[0] = x;
+  const bits = U64[0], biased = Number((bits >> 52n) & 0x7ffn);
+  const m = (bits & 0xfffffffffffffn) | (biased ? 1n << 52n : 0n);
+  return { m: bits >> 63n ? -m : m, e: Math.max(biased, 1) - 1075 };
+}
+const ZERO = { m: 0n, e: 0 }, ONE = { m: 1n, e: 0 };
+const mul = (a, b) => ({ m: a.m * b.m, e: a.e + b.e });
+const neg = (a) => ({ m: -a.m, e: a.e });
+function add(a, b) {
+  const e = Math.min(a.e, b.e);
+  return a.m === 0n ? b : b.m === 0n ? a : { m: (a.m << BigInt(a.e - e)) + (b.m << BigInt(b.e - e)), e };
+}
+const sign = (a) => (a.m > 0n ? 1 : a.m < 0n ? -1 : 0);
+const sq = (x) => mul(dyadic(x), dyadic(x));
+const atLeast = (a, b) => sign(add(a, neg(b))) >= 0;
+const exactDot = (a, b) => a.reduce((s, v, j) => add(s, mul(dyadic(v), dyadic(b[j]))), ZERO);
+/** A determinant of dyadics (at most 3 × 3 here), by cofactors along the first row. */
+const det = (M) => (M.length ? M[0].reduce((s, v, k) => {
+  const t = mul(v, det(M.slice(1).map((r) => r.filter((_, j) => j !== k))));
+  return add(s, k % 2 ? neg(t) : t);
+}, ZERO) : ONE);
+
+function nextUp(x) {
+  F64[0] = x;
+  return x === 0 ? 2 ** -1074 : ((U64[0] += x > 0 ? 1n : -1n), F64[0]);
+}
+const nextDown = (x) => -nextUp(-x);
+
+/** A number with `digits` significant digits; dir = -1 rounds down, +1 up, 0 to nearest. */
+export function num(v, digits = 4, dir = 0) {
+  if (!Number.isFinite(v) || v === 0) return v === 0 ? "0" : v > 0 ? "\u221e" : v < 0 ? "\u2212\u221e" : "NaN";
+  if (Math.abs(v) >= 10 ** digits && Math.abs(v) < 1e21) return String(dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v)).replace("-", "\u2212");
+  let r = Number(v.toPrecision(digits)), unit = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
+  if (dir > 0 && r < v) r = Number((r + unit).toPrecision(digits));
+  if (dir < 0 && r > v) r = Number((r - unit).toPrecision(digits));
+  return String(r).replace("-", "\u2212");
+}
+
+const ascii = (s) => s.replaceAll("\u2212", "-"); // num writes a minus sign, Number reads "-"
+
+/** The sign of the decimal s (as num writes it) minus the float d, exactly: both as integers. */
+function decimalMinus(s, d) {
+  const [mant, exp = "0"] = ascii(s).split("e"), [a, b = ""] = mant.split(".");
+  const k = Number(exp) - b.length, { m, e } = dyadic(d), p = (x, n) => x ** BigInt(Math.max(n, 0));
+  return sign({ m: BigInt(a + b) * p(10n, k) * p(2n, -e) - m * p(2n, e) * p(10n, -k), e: 0 }); // s = (a.b)·10^exp
+}
+// The largest float at most the decimal s, and the smallest at least s.
+const below = (s) => (decimalMinus(s, Number(ascii(s))) >= 0 ? Number(ascii(s)) : nextDown(Number(ascii(s))));
+const above = (s) => -below(ascii(s).startsWith("-") ? ascii(s).slice(1) : "-" + ascii(s));
+
+/** v rounded outwards (dir = +1 up, -1 down) to a short decimal d for which holds(f) is true,
+ *  f the float between d and v nearest d: what holds for f then holds for d, exactly. null if no
+ *  such d is found with 4 or 3 digits. */
+function certifiedDecimal(v, dir, holds) {
+  for (const [digits, nudge] of [[4, 0], [4, 1e-9], [3, 1e-3]]) {  // a float a hair off a round number: the next one
+    const s = num(v * (1 + dir * nudge), digits, dir);
+    if (Number.isFinite(Number(ascii(s))) && holds(dir > 0 ? below(s) : above(s))) return Number(ascii(s));
+  }
+  return null;
+}
+
+/** An upper bound R on the norms of the points (lifted with c): R² ≥ ‖x‖² for each, exactly,
+ *  as a short decimal; the float estimate √(max ‖x‖²) is `estimate`. */
+export function radius(X, c = null) {
+  const A = lifted(X, c), most = Math.sqrt(A.reduce((m, a) => Math.max(m, a.reduce((s, v) => s + v * v, 0)), 0));
+  return { estimate: most, up: certifiedDecimal(most, 1, (r) => A.every((a) => atLeast(sq(r), exactDot(a, a)))) };
+}
+
+/** Novikoff's bound (R/γ)² from R and γ as shown (decimals), rounded up to a decimal B with
+ *  B·γ² ≥ R² checked exactly (on the floats just beyond the decimals R, γ and B). */
+export function perceptronBound(R, gamma) {
+  const r = sq(above(String(R))), g = sq(below(String(gamma)));
+  return certifiedDecimal((R / gamma) ** 2, 1, (B) => atLeast(mul(dyadic(B), g), r));
+}
+
+/** The Margin Perceptron's bound 2(R/γ)²/η² + 2(R/γ)/η with η = 1 − τ (Balcan's 8(R/γ)² +
+ *  4R/γ at τ = ½), rounded up to a decimal B with B·γ²η² ≥ 2R² + 2Rγη checked exactly. */
+export function marginPerceptronBound(R, gamma, target = 0.5) {
+  const eta = 1 - target, ratio = R / gamma, r = dyadic(above(String(R)));
+  const ge = mul(dyadic(below(String(gamma))), add(ONE, neg(dyadic(target)))); // γ(1 − τ), exactly
+  const rhs = mul({ m: 2n, e: 0 }, add(mul(r, r), mul(r, ge)));
+  return certifiedDecimal(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta, 1, (B) => atLeast(mul(dyadic(B), mul(ge, ge)), rhs));
+}
+
+// ============================================================================================
+// (3) Separable or not, and the margin.
 //
-// γ* is the distance from the origin to the convex hull of the points zᵢ = yᵢx̃ᵢ. Wolfe's
-// minimum-norm-point algorithm finds the nearest point in floats; then exact arithmetic checks
-// what floats suggest: a unit normal w whose exact margin gives γ* ≥ low, and the norm of a hull
-// point with exact weights gives γ* ≤ high. When the nearest point is the origin, a few of the
-// zᵢ with exact nonnegative weights that sum to 0 prove that no separator exists. What exact
-// arithmetic cannot confirm is reported as undecided, never as a verdict.
+// γ* is the distance from the origin to the convex hull of the points zᵢ = yᵢx̃ᵢ (x̃ = (x, c)
+// with the offset trick). Wolfe's minimum-norm-point algorithm finds the nearest point x in
+// floats: its direction u is the best separator, and min zᵢ·u/‖u‖ estimates γ*. Then exact
+// arithmetic checks what floats suggest, in one of two cheap ways:
+// - separable: some w (u, or a run's final w) has zᵢ·w > 0 for every i, exactly; then
+//   γ* ≥ min zᵢ·w/‖w‖, and a short decimal below that is the certified lower bound `low`;
+// - not separable: at most d + 1 points of Wolfe's last corral with exact weights λ ≥ 0,
+//   Σλ = 1, Σλz = 0 (so no w has every zᵢ·w > 0). The weights come from Cramer's rule
+//   (cofactors of |S| − 1 coordinates) and every coordinate of Σλz is then checked exactly.
+// What neither check confirms is "undecided": floats alone decide nothing the page certifies.
 // ============================================================================================
 
 const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
-// The most time the exact fallback may take before the verdict is "undecided" (a picture must
-// not freeze); it needs a few milliseconds on the point sets a reader makes.
-const EXACT_BUDGET_MS = 150;
 
 /** The nearest point to the origin on the affine hull of the corral V: weights α (Σα = 1). */
 function affineMinimizer(V) {
@@ -340,141 +210,67 @@ function affineMinimizer(V) {
   if (k === 1) return [1];
   // x = v0 + Σ βⱼ (vⱼ − v0): least squares by modified Gram–Schmidt on the differences, not on
   // their Gram matrix (which squares the conditioning).
-  const D = V.slice(1).map((v) => v.map((x, j) => x - V[0][j]));
-  const Q = [];
-  const Rm = Array.from({ length: k - 1 }, () => new Array(k - 1).fill(0));
+  const D = V.slice(1).map((v) => v.map((x, j) => x - V[0][j])), Q = [], Rm = D.map(() => new Array(k - 1).fill(0));
   for (let c = 0; c < k - 1; c++) {
     let v = D[c].slice();
-    for (let q = 0; q < Q.length; q++) {
-      if (!Q[q]) continue;
-      const r = dot(Q[q], v);
-      Rm[q][c] = r;
-      v = v.map((x, j) => x - r * Q[q][j]);
-    }
-    const norm = Math.hypot(...v);
-    const scale = Math.hypot(...D[c]);
-    Rm[c][c] = norm;
-    Q.push(norm > 1e-13 * scale && norm > 0 ? v.map((x) => x / norm) : null); // dependent: β = 0
+    Q.forEach((q, i) => { if (q) { Rm[i][c] = dot(q, v); v = v.map((x, j) => x - Rm[i][c] * q[j]); } });
+    const norm = (Rm[c][c] = Math.hypot(...v));
+    Q.push(norm > 1e-13 * Math.hypot(...D[c]) && norm > 0 ? v.map((x) => x / norm) : null); // dependent: β = 0
   }
-  const rhs = Q.map((q) => (q ? -dot(q, V[0]) : 0));
   const beta = new Array(k - 1).fill(0);
   for (let c = k - 2; c >= 0; c--) {
     if (!Q[c]) continue;
-    let s = rhs[c];
+    let s = -dot(Q[c], V[0]);
     for (let j = c + 1; j < k - 1; j++) s -= Rm[c][j] * beta[j];
     beta[c] = s / Rm[c][c];
   }
   return [1 - beta.reduce((s, b) => s + b, 0), ...beta];
 }
 
-/** Wolfe's (1976) algorithm on the rows of Z: the nearest point x and its corral's weights. */
+/** Wolfe's (1976) algorithm on the rows of Z: the nearest point x and its corral (row indices). */
 function wolfe(Z) {
-  const scale = Math.max(...Z.map((z) => Math.hypot(...z)));
-  const tol = 1e-15 * scale * scale;
-  let j0 = 0;
-  Z.forEach((z, i) => { if (dot(z, z) < dot(Z[j0], Z[j0])) j0 = i; });
-  let keys = [j0];
-  let lam = [1];
-  let x = Z[j0].slice();
+  const tol = 1e-15 * Math.max(...Z.map((z) => dot(z, z)));
+  let keys = [Z.reduce((b, z, i) => (dot(z, z) < dot(Z[b], Z[b]) ? i : b), 0)], lam = [1], x = Z[keys[0]].slice();
   for (let iter = 0; iter < 10 * Z.length + 100; iter++) {
-    let j = 0;
-    let best = Infinity;
+    let j = 0, best = Infinity;
     Z.forEach((z, i) => { const s = dot(z, x); if (s < best) { best = s; j = i; } });
     if (best >= dot(x, x) - tol || keys.includes(j)) break; // no point lies further behind x
     keys.push(j);
     lam.push(0);
     for (;;) {
       const alpha = affineMinimizer(keys.map((k) => Z[k]));
-      if (alpha.every((a) => a > 1e-14)) {
-        const s = alpha.reduce((t, a) => t + a, 0);
-        lam = alpha.map((a) => a / s);
-        break;
-      }
+      if (alpha.every((a) => a > 1e-14)) { lam = alpha.map((a) => a / alpha.reduce((t, b) => t + b, 0)); break; }
       // Step from λ toward α until the first weight reaches 0, and drop it from the corral. A
       // weight that is 0 in both (a point just added, with no pull) sets no limit: not 0/0.
       let theta = 1;
       alpha.forEach((a, i) => { if (a <= 1e-14 && lam[i] - a > 0) theta = Math.min(theta, lam[i] / (lam[i] - a)); });
       lam = lam.map((l, i) => (1 - theta) * l + theta * alpha[i]);
-      let keep = lam.map((l) => l > 1e-14);
+      const keep = lam.map((l) => l > 1e-14);
       if (keep.every(Boolean)) keep[lam.indexOf(Math.min(...lam))] = false;
       if (!keep.some(Boolean)) keep[lam.indexOf(Math.max(...lam))] = true; // never an empty corral
       keys = keys.filter((_, i) => keep[i]);
-      lam = lam.filter((_, i) => keep[i]);
-      const s = lam.reduce((t, l) => t + l, 0);
-      lam = lam.map((l) => l / s);
+      lam = lam.filter((_, i) => keep[i]).map((l, _, kept) => l / kept.reduce((t, m) => t + m, 0));
     }
     x = Z[0].map((_, d) => keys.reduce((s, k, i) => s + lam[i] * Z[k][d], 0));
   }
-  return { x, keys, lam, scale };
+  return { x, keys };
 }
 
-/** A rational times 2^k as a float, nearly (for directions and guesses, never for a decision). */
-function ratToFloat(q, k = 0) {
-  if (q.n === 0n) return 0;
-  const shift = bitLength(q.n) - bitLength(q.d) - 60;
-  const m = shift > 0 ? q.n / (q.d << BigInt(shift)) : (q.n << BigInt(-shift)) / q.d;
-  return scaleBy(Number(m), shift + k);
-}
-
-const bitLength = (n) => (n < 0n ? -n : n).toString(2).length;
-
-const rDot = (a, b) => a.reduce((s, v, j) => rAdd(s, rMul(v, b[j])), R0);
-const rCompare = (a, b) => { const s = a.n * b.d - b.n * a.d; return s > 0n ? 1 : s < 0n ? -1 : 0; };
-
-/** The nearest point to the origin on the affine hull of the exact points V: exact weights α
- *  (Σα = 1) from [G 1; 1ᵀ 0][α; μ] = [0; 1], G the Gram matrix; null if the hull is degenerate. */
-function exactAffineMinimizer(V) {
-  const k = V.length;
-  const A = V.map((v) => [...V.map((u) => rDot(v, u)), R1]);
-  A.push([...V.map(() => R1), R0]);
-  const sol = solveExact(A, [...V.map(() => R0), R1]);
-  return sol && sol.slice(0, k);
-}
-
-/**
- * Wolfe's algorithm in exact rational arithmetic, started from the float run's corral: the
- * exact nearest point of the hull of the rows of Z to the origin, with its corral and exact
- * weights, or null (a degenerate corral, or out of time: then the caller says undecided).
- * Used only where floats cannot settle the answer: tiny margins, nearly collinear points.
- */
-function exactWolfe(Z, corral, deadline) {
-  const Q = Z.map((z) => z.map((v) => fromDyadic(dyadic(v))));
-  let keys = corral.slice();
-  let lam = exactAffineMinimizer(keys.map((k) => Q[k]));
-  if (!lam || !lam.every((l) => l.n > 0n)) {
-    const start = keys.reduce((b, k) => (rCompare(rDot(Q[k], Q[k]), rDot(Q[b], Q[b])) < 0 ? k : b), keys[0]);
-    keys = [start];
-    lam = [R1];
-  }
-  const point = () => Q[0].map((_, d) => keys.reduce((s, k, i) => rAdd(s, rMul(lam[i], Q[k][d])), R0));
-  let x = point();
-  for (let iter = 0; iter < 10 * Z.length + 100; iter++) {
-    if (performance.now() > deadline) return null;
-    const xx = rDot(x, x);
-    let j = -1;
-    let best = null;
-    Q.forEach((q, i) => { const s = rDot(q, x); if (best === null || rCompare(s, best) < 0) { best = s; j = i; } });
-    if (rCompare(best, xx) >= 0) return { point: x, keys, lam }; // optimal: no point lies behind x
-    keys.push(j);
-    lam.push(R0);
-    for (;;) {
-      const alpha = exactAffineMinimizer(keys.map((k) => Q[k]));
-      if (!alpha) return null;
-      if (alpha.every((a) => a.n > 0n)) { lam = alpha; break; }
-      // Step from λ toward α until the first weight reaches 0, and drop the weights at 0.
-      let theta = R1; // as in wolfe(): a weight 0 in both λ and α sets no limit
-      alpha.forEach((a, i) => {
-        const room = rSub(lam[i], a);
-        if (a.n > 0n || room.n <= 0n) return;
-        const t = rDiv(lam[i], room);
-        if (rCompare(t, theta) < 0) theta = t;
-      });
-      lam = lam.map((l, i) => rAdd(rMul(rSub(R1, theta), l), rMul(theta, alpha[i])));
-      keys = keys.filter((_, i) => lam[i].n !== 0n);
-      lam = lam.filter((l) => l.n !== 0n);
-      if (!keys.length) return null;
+/** Exact weights λ ≥ 0 (Σλ = 1) on at most d + 1 rows of the corral with Σλz = 0, or null. */
+function originCertificate(Z, keys) {
+  const d = Z[0].length, found = [...Array((1 << keys.length) - 1).keys()].map((m) => keys.filter((_, i) => (m + 1) & (1 << i)));
+  for (const S of found.filter((S) => S.length <= d + 1).sort((a, b) => a.length - b.length)) {
+    const D = S.map((k) => Z[k]), subsets = [...Array(1 << d).keys()].map((m) => [0, 1, 2].filter((j) => j < d && m & (1 << j)));
+    for (const J of subsets.filter((J) => J.length === S.length - 1)) {
+      // The cofactors of the rows J of [z_1 … z_k]: Σ C_k z_k vanishes on J by construction.
+      const C = D.map((_, k) => { const t = det(J.map((j) => D.filter((_, r) => r !== k).map((z) => dyadic(z[j])))); return k % 2 ? neg(t) : t; });
+      const signs = C.map(sign);  // all ≥ 0 or all ≤ 0, not all 0
+      if (!signs.some(Boolean) || (signs.includes(1) && signs.includes(-1))) continue;
+      if (!Z[0].every((_, j) => !sign(C.reduce((s, c, k) => add(s, mul(c, dyadic(D[k][j]))), ZERO)))) continue;
+      // The weights λ = C/ΣC, each as "m·2^e / M·2^E" with integers: exact, for the tests to read.
+      const total = C.reduce(add, ZERO), pairs = S.map((k, i) => [k, C[i]]).filter(([, c]) => c.m).sort((a, b) => a[0] - b[0]);
+      return { points: pairs.map(([k]) => k), weights: pairs.map(([, c]) => `${c.m}*2^${c.e}/${total.m}*2^${total.e}`) };
     }
-    x = point();
   }
   return null;
 }
@@ -485,1311 +281,265 @@ function listed(indices) {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
-/** Exact nonnegative weights on a subset of the corral that make Σ λ z = 0, or null. */
-function exactOriginCertificate(Z, keys) {
-  // Carathéodory: if 0 is in the hull of the corral, it is in the hull of an affinely
-  // independent part of it, where the weights are unique; try every part.
-  const subsets = [];
-  for (let mask = 1; mask < 1 << keys.length; mask++) subsets.push(keys.filter((_, i) => mask & (1 << i)));
-  subsets.sort((a, b) => a.length - b.length);
-  for (const S of subsets) {
-    const dims = Z[0].length;
-    const A = [];
-    const b = [];
-    for (let d = 0; d < dims; d++) {
-      A.push(S.map((k) => fromDyadic(dyadic(Z[k][d]))));
-      b.push(R0);
-    }
-    A.push(S.map(() => R1));
-    b.push(R1);
-    const lam = solveExact(A, b);
-    if (lam && lam.every((l) => l.n >= 0n)) {
-      const pairs = S.map((k, i) => [k, lam[i]]).filter(([, l]) => l.n !== 0n).sort((a, b) => a[0] - b[0]);
-      return { points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) };
-    }
-  }
-  return null;
-}
-
 /**
- * The maximum margin γ* through the origin (of the lifted points (x, c) with c), certified:
- * { status, low, high, w, support, reason, certificate }. See the section's comment.
+ * Whether the points (lifted with c) are separable through the origin, and their margin:
+ * { status: "separable" | "inseparable" | "undecided" | "empty", gamma, low, w, certificate,
+ * reason }. `gamma` is the float estimate of γ* (null if floats find no separator); `low`, a
+ * short decimal with low < min zᵢ·w/‖w‖ ≤ γ* checked exactly, is set when the verdict is
+ * separable; `certificate` ({ points, weights }) when it is inseparable. `candidates` are more
+ * weight vectors to try as separators (the page passes the run's final w).
  */
-export function certifiedMargin(X, y, { c = null } = {}) {
+export function certifiedMargin(X, y, { c = null, candidates = [] } = {}) {
   checkData(X, y, c);
-  const lift = !(c === null || c === undefined);
   const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
-  const none = { low: null, high: null, w: null, support: [], certificate: null };
-  if (Z.length === 0) return { ...none, status: "empty", reason: "There are no points." };
-  const atOrigin = Z.findIndex((z) => z.every((v) => v === 0));
-  if (atOrigin >= 0) {
-    return { ...none, status: "inseparable", certificate: { points: [atOrigin], weights: ["1/1"] },
-      reason: `Point ${atOrigin + 1} is at the origin, and every line through the origin passes through it.` };
-  }
-  // Wolfe in floats on the points scaled by a power of two (exact), so that no square
-  // underflows or overflows; the weights do not change, the nearest point scales.
+  const none = { gamma: null, low: null, w: null, certificate: null }, margin = (w) => Math.min(...Z.map((z) => dot(z, w))) / Math.hypot(...w);
+  if (!Z.length) return { ...none, status: "empty", reason: "There are no points." };
+  // Wolfe in floats on the points scaled to at most 1, so that no square underflows or
+  // overflows (its answer is only a suggestion: the checks below use the points themselves).
   const top = Math.max(...Z.map((z) => Math.max(...z.map(Math.abs))));
-  const shift = -Math.ceil(Math.log2(top)) ;
-  const Zs = Z.map((z) => z.map((v) => scaleBy(v, shift)));
-  const { x, keys, lam, scale } = wolfe(Zs);
-  const nx = Math.hypot(...x);
-  if (nx > 1e-12 * scale) {
-    const w = x.map((v) => v / nx);
-    const verdict = certifySeparable(Z, w, keys, lam);
-    if (verdict) return verdict;
+  const { x, keys } = wolfe(Z.map((z) => z.map((v) => v / (top || 1))));
+  const nx = Math.hypot(...x), where = lifts(c) ? "with an offset" : "through the origin";
+  const u = nx > 0 ? x.map((v) => v / nx) : null, gamma = u && margin(u) > 0 ? margin(u) : null;
+  for (const w of [u, ...candidates]) {
+    if (!w || w.length !== Z[0].length || !w.some((v) => v !== 0)) continue;
+    const scores = Z.map((z) => exactDot(z, w));
+    if (!scores.every((s) => sign(s) > 0)) continue;
+    // γ* ≥ min zᵢ·w/‖w‖ = least/‖w‖, so a decimal g with g²·(w·w) ≤ least² is below γ*.
+    const least = scores.reduce((a, b) => (atLeast(b, a) ? a : b)), ww = exactDot(w, w);
+    const low = certifiedDecimal(margin(w), -1, (g) => g > 0 && atLeast(mul(least, least), mul(sq(g), ww)));
+    return { ...none, status: "separable", gamma: Math.max(gamma || 0, margin(w)), low, w,
+      reason: `Separable ${where}: a separator has y·w·x > 0 at every point, checked in exact arithmetic.` };
   }
-  let certificate = exactOriginCertificate(Z, keys);
-  let exact = null;
-  if (!certificate) {
-    // Floats could not settle it (a tiny margin, nearly collinear points): Wolfe's algorithm
-    // again, in exact arithmetic, from where the float run ended.
-    exact = exactWolfe(Z, keys, performance.now() + EXACT_BUDGET_MS);
-    if (exact && exact.point.every((v) => v.n === 0n)) {
-      const pairs = exact.keys.map((k, i) => [k, exact.lam[i]]).sort((a, b) => a[0] - b[0]);
-      certificate = { points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) };
-    }
-  }
+  const certificate = originCertificate(Z, keys);
   if (certificate) {
-    const reason = lift
+    return { ...none, status: "inseparable", certificate, reason: lifts(c)
       ? `The +1 and −1 points meet: a mix of points ${listed(certificate.points)} with exact weights is the same point for both labels, so no line separates them, with or without an offset.`
-      : `The origin is a mix of y·x for points ${listed(certificate.points)} (exact weights), so no line through the origin separates them.`;
-    return { ...none, status: "inseparable", certificate, reason };
+      : `The origin is a mix of y·x for point${certificate.points.length > 1 ? "s" : ""} ${listed(certificate.points)} (exact weights), so no line through the origin separates them.` };
   }
-  if (exact) return exactlySeparable(Z, exact);
-  return { ...none, status: "undecided", reason:
-    "Floating point could not settle whether these points are separable: a margin, if there is one, is below what floats resolve here. No verdict." };
-}
-
-/** The verdict from the exact nearest point x ≠ 0: every zᵢ·x ≥ x·x > 0 (checked by exactWolfe),
- *  so x separates the points and γ* = ‖x‖ exactly; `exact` carries x and its weights. */
-function exactlySeparable(Z, { point, keys, lam }) {
-  const sq = rDot(point, point);
-  const p = { m: sq.n, e: 0 };
-  const q = { m: sq.d, e: 0 };
-  const low = sqrtRatioDown(p, q);
-  const high = sqrtRatioUp(p, q);
-  // x's direction in floats: scaled by a power of two first, so that no coordinate of a tiny
-  // or huge x underflows or overflows.
-  const top = Math.max(...point.map((v) => (v.n === 0n ? -Infinity : bitLength(v.n) - bitLength(v.d))));
-  const x = point.map((v) => ratToFloat(v, -top));
-  const norm = Math.hypot(...x);
-  const w = x.map((v) => v / norm);
-  const pairs = keys.map((k, i) => [k, lam[i]]).sort((a, b) => a[0] - b[0]);
-  return { status: "separable", low, high, w, support: pairs.map(([k]) => k), certificate: null,
-    exact: { point: point.map((v) => `${v.n}/${v.d}`), gammaSq: `${sq.n}/${sq.d}`,
-             points: pairs.map(([k]) => k), weights: pairs.map(([, l]) => `${l.n}/${l.d}`) },
-    reason: `Separable through the origin, by a margin too thin for floats: γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}], found in exact arithmetic.` };
-}
-
-/** v·2^k, exactly when the result is a normal float (ldexp). */
-function scaleBy(v, k) {
-  let x = v;
-  while (k > 0) { const s = Math.min(k, 1000); x *= 2 ** s; k -= s; }
-  while (k < 0) { const s = Math.min(-k, 1000); x /= 2 ** s; k += s; }
-  return x;
-}
-
-/** The certified interval for the float unit normal w, or null when its margin is not positive. */
-function certifySeparable(Z, w, keys, lam) {
-  // The exact margin of w: only rows whose float score may be the least need exact scores.
-  const scores = Z.map((z) => dot(z, w));
-  const floor = Math.min(...scores);
-  // Each float score is within its slack of the exact one (the bound of marginSign): a row
-  // whose score exceeds the least by more than twice the largest slack cannot be the least.
-  let most = 0;
-  Z.forEach((z) => { most = Math.max(most, 2 * (z.length + 2) * (UNIT_ROUNDOFF * z.reduce((s, v, j) => s + Math.abs(v * w[j]), 0) + SUBNORMAL)); });
-  let least = null;
-  const support = [];
-  Z.forEach((z, i) => {
-    if (scores[i] > floor + 2 * most && Number.isFinite(floor + 2 * most)) return;
-    const s = exactDot(z, w);
-    if (least === null || compare(s, least) < 0) least = s;
-  });
-  if (least === null || sign(least) <= 0) return null;
-  const normSq = exactDot(w, w);
-  const low = sqrtRatioDown(mul(least, least), normSq);
-  if (!(low > 0)) return null;
-  // The hull point Σλz/Σλ with the float weights taken as exact numbers: γ* ≤ its norm.
-  const dims = Z[0].length;
-  let total = ZERO;
-  const point = new Array(dims).fill(ZERO);
-  keys.forEach((k, i) => {
-    const l = dyadic(lam[i]);
-    total = add(total, l);
-    for (let d = 0; d < dims; d++) point[d] = add(point[d], mul(l, dyadic(Z[k][d])));
-  });
-  const pointSq = point.reduce((s, p) => add(s, mul(p, p)), ZERO);
-  const high = sqrtRatioUp(pointSq, mul(total, total));
-  scores.forEach((s, i) => { if (s <= low + 1e-9 * high) support.push(i); });
-  return { status: "separable", low, high, w, support, certificate: null,
-    reason: `Separable through the origin: the margin γ lies in [${low.toPrecision(4)}, ${high.toPrecision(4)}].` };
+  return { ...none, status: "undecided", gamma, reason: "Floating point could not settle whether these points are " +
+    "separable: no separator and no certificate checked out in exact arithmetic. No verdict." };
 }
 
 // ============================================================================================
 // (4) The picture and its controls.
-// ============================================================================================
-
-// render() draws the model's `view` window as an SVG and puts native controls beside it. The model
-// (Jupyter's synced traitlets, or staticModel's plain object) holds the state; render keeps a
-// local copy to draw from, writes the reader's edits back, and follows the model's changes.
+//
+// render() draws the model's `view` window as an SVG and puts native controls beside it. The
+// model (Jupyter's synced traitlets, or staticModel's plain object) holds the state; render keeps
+// a local copy to draw from, writes the reader's edits back, and follows the model's changes.
 // The run and the margin are computed again only when the data or a setting changes; scrubbing
 // and playing only pick another step of the stored run.
+// ============================================================================================
 
-// The section's names live in this function's scope, so that none can clash with the names of
-// the mathematics above (one module, one scope); the exports at the end reach in.
-const playgroundUI = (() => {
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  const MAX_POINTS = 200;
-  const PLOT_W = 480;              // viewBox width; the svg scales to its column
-  const HIT_PX = 14;               // how near (css px) a pointer must come to grab a point
-  const DRAG_PX = 4;               // a press that moves less than this is a click
-  const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
-  const KEY_STEP_BIG = 1 / 8;
-  const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
-  // A run that took longer than DRAG_BUDGET_MS (200 points that are not separable run to
-  // max_epochs: up to 2·10⁴ updates) is previewed with at most DRAG_EPOCHS epochs while a point is
-  // dragged, so that the picture keeps up with the pointer; the full run follows on release.
-  const DRAG_BUDGET_MS = 8;
-  const DRAG_EPOCHS = 20;
-  const MINUS = "\u2212";
-  const TIES = [["mistake", "a tie y·w·x = 0 is a mistake"], ["positive", "a tie predicts +1"],
-    ["negative", "a tie predicts \u22121"]];
-  // Both classes keep 3:1 (in fact over 4:1) against a white page and against #121212, so one pair
-  // serves the light and the dark theme; the shapes (filled circle, open square) carry the label
-  // without colour.
-  const BLUE = "#2f7ad8", RED = "#d9412e", GREY = "#808080";
-  const CIRCLE_D = "M-6,0a6,6 0 1,0 12,0a6,6 0 1,0 -12,0Z";
-  const SQUARE_D = "M-5.5,-5.5h11v11h-11Z";
+const SVG_NS = "http://www.w3.org/2000/svg";
+const MAX_POINTS = 200;
+const PLOT_W = 480;              // viewBox width; the svg scales to its column
+const HIT_PX = 14;               // how near (css px) a pointer must come to grab a point
+const DRAG_PX = 4;               // a press that moves less than this is a click
+const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
+const KEY_STEP_BIG = 1 / 8;
+const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
+const MINUS = "\u2212";
+const TIE_NAMES = [["mistake", "a tie y·w·x = 0 is a mistake"], ["positive", "a tie predicts +1"], ["negative", "a tie predicts \u22121"]];
+// Both classes keep 3:1 (in fact over 4:1) against a white page and against #121212, so one pair
+// serves the light and the dark theme; the shapes (filled circle, open square) carry the label
+// without colour.
+const BLUE = "#2f7ad8", RED = "#d9412e", GREY = "#808080";
+const CIRCLE_D = "M-6,0a6,6 0 1,0 12,0a6,6 0 1,0 -12,0Z";
+const SQUARE_D = "M-5.5,-5.5h11v11h-11Z";
+let instances = 0;
 
-  let instances = 0;
+const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
+const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
+const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
+const full = (t) => (/[.!?]$/.test(t) ? t : t + ".");  // a sentence ends with one stop
+const plural = (k, one, many) => `${k} ${k === 1 ? one : many}`;
 
-  // ---------------------------------------------------------------------------------------------
-  // Numbers in words
-  // ---------------------------------------------------------------------------------------------
+// --- Geometry of the picture -----------------------------------------------------------------
 
-  // A number with `digits` significant digits; dir = -1 rounds down, +1 up, 0 to nearest. The
-  // margin's interval is shown rounded outwards and the bound upwards, so that what the reader sees
-  // is still a true enclosure and a true upper bound.
-  function num(v, digits = 4, dir = 0) {
-    if (!Number.isFinite(v)) return v > 0 ? "\u221e" : v < 0 ? MINUS + "\u221e" : "NaN";
-    if (v === 0) return "0";
-    if (Math.abs(v) >= 10 ** digits) {
-      const r = dir > 0 ? Math.ceil(v) : dir < 0 ? Math.floor(v) : Math.round(v);
-      return String(r).replace("-", MINUS);
-    }
-    let r = Number(v.toPrecision(digits));
-    const unit = 10 ** (Math.floor(Math.log10(Math.abs(v))) - digits + 1);
-    if (dir > 0 && r < v) r = Number((r + unit).toPrecision(digits));
-    if (dir < 0 && r > v) r = Number((r - unit).toPrecision(digits));
-    return String(r).replace("-", MINUS);
+// The window drawn: the model's view, widened to hold the origin and every point, and to an
+// aspect between 1:2 and 5:4, so that one unit is as long across as up (the normal then looks
+// normal to the line).
+function fitView(view, points) {
+  let [x0, x1, y0, y1] = Array.isArray(view) && view.length === 4 && view.every(Number.isFinite)
+    && view[1] > view[0] && view[3] > view[2] ? view : [-3, 3, -3, 3];
+  x0 = Math.min(x0, 0); x1 = Math.max(x1, 0); y0 = Math.min(y0, 0); y1 = Math.max(y1, 0);
+  for (const [a, b] of points) {  // points outside the window (set from Python): widen it
+    const padX = 0.05 * (x1 - x0), padY = 0.05 * (y1 - y0);
+    if (a < x0) x0 = a - padX; if (a > x1) x1 = a + padX; if (b < y0) y0 = b - padY; if (b > y1) y1 = b + padY;
   }
+  const aspect = (y1 - y0) / (x1 - x0), mx = (x0 + x1) / 2, my = (y0 + y1) / 2, wide = (x1 - x0) / 4, tall = (y1 - y0) / 2.5;
+  if (aspect < 0.5) { y0 = my - wide; y1 = my + wide; }
+  if (aspect > 1.25) { x0 = mx - tall; x1 = mx + tall; }
+  return { x0, x1, y0, y1, W: PLOT_W, H: Math.round(PLOT_W * (y1 - y0) / (x1 - x0)) };
+}
 
-  // The numbers a bound is computed from are the ones the readout shows: R rounded up and γ
-  // rounded down to 4 digits, so that the reader can redo the sum, and it stays a bound.
-  const shownR = (v) => Number(num(v, 4, 1));
-  const shownGamma = (v) => Number(num(v, 4, -1));
-  const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
-  const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
-  const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
-  const full = (t) => (/[.!?]$/.test(t) ? t : t + ".");  // a sentence ends with one stop
-  const plural = (k, one, many) => `${k} ${k === 1 ? one : many}`;
-  const listText = (items) => (items.length < 2 ? items.join("")
-    : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]);
+const sx = (v, x) => ((x - v.x0) / (v.x1 - v.x0)) * v.W;
+const sy = (v, y) => ((v.y1 - y) / (v.y1 - v.y0)) * v.H;
+const inView = (v, p) => p[0] >= v.x0 && p[0] <= v.x1 && p[1] >= v.y0 && p[1] <= v.y1;
+const clampToView = (v, p) => [Math.min(v.x1, Math.max(v.x0, p[0])), Math.min(v.y1, Math.max(v.y0, p[1]))];
+const f1 = (v) => (Math.round(v * 10) / 10).toString();
+const screen = (v, ps) => ps.map((p) => `${f1(sx(v, p[0]))},${f1(sy(v, p[1]))}`).join(" ");
 
-  // ---------------------------------------------------------------------------------------------
-  // Geometry of the picture
-  // ---------------------------------------------------------------------------------------------
-
-  // The window drawn: the model's view, widened to hold the origin and every point, and to an
-  // aspect between 1:2 and 5:4, so that one unit is as long across as up (the normal then looks
-  // normal to the line).
-  function fitView(view, points) {
-    let [x0, x1, y0, y1] = Array.isArray(view) && view.length === 4 && view.every(Number.isFinite)
-      && view[1] > view[0] && view[3] > view[2] ? view : [-3, 3, -3, 3];
-    x0 = Math.min(x0, 0); x1 = Math.max(x1, 0); y0 = Math.min(y0, 0); y1 = Math.max(y1, 0);
-    for (const [a, b] of points) {  // points outside the window (set from Python): widen it
-      const padX = 0.05 * (x1 - x0), padY = 0.05 * (y1 - y0);
-      if (a < x0) x0 = a - padX; if (a > x1) x1 = a + padX;
-      if (b < y0) y0 = b - padY; if (b > y1) y1 = b + padY;
-    }
-    const aspect = (y1 - y0) / (x1 - x0);
-    if (aspect < 0.5) { const h = 0.5 * (x1 - x0), m = (y0 + y1) / 2; y0 = m - h / 2; y1 = m + h / 2; }
-    if (aspect > 1.25) { const w = (y1 - y0) / 1.25, m = (x0 + x1) / 2; x0 = m - w / 2; x1 = m + w / 2; }
-    return { x0, x1, y0, y1, W: PLOT_W, H: Math.round(PLOT_W * (y1 - y0) / (x1 - x0)) };
+// The segment of the line a·x + b·y + c0 = 0 inside the window (Liang–Barsky), or null; its
+// third point is the foot of the perpendicular from the origin.
+function clipLine(v, a, b, c0) {
+  const nn = a * a + b * b;
+  if (!(nn > 0)) return null;
+  const p = [-c0 * a / nn, -c0 * b / nn], d = [-b, a];
+  let lo = -Infinity, hi = Infinity;
+  for (const [k, min, max] of [[0, v.x0, v.x1], [1, v.y0, v.y1]]) {
+    if (d[k] === 0) { if (p[k] < min || p[k] > max) return null; continue; }
+    let t0 = (min - p[k]) / d[k], t1 = (max - p[k]) / d[k];
+    if (t0 > t1) [t0, t1] = [t1, t0];
+    lo = Math.max(lo, t0); hi = Math.min(hi, t1);
   }
+  return lo < hi ? [[p[0] + lo * d[0], p[1] + lo * d[1]], [p[0] + hi * d[0], p[1] + hi * d[1]], p] : null;
+}
 
-  const sx = (v, x) => ((x - v.x0) / (v.x1 - v.x0)) * v.W;
-  const sy = (v, y) => ((v.y1 - y) / (v.y1 - v.y0)) * v.H;
-  const inView = (v, p) => p[0] >= v.x0 && p[0] <= v.x1 && p[1] >= v.y0 && p[1] <= v.y1;
-  const clampToView = (v, p) => [Math.min(v.x1, Math.max(v.x0, p[0])), Math.min(v.y1, Math.max(v.y0, p[1]))];
+// An arrow from (x0, y0) to (x1, y1) in viewBox units, as one path (no <marker>: its id would
+// have to be unique on a page with two playgrounds, and it would not take the line's colour).
+function arrowPath(x0, y0, x1, y1, head = 9) {
+  const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
+  if (!(len > 1)) return "";
+  const ux = dx / len, uy = dy / len, h = Math.min(head, len / 2), wv = h * 0.5, bx = x1 - ux * h, by = y1 - uy * h;
+  return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(bx - uy * wv)},${f1(by + ux * wv)}L${f1(x1)},${f1(y1)}L${f1(bx + uy * wv)},${f1(by - ux * wv)}`;
+}
 
-  // The segment of the line a·x + b·y + c0 = 0 inside the window (Liang–Barsky), or null.
-  function clipLine(v, a, b, c0) {
-    const nn = a * a + b * b;
-    if (!(nn > 0)) return null;
-    const p = [-c0 * a / nn, -c0 * b / nn], d = [-b, a];
-    let lo = -Infinity, hi = Infinity;
-    for (const [k, min, max] of [[0, v.x0, v.x1], [1, v.y0, v.y1]]) {
-      if (d[k] === 0) { if (p[k] < min || p[k] > max) return null; continue; }
-      let t0 = (min - p[k]) / d[k], t1 = (max - p[k]) / d[k];
-      if (t0 > t1) [t0, t1] = [t1, t0];
-      lo = Math.max(lo, t0); hi = Math.min(hi, t1);
-    }
-    if (!(lo < hi)) return null;
-    return [[p[0] + lo * d[0], p[1] + lo * d[1]], [p[0] + hi * d[0], p[1] + hi * d[1]], p];
+// --- DOM helpers -----------------------------------------------------------------------------
+
+function h(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v; else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
   }
+  e.append(...children);
+  return e;
+}
 
-  // The window cut to the strip |a·x + b·y + c0| <= m (Sutherland–Hodgman, two half-planes).
-  function clipBand(v, a, b, c0, m) {
-    let poly = [[v.x0, v.y0], [v.x1, v.y0], [v.x1, v.y1], [v.x0, v.y1]];
-    for (const s of [1, -1]) {  // keep s·(a·x + b·y + c0) <= m
-      const f = (p) => s * (a * p[0] + b * p[1] + c0) - m, out = [];
-      poly.forEach((p, k) => {
-        const q = poly[(k + 1) % poly.length], fp = f(p), fq = f(q);
-        if (fp <= 0) out.push(p);
-        if ((fp < 0 && fq > 0) || (fp > 0 && fq < 0)) {
-          const t = fp / (fp - fq);
-          out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
-        }
-      });
-      poly = out;
+function s(tag, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+// setAttribute only when the value changes: a redraw of 200 points then touches only what moved.
+function attr(e, k, v) {
+  const cache = e.__pcpg || (e.__pcpg = {});
+  if (cache[k] !== v) { cache[k] = v; e.setAttribute(k, v); }
+}
+const text = (e, v) => { if (e.textContent !== v) e.textContent = v; };
+const show = (e, on) => { if (e.hidden === on) e.hidden = !on; };
+const showSvg = (e, on) => attr(e, "display", on ? "inline" : "none"); // SVG has no `hidden`
+
+const STYLE = `
+.pcpg{margin:1em 0;color:inherit;font:inherit;max-width:100%} .pcpg *{box-sizing:border-box} .pcpg-title{font-weight:600;margin:0 0 .4rem}
+.pcpg-main{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:flex-start} .pcpg-figure{flex:1 1 420px;max-width:560px;min-width:0} .pcpg-side{flex:1 1 260px;min-width:0}
+.pcpg-plot{display:block;width:100%;height:auto;background:transparent;color:inherit;touch-action:none;cursor:crosshair;overflow:hidden;user-select:none;-webkit-user-select:none}
+.pcpg-plot:focus{outline:none} .pcpg-plot:focus-visible,.pcpg-plot.pcpg-kbd:focus{outline:3px solid ${BLUE};outline-offset:2px} .pcpg-frame{fill:none;stroke:${GREY};stroke-width:1}
+.pcpg-axis{stroke:currentColor;stroke-width:1;fill:none} .pcpg-tick{fill:currentColor;font-size:12px} .pcpg-pos{fill:${BLUE};stroke:${BLUE};stroke-width:1.5}
+.pcpg-neg{fill:none;stroke:${RED};stroke-width:2.5} .pcpg-line{stroke:currentColor;stroke-width:2.5} .pcpg-normal,.pcpg-wnew{stroke:currentColor;stroke-width:2;fill:none}
+.pcpg-wold{stroke:currentColor;stroke-width:1.5;stroke-dasharray:5 4;fill:none} .pcpg-upd{stroke-width:3;fill:none} .pcpg-upd.pcpg-upd-pos{stroke:${BLUE}}
+.pcpg-upd.pcpg-upd-neg{stroke:${RED}} .pcpg-band{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:4 3} .pcpg-culprit{fill:none;stroke:currentColor;stroke-width:2.5}
+.pcpg-sel{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:3 2} .pcpg-cursor{stroke:currentColor;stroke-width:1.5;fill:none;display:none}
+.pcpg-plot.pcpg-kbd .pcpg-cursor{display:inline} .pcpg-vlabel{fill:currentColor;font-size:13px;font-style:italic}
+.pcpg-help,.pcpg-note,.pcpg-legend{font-size:.875em;margin:.3rem 0} .pcpg-legend{display:flex;flex-wrap:wrap;gap:.1rem 1rem;list-style:none;padding:0}
+.pcpg-legend li{display:flex;align-items:center;gap:.3rem} .pcpg-legend svg{width:16px;height:16px;overflow:visible;color:inherit}
+.pcpg-message{margin:.3rem 0;padding:.35rem .6rem;border-left:4px solid ${RED}} .pcpg-message[hidden]{display:none}
+.pcpg-controls{display:flex;flex-direction:column;gap:.35rem;margin:0 0 .5rem} .pcpg-row{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .5rem}
+.pcpg button,.pcpg select{font:inherit;color:inherit;background:transparent;min-height:32px;min-width:32px;padding:.15rem .65rem;border:1px solid ${GREY};border-radius:4px;cursor:pointer}
+.pcpg select{max-width:100%} .pcpg option{background-color:Canvas;color:CanvasText}
+.pcpg button[aria-disabled=true],.pcpg select:disabled,.pcpg input:disabled{cursor:not-allowed;opacity:.6} .pcpg :focus-visible{outline:3px solid ${BLUE};outline-offset:2px}
+.pcpg input[type=checkbox]{width:24px;height:24px;margin:0;accent-color:${BLUE}} .pcpg label{display:inline-flex;align-items:center;gap:.4rem}
+.pcpg-range{flex:1 1 7rem;min-width:7rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
+.pcpg-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;background:${GREY}} .pcpg-range::-moz-range-track{height:6px;border-radius:3px;background:${GREY}}
+.pcpg-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
+.pcpg-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
+.pcpg output{font-variant-numeric:tabular-nums;min-width:3.2em}
+.pcpg-readout{display:grid;grid-template-columns:auto 1fr;gap:.15rem .7rem;margin:.3rem 0;font-variant-numeric:tabular-nums} .pcpg-readout>div{display:contents}
+.pcpg-readout dt{font-weight:600} .pcpg-readout dd{margin:0}
+.pcpg-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}`;
+
+// Once per document (or shadow root): a page with two playgrounds, or two copies of the module
+// (the static book inlines it with each playground), needs the rules only once.
+function injectStyle(el) {
+  const root = el.getRootNode ? el.getRootNode() : document;
+  const scope = root.nodeType === 11 ? root : document;  // a shadow root, or the page
+  if (scope.querySelector("style[data-pcpg-style]")) return;
+  const st = h("style", { "data-pcpg-style": "1", text: STYLE });
+  (scope === document ? document.head || document.documentElement : scope).append(st);
+}
+
+// --- The state, the computation, and what is wrong with the data ------------------------------
+
+const DATA_KEYS = ["points", "labels", "tie", "offset", "c", "margin_target", "target", "max_epochs"];
+const ALL_KEYS = [...DATA_KEYS, "presets", "preset", "view", "title"];
+
+function readState(model) {
+  const g = (k, d) => { const v = model.get(k); return v === undefined || v === null ? d : v; };
+  const c = Number(g("c", 1)), target = Number(g("target", 0.5)), me = Number(g("max_epochs", 1000)), tie = g("tie", "mistake");
+  return {
+    points: g("points", []).map((p) => [Number(p[0]), Number(p[1])]), labels: g("labels", []).map((l) => (Number(l) > 0 ? 1 : -1)),
+    presets: Array.isArray(g("presets", [])) ? g("presets", []) : [], preset: String(g("preset", "")), view: g("view", null),
+    tie: Object.hasOwn(TIES, tie) ? tie : "mistake", offset: Boolean(g("offset", false)), c: c > 0 && Number.isFinite(c) ? c : 1,
+    margin: Boolean(g("margin_target", false)), target: target > 0 && target < 1 ? target : 0.5,
+    maxEpochs: Number.isInteger(me) && me > 0 ? me : 1000, title: String(g("title", "") || "Perceptron playground"),
+  };
+}
+
+// What the reader should know before reading any number: the states where the picture alone would
+// be empty or misleading. Returns sentences (shown in .pcpg-message and said in the live text).
+function diagnose(st, X, y) {
+  const n = X.length, out = [];
+  if (n === 0) return ["No points yet: click to add a point, shift-click for the other label, or choose a data set."];
+  const atOrigin = X.map((p, i) => (p[0] === 0 && p[1] === 0 ? i : -1)).filter((i) => i >= 0);
+  const nPos = y.filter((l) => l > 0).length, oneClass = nPos === 0 || nPos === n, cls = nPos ? "+1" : MINUS + "1";
+  if (atOrigin.length === n && !st.offset) out.push("All points are at the origin: w·0 = 0 for every w, so every point is a tie (a mistake unless the tie rule predicts its label) and every update adds 0: no line through the origin separates them, and w never moves. Drag them apart, or add points elsewhere.");
+  else if (atOrigin.length === n && !oneClass) out.push("All points are at the origin, +1 and \u22121 on the same spot: no line separates them, with or without an offset. Drag them apart.");
+  else if (atOrigin.length && atOrigin.length < n && !st.offset) out.push(`${atOrigin.length > 1 ? "Points" : "Point"} ${listed(atOrigin)} ${atOrigin.length > 1 ? "are" : "is"} at the origin: no line through the origin separates it strictly (w·0 = 0), so without the offset trick the data are not separable. Move it, or turn on the offset trick.`);
+  if (oneClass && st.offset) out.push(`Only ${cls} points: with the offset trick a line can move as far from them as you like, so their margin in the plane is unbounded; the perceptron runs on the lifted points (x, c), whose margin γ′ is finite (shown). Add a point of the other label (shift-click).`);
+  else if (oneClass) out.push(`Only ${cls} points: without an offset the line passes through the origin, and it separates them only if they all lie strictly on one side of some line through the origin (then w turns towards them). Add a point of the other label (shift-click).`);
+  return out;
+}
+
+// The run and its numbers, computed again whenever the data or a setting changes.
+function compute(st) {
+  const res = { notes: [], run: null, cert: null, kind: "perceptron", maxEpochs: st.maxEpochs };
+  let X = st.points, y = st.labels;
+  const m = Math.min(X.length, y.length, MAX_POINTS);
+  if (X.length !== y.length) res.notes.push(`The model has ${X.length} points but ${y.length} labels: the first ${m} of each are used.`);
+  else if (X.length > MAX_POINTS) res.notes.push(`The playground draws at most ${MAX_POINTS} points: the first ${MAX_POINTS} of ${X.length} are used.`);
+  X = X.slice(0, m); y = y.slice(0, m);
+  Object.assign(res, { X, y, n: m, nPos: y.filter((l) => l > 0).length, issues: diagnose(st, X, y), c: st.offset ? st.c : null });
+  if (m) try {
+    const c = res.c, run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs: st.maxEpochs });
+    Object.assign(res, { cert: certifiedMargin(X, y, { c, candidates: run.converged ? [run.w] : [] }), R: radius(X, c), Rplain: radius(X, null) });
+    const low = res.cert.low, R = res.R.up;
+    if (st.margin && low) {
+      const mp = marginPerceptronRun(X, y, low, { target: st.target, c, maxEpochs: st.maxEpochs });
+      Object.assign(res, { kind: "margin", run: mp, bound: R && marginPerceptronBound(R, low, st.target), mistakes: mp.steps.filter((t) => t.mistake).length });
+    } else {
+      if (st.margin) res.notes.push("The Margin Perceptron aims at τ·γ and needs a certified margin γ > 0: until the data have one, the plot shows the perceptron.");
+      Object.assign(res, { run, bound: low && R ? perceptronBound(R, low) : null, mistakes: run.steps.length });
     }
-    return poly;
+  } catch (err) { // a failure of the mathematics is a bug; the reader gets the message, not a blank plot
+    res.run = null; res.cert = null;
+    res.notes.push(`The computation failed (${err && err.message ? err.message : err}); please report this with the points you made.`);
   }
-
-  // An arrow from (x0, y0) to (x1, y1) in viewBox units, as one path (no <marker>: its id would
-  // have to be unique on a page with two playgrounds, and it would not take the line's colour).
-  function arrowPath(x0, y0, x1, y1, head = 9) {
-    const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
-    if (!(len > 1)) return "";
-    const ux = dx / len, uy = dy / len, h = Math.min(head, len / 2), wv = h * 0.5;
-    const bx = x1 - ux * h, by = y1 - uy * h;
-    return `M${f1(x0)},${f1(y0)}L${f1(x1)},${f1(y1)}M${f1(bx - uy * wv)},${f1(by + ux * wv)}` +
-      `L${f1(x1)},${f1(y1)}L${f1(bx + uy * wv)},${f1(by - ux * wv)}`;
-  }
-  const f1 = (v) => (Math.round(v * 10) / 10).toString();
-
-  // Tick spacing: 1, 2 or 5 times a power of ten, about `count` ticks across `span`.
-  function tickStep(span, count = 6) {
-    const raw = span / count, p = 10 ** Math.floor(Math.log10(raw)), m = raw / p;
-    return p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // DOM helpers
-  // ---------------------------------------------------------------------------------------------
-
-  function h(tag, attrs = {}, children = []) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "text") e.textContent = v;
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children) e.append(c);
-    return e;
-  }
-
-  function s(tag, attrs = {}, parent = null) {
-    const e = document.createElementNS(SVG_NS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (parent) parent.append(e);
-    return e;
-  }
-
-  // setAttribute only when the value changes: a redraw of 200 points then touches only what moved.
-  function attr(e, k, v) {
-    const cache = e.__pcpg || (e.__pcpg = {});
-    if (cache[k] !== v) { cache[k] = v; e.setAttribute(k, v); }
-  }
-  function text(e, v) { if (e.textContent !== v) e.textContent = v; }
-  function show(e, on) { if (e.hidden === on) e.hidden = !on; }
-  // SVG elements have no `hidden` property: their display attribute does the same.
-  function showSvg(e, on) { attr(e, "display", on ? "inline" : "none"); }
-
-  const STYLE = `
-  .pcpg{margin:1em 0;color:inherit;font:inherit;max-width:100%}
-  .pcpg *{box-sizing:border-box}
-  .pcpg-title{font-weight:600;margin:0 0 .4rem}
-  .pcpg-main{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:flex-start}
-  .pcpg-figure{flex:1 1 420px;max-width:560px;min-width:0}
-  .pcpg-side{flex:1 1 260px;min-width:0}
-  .pcpg-plot{display:block;width:100%;height:auto;background:transparent;color:inherit;touch-action:none;cursor:crosshair;overflow:hidden;user-select:none;-webkit-user-select:none}
-  .pcpg-plot:focus{outline:none}
-  .pcpg-plot:focus-visible,.pcpg-plot.pcpg-kbd:focus{outline:3px solid ${BLUE};outline-offset:2px}
-  .pcpg-frame{fill:none;stroke:${GREY};stroke-width:1}
-  .pcpg-axis{stroke:currentColor;stroke-width:1;fill:none}
-  .pcpg-tick{fill:currentColor;font-size:12px}
-  .pcpg-pos{fill:${BLUE};stroke:${BLUE};stroke-width:1.5}
-  .pcpg-neg{fill:none;stroke:${RED};stroke-width:2.5}
-  .pcpg-line{stroke:currentColor;stroke-width:2.5}
-  .pcpg-normal,.pcpg-wnew{stroke:currentColor;stroke-width:2;fill:none}
-  .pcpg-wold{stroke:currentColor;stroke-width:1.5;stroke-dasharray:5 4;fill:none}
-  .pcpg-upd{stroke-width:3;fill:none}
-  .pcpg-upd.pcpg-upd-pos{stroke:${BLUE}}.pcpg-upd.pcpg-upd-neg{stroke:${RED}}
-  .pcpg-band{fill:${GREY};fill-opacity:.25;stroke:${GREY};stroke-dasharray:4 3}
-  .pcpg-culprit{fill:none;stroke:currentColor;stroke-width:2.5}
-  .pcpg-sel{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:3 2}
-  .pcpg-cursor{stroke:currentColor;stroke-width:1.5;fill:none;display:none}
-  .pcpg-plot.pcpg-kbd .pcpg-cursor{display:inline}
-  .pcpg-vlabel{fill:currentColor;font-size:13px;font-style:italic}
-  .pcpg-help,.pcpg-note,.pcpg-legend{font-size:.875em;margin:.3rem 0}
-  .pcpg-legend{display:flex;flex-wrap:wrap;gap:.1rem 1rem;list-style:none;padding:0}
-  .pcpg-legend li{display:flex;align-items:center;gap:.3rem}
-  .pcpg-legend svg{width:16px;height:16px;overflow:visible;color:inherit}
-  .pcpg-message{margin:.3rem 0;padding:.35rem .6rem;border-left:4px solid ${RED}}
-  .pcpg-message[hidden]{display:none}
-  .pcpg-controls{display:flex;flex-direction:column;gap:.35rem;margin:0 0 .5rem}
-  .pcpg-row{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .5rem}
-  .pcpg button,.pcpg select{font:inherit;color:inherit;background:transparent;min-height:32px;min-width:32px;padding:.15rem .65rem;border:1px solid ${GREY};border-radius:4px;cursor:pointer}
-  .pcpg select{max-width:100%}
-  .pcpg option{background-color:Canvas;color:CanvasText}
-  .pcpg button[aria-disabled=true],.pcpg select:disabled,.pcpg input:disabled{cursor:not-allowed;opacity:.6}
-  .pcpg :focus-visible{outline:3px solid ${BLUE};outline-offset:2px}
-  .pcpg input[type=checkbox]{width:24px;height:24px;margin:0;accent-color:${BLUE}}
-  .pcpg label{display:inline-flex;align-items:center;gap:.4rem}
-  .pcpg-range{flex:1 1 7rem;min-width:7rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
-  .pcpg-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;background:${GREY}}
-  .pcpg-range::-moz-range-track{height:6px;border-radius:3px;background:${GREY}}
-  .pcpg-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
-  .pcpg-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
-  .pcpg output{font-variant-numeric:tabular-nums;min-width:3.2em}
-  .pcpg-readout{display:grid;grid-template-columns:auto 1fr;gap:.15rem .7rem;margin:.3rem 0;font-variant-numeric:tabular-nums}
-  .pcpg-readout>div{display:contents}
-  .pcpg-readout dt{font-weight:600}
-  .pcpg-readout dd{margin:0}
-  .pcpg-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
-  `;
-
-  // Once per document (or shadow root): a page with two playgrounds, or two copies of the module
-  // (the static book inlines it with each playground), needs the rules only once.
-  function injectStyle(el) {
-    const root = el.getRootNode ? el.getRootNode() : document;
-    const scope = root.nodeType === 11 ? root : document;  // a shadow root, or the page
-    if (scope.querySelector("style[data-pcpg-style]")) return;
-    const st = document.createElement("style");
-    st.setAttribute("data-pcpg-style", "1");
-    st.textContent = STYLE;
-    (scope === document ? document.head || document.documentElement : scope).append(st);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // The state: what the model holds, read into plain values
-  // ---------------------------------------------------------------------------------------------
-
-  const DATA_KEYS = ["points", "labels", "tie", "offset", "c", "margin_target", "target", "max_epochs"];
-  const ALL_KEYS = [...DATA_KEYS, "presets", "preset", "view", "title"];
-
-  function readState(model) {
-    const g = (k, d) => { const v = model.get(k); return v === undefined || v === null ? d : v; };
-    const pts = (g("points", []) || []).map((p) => [Number(p[0]), Number(p[1])]);
-    const lab = (g("labels", []) || []).map((l) => (Number(l) > 0 ? 1 : -1));
-    const c = Number(g("c", 1)), target = Number(g("target", 0.5)), me = Number(g("max_epochs", 1000));
-    return {
-      points: pts, labels: lab,
-      presets: Array.isArray(g("presets", [])) ? g("presets", []) : [],
-      preset: String(g("preset", "")), view: g("view", null),
-      tie: TIES.some(([t]) => t === g("tie", "mistake")) ? g("tie", "mistake") : "mistake",
-      offset: Boolean(g("offset", false)), c: c > 0 && Number.isFinite(c) ? c : 1,
-      margin: Boolean(g("margin_target", false)),
-      target: target > 0 && target < 1 ? target : 0.5,
-      maxEpochs: Number.isInteger(me) && me > 0 ? me : 1000,
-      title: String(g("title", "") || "Perceptron playground"),
-    };
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // The computation: the run, the margin, the bound, and what is wrong with the data
-  // ---------------------------------------------------------------------------------------------
-
-  // What the reader should know before reading any number: the states where the picture alone would
-  // be empty or misleading. Returns sentences (shown in .pcpg-message and said in the live text).
-  function diagnose(st, X, y) {
-    const n = X.length, out = [];
-    if (n === 0) {
-      return ["No points yet: click to add a point, shift-click for the other label, or choose a data set."];
-    }
-    const atOrigin = X.map((p, i) => (p[0] === 0 && p[1] === 0 ? i : -1)).filter((i) => i >= 0);
-    const nPos = y.filter((l) => l > 0).length, oneClass = nPos === 0 || nPos === n;
-    const cls = nPos ? "+1" : MINUS + "1";
-    if (atOrigin.length === n) {
-      if (!st.offset) {
-        out.push("All points are at the origin: w·0 = 0 for every w, so every point is a tie (a " +
-          "mistake unless the tie rule predicts its label) and every update adds 0: no line through " +
-          "the origin separates them, and w never moves. Drag them apart, or add points elsewhere.");
-      } else if (!oneClass) {
-        out.push("All points are at the origin, +1 and \u22121 on the same spot: no line separates " +
-          "them, with or without an offset. Drag them apart.");
-      }
-    } else if (atOrigin.length && !st.offset) {
-      const which = listText(atOrigin.map((i) => String(i + 1)));
-      out.push(`${atOrigin.length > 1 ? "Points " + which + " are" : "Point " + which + " is"} at the ` +
-        "origin: no line through the origin separates it strictly (w·0 = 0), so without the offset " +
-        "trick the data are not separable. Move it, or turn on the offset trick.");
-    }
-    if (oneClass) {
-      out.push(st.offset
-        ? `Only ${cls} points: with the offset trick a line can move as far from them as you like, so ` +
-          "their margin in the plane is unbounded; the perceptron runs on the lifted points (x, c), " +
-          "whose margin γ′ is finite (shown). Add a point of the other label (shift-click)."
-        : `Only ${cls} points: without an offset the line passes through the origin, and it separates ` +
-          "them only if they all lie strictly on one side of some line through the origin (then w " +
-          "turns towards them). Add a point of the other label (shift-click).");
-    }
-    return out;
-  }
-
-  // The run and its numbers, computed again whenever the data or a setting changes.
-  function compute(st, maxEpochs = st.maxEpochs) {
-    const res = { notes: [], n: 0, nPos: 0, run: null, cert: null, kind: "perceptron" };
-    let X = st.points, y = st.labels;
-    if (X.length !== y.length) {
-      res.notes.push(`The model has ${X.length} points but ${y.length} labels: the first ` +
-        `${Math.min(X.length, y.length)} of each are used.`);
-      const m = Math.min(X.length, y.length); X = X.slice(0, m); y = y.slice(0, m);
-    }
-    if (X.length > MAX_POINTS) {
-      res.notes.push(`The playground draws at most ${MAX_POINTS} points: the first ${MAX_POINTS} of ` +
-        `${X.length} are used.`);
-      X = X.slice(0, MAX_POINTS); y = y.slice(0, MAX_POINTS);
-    }
-    res.X = X; res.y = y; res.n = X.length; res.maxEpochs = maxEpochs; res.nPos = y.filter((l) => l > 0).length;
-    res.issues = diagnose(st, X, y);
-    res.c = st.offset ? st.c : null;
-    if (!X.length) return res;
-    try {
-      const c = res.c;
-      res.cert = certifiedMargin(X, y, { c });
-      res.R = radius(X, c);
-      res.Rplain = c === null ? res.R : radius(X, null);
-      const sep = res.cert.status === "separable" && res.cert.low > 0;
-      if (st.margin && sep) {
-        res.kind = "margin";
-        res.run = marginPerceptronRun(X, y, res.cert.low, { target: st.target, c, maxEpochs });
-        res.bound = marginPerceptronBound(shownR(res.R), shownGamma(res.cert.low), st.target);
-        res.mistakes = res.run.steps.filter((t) => t.mistake).length;
-      } else {
-        if (st.margin) {
-          res.notes.push("The Margin Perceptron needs separable data (γ > 0), and aims at τ·γ: " +
-            "until the data are separable the plot shows the perceptron.");
-        }
-        res.run = perceptronRun(X, y, { tie: st.tie, c, maxEpochs });
-        res.bound = sep ? perceptronBound(shownR(res.R), shownGamma(res.cert.low)) : null;
-        res.mistakes = res.run.steps.length;
-      }
-    } catch (err) {
-      // A failure of the mathematics is a bug; the reader gets the message, not a blank plot.
-      res.run = null; res.cert = null;
-      res.notes.push(`The computation failed (${err && err.message ? err.message : err}); ` +
-        "please report this with the points you made.");
-    }
-    return res;
-  }
-
-  // The weight vector at scrub position k (after k updates), the one before it, and the update.
-  function stepAt(res, k) {
-    const run = res.run;
-    if (!run) return null;
-    const start = res.kind === "margin" ? run.w0 : null;
-    const wAt = (j) => (j === 0 ? start : run.steps[j - 1].w);
-    const step = k > 0 ? run.steps[k - 1] : null;
-    return { w: wAt(k), prev: k > 0 ? wAt(k - 1) : null, step };
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // The static model: what render needs from anywidget's model, without a kernel
-  // ---------------------------------------------------------------------------------------------
-
-  // The static book's model (exported below): set() tells the "change:key" listeners at once, as
-  // anywidget's model does; save_changes() and send() have no kernel to talk to.
-  function staticModel(state = {}) {
-    const data = JSON.parse(JSON.stringify(state || {}));
-    const listeners = new Map();
-    const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
-    return {
-      get: (k) => data[k],
-      set(k, v) {
-        const old = data[k];
-        data[k] = v;
-        if (!same(old, v)) for (const cb of [...(listeners.get("change:" + k) || [])]) cb(v);
-      },
-      on(name, cb) {
-        for (const ev of String(name).split(/\s+/)) {
-          if (!listeners.has(ev)) listeners.set(ev, new Set());
-          listeners.get(ev).add(cb);
-        }
-      },
-      off(name, cb) {
-        if (name === undefined || name === null) { listeners.clear(); return; }
-        for (const ev of String(name).split(/\s+/)) {
-          if (cb) listeners.get(ev)?.delete(cb); else listeners.delete(ev);
-        }
-      },
-      save_changes() {},
-      send() {},
-    };
-  }
-
-  // The static book's entry point (exported below).
-  function mountStatic(root = document) {
-    const found = [...root.querySelectorAll(".pc-playground")];
-    if (root.matches && root.matches(".pc-playground")) found.unshift(root);
-    const cleanups = [];
-    for (const host of found) {
-      if (host.dataset.pcpgMounted) continue;
-      host.dataset.pcpgMounted = "1";
-      const script = host.firstElementChild;
-      try {
-        if (!script || script.tagName !== "SCRIPT" || script.type !== "application/json") {
-          throw new Error("its first child must be <script type=\"application/json\"> holding the state");
-        }
-        const model = staticModel(JSON.parse(script.textContent));
-        cleanups.push(render({ model, el: host }));
-      } catch (err) {
-        host.append(h("p", { class: "pcpg-message", role: "alert",
-          text: `The playground could not start: ${err.message}.` }));
-      }
-    }
-    return cleanups;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // The playground
-  // ---------------------------------------------------------------------------------------------
-
-  class Playground {
-    constructor(model, el) {
-      this.model = model;
-      this.el = el;
-      this.id = `pcpg${++instances}-${Math.random().toString(36).slice(2, 7)}-`;
-      this.abort = new AbortController();
-      this.st = readState(model);
-      this.res = null;
-      this.pos = 0;            // scrub position: the number of updates made
-      this.sel = -1;           // the selected point, or -1
-      this.cursor = null;      // the keyboard cursor, in data coordinates
-      this.playing = false;
-      this.drag = null;
-      this.dirty = true;       // the run must be computed again
-      this.frame = 0;
-      this.timers = { play: 0, say: 0 };
-      this.lead = "";          // said before the state at the next announcement
-      this.notice = "";        // a transient message (a refused point)
-      this.restore = { points: this.st.points, labels: this.st.labels, preset: this.st.preset };
-      injectStyle(el);
-      this.build();
-      this.listen();
-      this.update();           // the first picture at once, not a frame later
-      this.sayNow();
-    }
-
-    // --- building ------------------------------------------------------------------------------
-
-    build() {
-      const id = (k) => this.id + k;
-      this.svg = s("svg", { class: "pcpg-plot", tabindex: "0", role: "application",
-        "aria-roledescription": "plot", "aria-describedby": id("help"), id: id("plot") });
-      const g = s("g", { "aria-hidden": "true" }, this.svg);
-      this.g = {
-        band: s("polygon", { class: "pcpg-band" }, g),
-        frame: s("rect", { class: "pcpg-frame", x: 0.5, y: 0.5 }, g),
-        axes: s("g", {}, g),
-        line: s("line", { class: "pcpg-line" }, g),
-        normal: s("path", { class: "pcpg-normal" }, g),
-        wLabel: s("text", { class: "pcpg-vlabel" }, g),
-        wold: s("path", { class: "pcpg-wold" }, g),
-        wnew: s("path", { class: "pcpg-wnew" }, g),
-        upd: s("path", { class: "pcpg-upd" }, g),
-        points: s("g", {}, g),
-        culprit: s("circle", { class: "pcpg-culprit", r: 11 }, g),
-        sel: s("circle", { class: "pcpg-sel", r: 14 }, g),
-        cursor: s("path", { class: "pcpg-cursor" }, g),
-      };
-      this.g.wLabel.textContent = "w";
-      this.pointEls = [];
-
-      const help = h("p", { class: "pcpg-help", id: id("help"),
-        text: "Click to add a +1 point, shift-click for \u22121; drag to move; alt-click or " +
-          "double-click to delete. Keyboard: arrows move the cursor (or the selected point, Shift " +
-          "for bigger steps), Enter adds +1, Shift+Enter \u22121, n / p select the next / previous " +
-          "point, Delete removes it, Escape deselects, Space plays, comma and period step." });
-      const legend = h("ul", { class: "pcpg-legend", "aria-hidden": "true" });
-      const icon = (body) => { const e = s("svg", { viewBox: "-8 -8 16 16" }); e.innerHTML = body; return e; };
-      legend.append(
-        h("li", {}, [icon(`<path class="pcpg-pos" d="${CIRCLE_D}"/>`), "+1"]),
-        h("li", {}, [icon(`<path class="pcpg-neg" d="${SQUARE_D}"/>`), MINUS + "1"]),
-        h("li", {}, [icon('<line class="pcpg-line" x1="-8" y1="6" x2="8" y2="-6"/>'), "w·x + b = 0"]),
-        h("li", {}, [icon(`<path class="pcpg-upd pcpg-upd-pos" d="${arrowPath(-7, 6, 7, -6, 7)}"/>`), "update y·x"]),
-        h("li", {}, [icon('<circle class="pcpg-culprit" r="6"/>'), "the point of the update"]));
-
-      this.message = h("p", { class: "pcpg-message", hidden: true });
-      this.status = h("div", { class: "pcpg-status", role: "status", "aria-live": "polite" });
-
-      const c = this.controls = {};
-      const button = (k, label) => (c[k] = h("button", { type: "button", id: id(k), text: label }));
-      const range = (k, attrs) => (c[k] = h("input", { type: "range", class: "pcpg-range", id: id(k), ...attrs }));
-      c.preset = h("select", { id: id("preset") });
-      c.tie = h("select", { id: id("tie") }, TIES.map(([v, t]) => h("option", { value: v, text: t })));
-      c.offset = h("input", { type: "checkbox", id: id("offset") });
-      c.margin = h("input", { type: "checkbox", id: id("margin") });
-      range("scrub", { min: 0, max: 0, step: 1, value: 0 });
-      range("c", { min: 0.1, max: 5, step: 0.1, value: this.st.c });
-      range("target", { min: 0.05, max: 0.95, step: 0.05, value: this.st.target });
-      c.scrubOut = h("output", { for: id("scrub") });
-      c.cOut = h("output", { for: id("c") });
-      c.targetOut = h("output", { for: id("target") });
-      this.note = h("p", { class: "pcpg-note" });
-      const lab = (k, t) => h("label", { for: id(k), text: t });
-      const row = (...kids) => h("div", { class: "pcpg-row" }, kids);
-      const controls = h("div", { class: "pcpg-controls" }, [
-        row(lab("preset", "Data set"), c.preset),
-        row(button("play", "Play"), button("back", "Step back"), button("fwd", "Step forward"),
-          button("reset", "Reset"), button("clear", "Clear points")),
-        row(lab("scrub", "Update"), c.scrub, c.scrubOut),
-        row(lab("tie", "Tie rule"), c.tie),
-        row(h("label", { for: id("offset") }, [c.offset, "Offset trick"]), lab("c", "c"), c.c, c.cOut),
-        row(h("label", { for: id("margin") }, [c.margin, "Margin perceptron"]), lab("target", "target τ"),
-          c.target, c.targetOut),
-      ]);
-
-      const r = this.readout = {};
-      const dl = h("dl", { class: "pcpg-readout" });
-      for (const [k, t] of [["points", "Points"], ["radius", "Radius"], ["margin", "Margin"],
-        ["update", "Update"], ["mistakes", "Mistakes"], ["run", "Run"], ["bound", "Bound"], ["check", "Check"]]) {
-        r[k] = h("dd");
-        r[k + "Term"] = h("dt", { text: t });
-        dl.append(h("div", {}, [r[k + "Term"], r[k]]));
-      }
-
-      this.titleEl = h("p", { class: "pcpg-title", id: id("title") });
-      this.root = h("div", { class: "pcpg", role: "group", "aria-labelledby": id("title") }, [
-        this.titleEl,
-        h("div", { class: "pcpg-main" }, [
-          h("div", { class: "pcpg-figure" }, [this.message, this.svg, legend, help]),
-          h("div", { class: "pcpg-side" }, [controls, this.note, dl]),
-        ]),
-        this.status,
-      ]);
-      this.el.append(this.root);
-      this.syncControls();
-    }
-
-    // The controls show the state (after a change from Python too).
-    syncControls() {
-      const st = this.st, c = this.controls;
-      text(this.titleEl, st.title);
-      attr(this.svg, "aria-label", `${st.title}: the points and the perceptron's line`);
-      const opts = [...(st.preset ? [] : [["", "Your points"]]),
-        ...st.presets.map((p) => [String(p.name), String(p.title || p.name)])];
-      const key = JSON.stringify(opts);
-      if (c.preset.__opts !== key) {
-        c.preset.__opts = key;
-        c.preset.replaceChildren(...opts.map(([v, t]) => h("option", { value: v, text: t })));
-      }
-      c.preset.value = st.preset;
-      const pre = st.presets.find((p) => String(p.name) === st.preset);
-      text(this.note, pre && pre.note ? String(pre.note) : "");
-      show(this.note, Boolean(pre && pre.note));
-      c.tie.value = st.tie;
-      c.offset.checked = st.offset;
-      c.margin.checked = st.margin;
-      c.c.value = String(st.c);
-      c.target.value = String(st.target);
-      c.c.disabled = !st.offset;
-      c.target.disabled = !st.margin;
-      text(c.cOut, num(st.c, 3));
-      text(c.targetOut, num(st.target, 3));
-    }
-
-    // --- events --------------------------------------------------------------------------------
-
-    listen() {
-      const opt = { signal: this.abort.signal }, c = this.controls, on = (e, t, f) => e.addEventListener(t, f, opt);
-      on(this.svg, "pointerdown", (e) => this.onPointerDown(e));
-      on(this.svg, "pointermove", (e) => this.onPointerMove(e));
-      on(this.svg, "pointerup", (e) => this.onPointerUp(e, false));
-      on(this.svg, "pointercancel", (e) => this.onPointerUp(e, true));
-      on(this.svg, "dblclick", (e) => this.onDoubleClick(e));
-      on(this.svg, "keydown", (e) => this.onKey(e));
-      // The keyboard cursor shows while the keyboard is in use on the plot.
-      on(this.svg, "focus", () => this.svg.matches(":focus-visible") && this.svg.classList.add("pcpg-kbd"));
-      on(this.svg, "blur", () => this.svg.classList.remove("pcpg-kbd"));
-      on(c.preset, "change", () => this.loadPreset(c.preset.value));
-      on(c.play, "click", () => this.togglePlay());
-      on(c.back, "click", () => this.step(-1));
-      on(c.fwd, "click", () => this.step(1));
-      on(c.reset, "click", () => this.reset());
-      on(c.clear, "click", () => this.editData([], [], "Cleared all points."));
-      on(c.scrub, "input", () => { this.stop(); this.pos = Number(c.scrub.value); this.request(); this.say(); });
-      on(c.tie, "change", () => this.setting({ tie: c.tie.value }));
-      on(c.offset, "change", () => this.setting({ offset: c.offset.checked }));
-      on(c.margin, "change", () => this.setting({ margin_target: c.margin.checked }));
-      on(c.c, "input", () => this.setting({ c: Number(c.c.value) }));
-      on(c.target, "input", () => this.setting({ target: Number(c.target.value) }));
-      // Python's changes (or another view of the same model) redraw the playground too.
-      this.modelHandlers = ALL_KEYS.map((k) => {
-        const cb = () => this.fromModel(k);
-        this.model.on("change:" + k, cb);
-        return ["change:" + k, cb];
-      });
-    }
-
-    fromModel(key) {
-      if (this.writing) return;  // our own set(): the local state has it already
-      const st = readState(this.model);
-      if (key === "points" || key === "labels") {
-        if (JSON.stringify([st.points, st.labels]) === JSON.stringify([this.st.points, this.st.labels])) return;
-        this.sel = -1;
-      }
-      this.st = st;
-      if (DATA_KEYS.includes(key)) this.dirty = true;
-      this.syncControls();
-      this.request();
-      this.say();
-    }
-
-    // Write to the model: one save_changes for all the keys of one edit.
-    write(values) {
-      this.writing = true;
-      try { for (const [k, v] of Object.entries(values)) this.model.set(k, v); } finally { this.writing = false; }
-      this.model.save_changes();
-    }
-
-    setting(values) {
-      const map = { tie: "tie", offset: "offset", margin_target: "margin", c: "c", target: "target" };
-      for (const [k, v] of Object.entries(values)) this.st[map[k]] = v;
-      this.write(values);
-      this.syncControls();
-      this.dirty = true;
-      this.request();
-      this.say();
-    }
-
-    // Every edit of the data goes through here: the local state, the model, a redraw, the live text.
-    editData(points, labels, lead = "", { commit = true } = {}) {
-      this.st.points = points;
-      this.st.labels = labels;
-      this.st.preset = "";
-      this.notice = "";
-      if (this.sel >= points.length) this.sel = -1;
-      if (commit) this.commit();
-      this.dirty = true;
-      this.syncControls();
-      this.request();
-      this.say(lead);
-    }
-
-    commit() {
-      this.write({ points: this.st.points.map((p) => [p[0], p[1]]), labels: [...this.st.labels], preset: "" });
-    }
-
-    addPoint(p, label) {
-      if (this.st.points.length >= MAX_POINTS) {
-        this.notice = `At most ${MAX_POINTS} points: delete one before adding another.`;
-        this.request();
-        this.say();
-        return -1;
-      }
-      const v = this.view, q = clampToView(v, p);
-      this.editData([...this.st.points, q], [...this.st.labels, label],
-        `Added a ${labelText(label)} point at ${pointText(q)}.`);
-      return this.st.points.length - 1;
-    }
-
-    deletePoint(i) {
-      if (i < 0 || i >= this.st.points.length) return;
-      const p = this.st.points[i], l = this.st.labels[i];
-      this.sel = -1;
-      this.editData(this.st.points.filter((_, k) => k !== i), this.st.labels.filter((_, k) => k !== i),
-        `Deleted point ${i + 1} (${labelText(l)} at ${pointText(p)}).`);
-    }
-
-    movePoint(i, p, commit) {
-      const pts = this.st.points.slice();
-      pts[i] = clampToView(this.view, p);
-      this.editData(pts, this.st.labels, `Point ${i + 1} moved to ${pointText(pts[i])}.`, { commit });
-    }
-
-    select(i, announce = true) {
-      this.sel = i;
-      if (i >= 0) this.cursor = this.st.points[i].slice();
-      this.request();
-      if (announce) {
-        this.sayNow(i >= 0 ? `Selected point ${i + 1} of ${this.st.points.length}: ` +
-          `${labelText(this.st.labels[i])} at ${pointText(this.st.points[i])}.` : "No point selected.", true);
-      }
-    }
-
-    loadPreset(name) {
-      const pre = this.st.presets.find((p) => String(p.name) === name);
-      if (!pre) return;
-      const points = (pre.points || []).map((p) => [Number(p[0]), Number(p[1])]);
-      const labels = (pre.labels || []).map((l) => (Number(l) > 0 ? 1 : -1));
-      this.stop();
-      this.sel = -1;
-      this.notice = "";
-      Object.assign(this.st, { points, labels, preset: String(pre.name), view: pre.view || this.st.view });
-      this.restore = { points, labels, preset: this.st.preset };
-      this.write({ points: points.map((p) => p.slice()), labels: [...labels], view: this.st.view, preset: this.st.preset });
-      this.cursor = null;
-      this.dirty = true;
-      this.syncControls();
-      this.request();
-      this.say(`Loaded the data set “${pre.title || pre.name}”.`);
-    }
-
-    // Reset: the data set last loaded (or the one the playground started with), rewound to the start.
-    reset() {
-      const r = this.restore;
-      this.stop();
-      this.sel = -1;
-      this.notice = "";
-      Object.assign(this.st, { points: r.points.map((p) => p.slice()), labels: [...r.labels], preset: r.preset });
-      this.write({ points: r.points.map((p) => p.slice()), labels: [...r.labels], preset: r.preset });
-      this.dirty = true;
-      this.rewind = true;
-      this.syncControls();
-      this.request();
-      this.say("Reset the points and rewound the run.");
-    }
-
-    // --- the pointer ---------------------------------------------------------------------------
-
-    toData(e) {
-      const r = this.svg.getBoundingClientRect(), v = this.view;
-      return [v.x0 + ((e.clientX - r.left) / r.width) * (v.x1 - v.x0),
-        v.y1 - ((e.clientY - r.top) / r.height) * (v.y1 - v.y0)];
-    }
-
-    // The point nearest the pointer, within HIT_PX css pixels; the last drawn wins a tie (it is on top).
-    hitTest(e) {
-      const r = this.svg.getBoundingClientRect(), v = this.view, k = r.width / v.W;
-      let best = -1, bestD = HIT_PX * HIT_PX;
-      this.st.points.forEach((p, i) => {
-        const dx = r.left + sx(v, p[0]) * k - e.clientX, dy = r.top + sy(v, p[1]) * k - e.clientY;
-        const d = dx * dx + dy * dy;
-        if (d <= bestD) { bestD = d; best = i; }
-      });
-      return best;
-    }
-
-    onPointerDown(e) {
-      if (e.button !== 0 || this.drag) return;
-      this.svg.classList.remove("pcpg-kbd");
-      this.svg.focus({ preventScroll: true });
-      const hit = this.hitTest(e);
-      e.preventDefault();
-      if (e.altKey) { if (hit >= 0) this.deletePoint(hit); return; }
-      this.drag = { id: e.pointerId, hit, x: e.clientX, y: e.clientY, moved: false, shift: e.shiftKey };
-      this.svg.setPointerCapture(e.pointerId);
-      if (hit >= 0) this.select(hit, false);
-    }
-
-    onPointerMove(e) {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_PX) return;
-      d.moved = true;
-      if (d.hit < 0) return;
-      if (this.playing) this.stop();
-      this.movePoint(d.hit, this.toData(e), false);  // the model is written once, at the end
-    }
-
-    onPointerUp(e, cancelled) {
-      const d = this.drag;
-      if (!d || e.pointerId !== d.id) return;
-      this.drag = null;
-      if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
-      if (d.hit >= 0 && d.moved) {
-        this.commit();
-        if (this.res.maxEpochs < this.st.maxEpochs) { this.dirty = true; this.request(); }  // the full run
-        this.say(`Point ${d.hit + 1} moved to ${pointText(this.st.points[d.hit])}.`);
-      } else if (d.hit >= 0) {
-        this.select(d.hit);
-      } else if (!d.moved && !cancelled) {
-        const i = this.addPoint(this.toData(e), d.shift ? -1 : 1);
-        this.justAdded = { i, t: performance.now() };
-      }
-    }
-
-    // A double-click deletes the point under it, unless its first click just made that point.
-    onDoubleClick(e) {
-      const hit = this.hitTest(e), j = this.justAdded;
-      if (hit < 0 || (j && j.i === hit && performance.now() - j.t < 800)) return;
-      this.deletePoint(hit);
-    }
-
-    // --- the keyboard --------------------------------------------------------------------------
-
-    onKey(e) {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;  // the browser's and the notebook's shortcuts
-      const k = e.key, v = this.view;
-      let done = true;
-      if (k.startsWith("Arrow")) {
-        const f = e.shiftKey ? KEY_STEP_BIG : KEY_STEP;
-        const dx = k === "ArrowLeft" ? -1 : k === "ArrowRight" ? 1 : 0;
-        const dy = k === "ArrowDown" ? -1 : k === "ArrowUp" ? 1 : 0;
-        const from = this.sel >= 0 ? this.st.points[this.sel] : this.cursorAt();
-        const to = clampToView(v, [from[0] + dx * f * (v.x1 - v.x0), from[1] + dy * f * (v.y1 - v.y0)]);
-        this.cursor = to;
-        if (this.sel >= 0) this.movePoint(this.sel, to, true);
-        else { this.request(); this.say(`Cursor at ${pointText(to)}.`); }
-      } else if (k === "Enter") {
-        this.addPoint(this.cursorAt(), e.shiftKey ? -1 : 1);
-      } else if (k === "n" || k === "N" || k === "p" || k === "P") {
-        const n = this.st.points.length;
-        if (!n) this.sayNow("There are no points to select.", true);
-        else {
-          const fwd = k.toLowerCase() === "n";
-          this.select(this.sel < 0 ? (fwd ? 0 : n - 1) : (this.sel + (fwd ? 1 : n - 1)) % n);
-        }
-      } else if (k === "Delete" || k === "Backspace") {
-        if (this.sel >= 0) this.deletePoint(this.sel);
-        else this.sayNow("No point selected: press n to select one.", true);
-      } else if (k === "Escape" && this.sel >= 0) {
-        this.select(-1);
-      } else if (k === " ") {
-        this.togglePlay();
-      } else if (k === "," || k === ".") {
-        this.step(k === "," ? -1 : 1);
-      } else {
-        done = false;
-      }
-      if (done) {
-        e.preventDefault();
-        e.stopPropagation();  // JupyterLab's command mode must not act on these keys too
-        this.svg.classList.add("pcpg-kbd");
-        this.request();
-      }
-    }
-
-    cursorAt() {
-      const v = this.view;
-      if (!this.cursor) this.cursor = [(v.x0 + v.x1) / 2, (v.y0 + v.y1) / 2];
-      return (this.cursor = clampToView(v, this.cursor));
-    }
-
-    // --- the run: play, step, scrub ------------------------------------------------------------
-
-    get total() { return this.res && this.res.run ? this.res.run.steps.length : 0; }
-
-    step(d) {
-      this.stop();
-      this.pos = Math.max(0, Math.min(this.total, this.pos + d));
-      this.request();
-      this.say();
-    }
-
-    togglePlay() { if (this.playing) { this.stop(); this.say(`Paused at update ${this.pos}.`); } else this.play(); }
-
-    play() {
-      if (!this.total) { this.sayNow("Nothing to play: the perceptron makes no update on these points.", true); return; }
-      if (this.pos >= this.total) this.pos = 0;
-      this.playing = true;
-      // Reduced motion: fewer, slower frames. Long runs take bigger strides, so a run plays in
-      // about ten seconds at most.
-      const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      const delay = reduce ? 800 : 180, stride = Math.max(1, Math.ceil(this.total / (reduce ? 12 : 55)));
-      const tick = () => {
-        this.pos = Math.min(this.total, this.pos + stride);
-        this.request();
-        if (this.pos >= this.total) { this.stop(); this.say("The run played to its end."); } else this.timers.play = setTimeout(tick, delay);
-      };
-      this.timers.play = setTimeout(tick, reduce ? delay : 60);
-      this.request();
-    }
-
-    stop() {
-      clearTimeout(this.timers.play);
-      if (this.playing) { this.playing = false; this.request(); }
-    }
-
-    // --- drawing -------------------------------------------------------------------------------
-
-    request() {
-      if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.update(); this.idle(); });
-      this.root.dataset.busy = "";
-    }
-
-    // data-busy is on the root while a picture or an announcement is due, so that a test (or a
-    // benchmark) can wait for the playground to settle instead of waiting a fixed time.
-    idle() {
-      if (!this.frame && !this.saying) delete this.root.dataset.busy;
-    }
-
-    update() {
-      const t0 = performance.now();
-      let t1 = t0;
-      if (this.dirty) {
-        this.dirty = false;
-        const preview = Boolean(this.slow && this.drag && this.drag.moved);
-        this.res = compute(this.st, preview ? Math.min(DRAG_EPOCHS, this.st.maxEpochs) : this.st.maxEpochs);
-        // After an edit the picture shows where the new run ends; a reset starts it again.
-        this.pos = this.rewind ? 0 : this.total;
-        this.rewind = false;
-        t1 = performance.now();
-        if (!preview) this.slow = t1 - t0 > DRAG_BUDGET_MS;
-      }
-      this.pos = Math.max(0, Math.min(this.total, this.pos));
-      this.view = fitView(this.st.view, this.res.X);
-      this.drawAxes();
-      this.drawPoints();
-      this.drawRun();
-      this.drawMarks();
-      this.drawText();
-      // For benchmarks: the whole update, and the part of it spent computing the run (0 when
-      // only the scrub position changed).
-      this.root.dataset.updateMs = (performance.now() - t0).toFixed(2);
-      this.root.dataset.computeMs = (t1 - t0).toFixed(2);
-    }
-
-    drawAxes() {
-      const v = this.view, key = [v.x0, v.x1, v.y0, v.y1].join();
-      if (this.axesKey === key) return;  // the view changes rarely: the axes are rebuilt then only
-      this.axesKey = key;
-      attr(this.svg, "viewBox", `0 0 ${v.W} ${v.H}`);
-      attr(this.g.frame, "width", v.W - 1);
-      attr(this.g.frame, "height", v.H - 1);
-      const ax = this.g.axes, ox = sx(v, 0), oy = sy(v, 0);
-      ax.replaceChildren();
-      s("path", { class: "pcpg-axis", d: `M0,${f1(oy)}H${v.W}M${f1(ox)},0V${v.H}` }, ax);
-      const step = tickStep(Math.max(v.x1 - v.x0, v.y1 - v.y0)), ticks = [];
-      for (let t = Math.ceil(v.x0 / step) * step; t <= v.x1; t += step) {
-        if (Math.abs(t) < step / 2) continue;
-        const x = sx(v, t);
-        ticks.push(`M${f1(x)},${f1(oy - 3)}v6`);
-        if (x > 12 && x < v.W - 12) s("text", { class: "pcpg-tick", x: f1(x), y: f1(Math.min(v.H - 3, oy + 15)), "text-anchor": "middle" }, ax).textContent = num(t, 3);
-      }
-      for (let t = Math.ceil(v.y0 / step) * step; t <= v.y1; t += step) {
-        if (Math.abs(t) < step / 2) continue;
-        const y = sy(v, t);
-        ticks.push(`M${f1(ox - 3)},${f1(y)}h6`);
-        if (y > 10 && y < v.H - 6) s("text", { class: "pcpg-tick", x: f1(Math.max(3, ox - 6)), y: f1(y + 4), "text-anchor": ox - 6 < 20 ? "start" : "end" }, ax).textContent = num(t, 3);
-      }
-      s("path", { class: "pcpg-axis", d: ticks.join("") }, ax);
-      s("text", { class: "pcpg-vlabel", x: v.W - 16, y: f1(Math.max(14, oy - 6)) }, ax).textContent = "x₁";
-      s("text", { class: "pcpg-vlabel", x: f1(Math.min(v.W - 18, ox + 6)), y: 14 }, ax).textContent = "x₂";
-    }
-
-    // The points: one <path> each, reused; only what changed is written.
-    drawPoints() {
-      const v = this.view, X = this.res.X, y = this.res.y, els = this.pointEls;
-      while (els.length < X.length) els.push(s("path", {}, this.g.points));
-      while (els.length > X.length) els.pop().remove();
-      for (let i = 0; i < X.length; i++) {
-        const e = els[i], pos = y[i] > 0;
-        attr(e, "d", pos ? CIRCLE_D : SQUARE_D);
-        attr(e, "class", pos ? "pcpg-pos" : "pcpg-neg");
-        attr(e, "transform", `translate(${f1(sx(v, X[i][0]))},${f1(sy(v, X[i][1]))})`);
-      }
-    }
-
-    // The line, its normal, the margin band and the update at the scrub position.
-    drawRun() {
-      const v = this.view, g = this.g, res = this.res, at = stepAt(res, this.pos);
-      const w = at && at.w, c = res.c;
-      const b = w && c !== null ? c * w[2] : 0;
-      const seg = w ? clipLine(v, w[0], w[1], b) : null;
-      if (seg) {
-        attr(g.line, "x1", f1(sx(v, seg[0][0]))); attr(g.line, "y1", f1(sy(v, seg[0][1])));
-        attr(g.line, "x2", f1(sx(v, seg[1][0]))); attr(g.line, "y2", f1(sy(v, seg[1][1])));
-        // The normal starts at the foot of the perpendicular from the origin, or mid-segment when
-        // the foot is outside the window.
-        const foot = inView(v, seg[2]) ? seg[2] : [(seg[0][0] + seg[1][0]) / 2, (seg[0][1] + seg[1][1]) / 2];
-        const nn = Math.hypot(w[0], w[1]), L = 0.12 * v.W;
-        const x0 = sx(v, foot[0]), y0 = sy(v, foot[1]), x1 = x0 + L * w[0] / nn, y1 = y0 - L * w[1] / nn;
-        attr(g.normal, "d", arrowPath(x0, y0, x1, y1));
-        attr(g.wLabel, "x", f1(x1 + 6 * w[0] / nn - 4)); attr(g.wLabel, "y", f1(y1 - 6 * w[1] / nn + 4));
-      }
-      showSvg(g.line, Boolean(seg)); showSvg(g.normal, Boolean(seg)); showSvg(g.wLabel, Boolean(seg));
-
-      // The band |w·x + b| / ‖w‖ < τγ of the Margin Perceptron (‖w‖ of the lifted w with c).
-      let band = "";
-      if (seg && res.kind === "margin") {
-        const m = this.st.target * res.cert.low * Math.hypot(...w);
-        band = clipBand(v, w[0], w[1], b, m).map((p) => `${f1(sx(v, p[0]))},${f1(sy(v, p[1]))}`).join(" ");
-      }
-      attr(g.band, "points", band);
-      showSvg(g.band, Boolean(band));
-
-      // The update w ← w + y·x as a triangle from the origin (the plane's part of w, which with the
-      // offset trick is w without its last entry), drawn smaller when w has outgrown the window.
-      const st = at && at.step;
-      if (st) {
-        const prev = at.prev || [0, 0], wn = at.w, i = st.i, yx = [res.y[i] * res.X[i][0], res.y[i] * res.X[i][1]];
-        const big = Math.max(Math.hypot(prev[0], prev[1]), Math.hypot(wn[0], wn[1]), Math.hypot(...yx));
-        const k = big > 0 ? Math.min(1, 0.45 * Math.min(v.x1 - v.x0, v.y1 - v.y0) / big) : 1;
-        this.vectorScale = k;
-        const P = (q) => [sx(v, k * q[0]), sy(v, k * q[1])], O = P([0, 0]), A = P(prev), B = P(wn);
-        attr(g.wold, "d", arrowPath(...O, ...A, 7));
-        attr(g.wnew, "d", arrowPath(...O, ...B, 8));
-        attr(g.upd, "d", arrowPath(...A, ...B, 10));
-        attr(g.upd, "class", `pcpg-upd ${res.y[i] > 0 ? "pcpg-upd-pos" : "pcpg-upd-neg"}`);
-      }
-      for (const e of [g.wold, g.wnew, g.upd]) showSvg(e, Boolean(st));
-      // The point whose mistake caused the update.
-      if (st) {
-        attr(g.culprit, "cx", f1(sx(v, res.X[st.i][0])));
-        attr(g.culprit, "cy", f1(sy(v, res.X[st.i][1])));
-      }
-      showSvg(g.culprit, Boolean(st));
-    }
-
-    drawMarks() {
-      const v = this.view, g = this.g;
-      const sel = this.sel >= 0 && this.sel < this.res.X.length ? this.res.X[this.sel] : null;
-      if (sel) { attr(g.sel, "cx", f1(sx(v, sel[0]))); attr(g.sel, "cy", f1(sy(v, sel[1]))); }
-      showSvg(g.sel, Boolean(sel));
-      const p = this.cursorAt(), x = sx(v, p[0]), y = sy(v, p[1]);
-      attr(g.cursor, "d", `M${f1(x - 10)},${f1(y)}h7m6,0h7M${f1(x)},${f1(y - 10)}v7m0,6v7`);
-    }
-
-    // --- words: the readout, the message, the live text ----------------------------------------
-
-    // The readout's rows as plain sentences; the live text reads the same sentences.
-    words() {
-      const res = this.res, st = this.st, n = res.n, c = res.c, out = {};
-      const lifted = c !== null ? "′" : "";
-      out.points = `${n} (${res.nPos} of +1, ${n - res.nPos} of ${MINUS}1)`;
-      out.radius = !n ? "—" : c !== null
-        ? `R′ = ${num(res.R)} (the lifted points (x, c) with c = ${num(c, 3)}; R = ${num(res.Rplain)})`
-        : `R = ${num(res.R)}`;
-      const cert = res.cert;
-      if (!cert) out.margin = "—";
-      else if (cert.status === "separable") out.margin = `γ${lifted} ∈ [${num(cert.low, 4, -1)}, ${num(cert.high, 4, 1)}]`;
-      else if (cert.status === "inseparable") out.margin = `not separable. ${cert.reason || "0 lies in the convex hull of the points y·x."}`;
-      else out.margin = `undecided. ${cert.reason || "The computation could not settle it."}`;
-      const run = res.run, k = this.pos, total = this.total;
-      if (!run) {
-        Object.assign(out, { update: "—", mistakes: "—", run: "—", bound: "—", check: "—" });
-        return out;
-      }
-      const marg = res.kind === "margin";
-      out.update = this.updateText();
-      const soFar = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k;
-      out.mistakes = `${soFar} so far (update ${k} of ${total}); ${res.mistakes} in the whole run` +
-        (marg ? ` (it also updates on points short of the target margin τ·γ${lifted})` : "");
-      out.run = (marg ? `Margin Perceptron aiming at τ·γ${lifted} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") +
-        (run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}`
-          : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`) +
-        (!run.converged && res.maxEpochs < st.maxEpochs ? " (a preview while you drag: the full run follows when you let go)" : "");
-      const sep = cert && cert.status === "separable";
-      if (res.bound === null || res.bound === undefined || !sep) {
-        out.bound = cert && cert.status === "undecided" ? "none: the margin is undecided"
-          : "none: the data are not separable, so no γ > 0 bounds the mistakes";
-        out.check = cert && cert.status === "undecided"
-          ? "No bound applies while the margin is undecided."
-          : run.converged
-            ? "The run ended with a sweep without a mistake, which the tie rule allows on points with " +
-              "w·x = 0: w = 0, or its line passes through a point, so it does not separate the " +
-              "points strictly, and no bound applies."
-            : "This run did not stop. With ties counted as mistakes the perceptron never stops on data " +
-              "that are not separable: a sweep without a mistake would give a separator.";
-      } else {
-        const R = `R${lifted}`, g = `γ${lifted}`;
-        out.bound = marg
-          ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${num(res.bound, 4, 1)} with η = 1 − τ = ${num(1 - st.target, 3)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)}`
-          : `(${R}/${g})² ≤ ${num(res.bound, 4, 1)}, from ${R} ≤ ${num(res.R, 4, 1)} and ${g} ≥ ${num(cert.low, 4, -1)} (the interval's low end)`;
-        const count = marg ? total : res.mistakes;
-        const what = marg ? plural(count, "update", "updates") : plural(count, "mistake", "mistakes");
-        out.check = count <= res.bound
-          ? `${what}${run.converged ? "" : " so far"} ≤ ${num(res.bound, 4, 1)}: the bound holds.`
-          : `${what} > ${num(res.bound, 4, 1)}: the bound fails, which the theorem rules out — please report this data set.`;
-      }
-      return out;
-    }
-
-    // What happened at the scrub position, in words.
-    updateText() {
-      const res = this.res, at = stepAt(res, this.pos), st = at && at.step, w = at && at.w;
-      const noLine = !w || (w[0] === 0 && w[1] === 0);
-      let t;
-      if (!st) {
-        t = res.kind === "margin" ? "the start: w = y·x of point 1" : "the start: w = 0, no line yet";
-      } else {
-        const i = st.i, why = res.kind === "margin" && !st.mistake ? "short of the target margin" : "a mistake";
-        t = `point ${i + 1} (${labelText(res.y[i])} at ${pointText(res.X[i])}) was ${why}, so w ← w + y·x`;
-        if (this.vectorScale < 1) t += ` (the arrows from the origin drawn at ×${num(this.vectorScale, 2)})`;
-      }
-      if (noLine && st) t += w && w.length === 3 && w[2] !== 0
-        ? "; w is (0, 0, b/c): no line, every point is on one side" : "; w = 0 again: no line";
-      return t;
-    }
-
-    // The message for bad states and notices (shown, and said first in the live text).
-    messageText() {
-      return [this.notice, ...this.res.notes, ...this.res.issues].filter(Boolean).join(" ");
-    }
-
-    drawText() {
-      const w = this.words(), r = this.readout, c = this.controls, total = this.total;
-      for (const k of ["points", "radius", "margin", "update", "mistakes", "run", "bound", "check"]) text(r[k], w[k]);
-      const msg = this.messageText();
-      text(this.message, msg);
-      show(this.message, Boolean(msg));
-      attr(c.scrub, "max", String(total));
-      if (Number(c.scrub.value) !== this.pos) c.scrub.value = String(this.pos);
-      attr(c.scrub, "aria-valuetext", `update ${this.pos} of ${total}`);
-      text(c.scrubOut, `${this.pos} / ${total}`);
-      text(c.play, this.playing ? "Pause" : "Play");
-      attr(c.play, "aria-disabled", String(!total));
-      attr(c.back, "aria-disabled", String(this.pos <= 0));
-      attr(c.fwd, "aria-disabled", String(this.pos >= total));
-      c.tie.disabled = this.res.kind === "margin";
-    }
-
-    // The state in sentences, for screen readers.
-    describe() {
-      const res = this.res, w = this.words(), parts = [];
-      const msg = this.messageText();
-      if (msg) parts.push(msg);
-      parts.push(`${plural(res.n, "point", "points")}: ${res.nPos} labelled +1, ${res.n - res.nPos} labelled ${MINUS}1.`);
-      if (!res.n || !res.run) return parts.join(" ");
-      parts.push(`Margin: ${full(w.margin)} ${w.radius.split(" (")[0]}.`);
-      parts.push(`Update ${this.pos} of ${this.total}: ${w.update}.`);
-      parts.push(`Mistakes: ${full(w.mistakes)} ${full(w.run)} Bound: ${full(w.bound)} ${full(w.check)}`);
-      return parts.join(" ");
-    }
-
-    // Announce the state once things settle: not while a point is dragged or the run plays.
-    say(lead = "") {
-      if (lead) this.lead = lead;
-      clearTimeout(this.timers.say);
-      this.saying = false;
-      if (this.drag && this.drag.moved) return this.idle();
-      if (this.playing) return this.idle();
-      this.saying = true;
-      this.root.dataset.busy = "";
-      this.timers.say = setTimeout(() => this.sayNow(), ANNOUNCE_MS);
-    }
-
-    sayNow(lead = "", only = false) {
-      clearTimeout(this.timers.say);
-      if (this.frame || this.dirty) { cancelAnimationFrame(this.frame); this.frame = 0; this.update(); }
-      const first = lead || this.lead;
-      this.lead = "";
-      text(this.status, only ? first : [first, this.describe()].filter(Boolean).join(" "));
-      this.saying = false;
-      this.idle();
-    }
-
-    destroy() {
-      this.abort.abort();
-      for (const [ev, cb] of this.modelHandlers) this.model.off(ev, cb);
-      cancelAnimationFrame(this.frame);
-      clearTimeout(this.timers.play);
-      clearTimeout(this.timers.say);
-      this.root.remove();
-    }
-  }
-
-  /** anywidget's entry point: draw the playground of `model` into `el`; returns the cleanup. */
-  function render({ model, el }) {
-    const pg = new Playground(model, el);
-    return () => pg.destroy();
-  }
-
-  return { render, staticModel, mountStatic };
-})();
+  return res;
+}
+
+// The weight vector at scrub position k (after k updates), the one before it, and the update.
+function stepAt(res, k) {
+  const run = res.run;
+  if (!run) return null;
+  const start = res.kind === "margin" ? run.w0 : null;
+  const wAt = (j) => (j === 0 ? start : run.steps[j - 1].w);
+  const step = k > 0 ? run.steps[k - 1] : null;
+  return { w: wAt(k), prev: k > 0 ? wAt(k - 1) : null, step };
+}
+
+// --- The static model: what render needs from anywidget's model, without a kernel -------------
 
 /**
  * A model object for render() outside Jupyter: get/set/on/off/save_changes/send over a copy of
@@ -1797,7 +547,17 @@ const playgroundUI = (() => {
  * anywidget's model does; save_changes() and send() have no kernel to talk to.
  */
 export function staticModel(state = {}) {
-  return playgroundUI.staticModel(state);
+  const data = JSON.parse(JSON.stringify(state || {})), listeners = new Map();
+  return {
+    get: (k) => data[k],
+    set(k, v) {
+      const same = JSON.stringify(data[k]) === JSON.stringify((data[k] = v));
+      if (!same) for (const cb of [...(listeners.get("change:" + k) || [])]) cb(v);
+    },
+    on(ev, cb) { if (!listeners.has(ev)) listeners.set(ev, new Set()); listeners.get(ev).add(cb); },
+    off(ev, cb) { if (ev === undefined || ev === null) listeners.clear(); else if (cb) listeners.get(ev)?.delete(cb); else listeners.delete(ev); },
+    save_changes() {}, send() {},
+  };
 }
 
 /**
@@ -1805,8 +565,588 @@ export function staticModel(state = {}) {
  * first child is a script element of type application/json holding the state. Returns the cleanups.
  */
 export function mountStatic(root = document) {
-  return playgroundUI.mountStatic(root);
+  const found = [...(root.matches && root.matches(".pc-playground") ? [root] : []), ...root.querySelectorAll(".pc-playground")];
+  const cleanups = [];
+  for (const host of found.filter((e) => !e.dataset.pcpgMounted)) {
+    host.dataset.pcpgMounted = "1";
+    const script = host.firstElementChild;
+    try {
+      if (!script || script.tagName !== "SCRIPT" || script.type !== "application/json") throw new Error("its first child must be <script type=\"application/json\"> holding the state");
+      cleanups.push(render({ model: staticModel(JSON.parse(script.textContent)), el: host }));
+    } catch (err) {
+      host.append(h("p", { class: "pcpg-message", role: "alert", text: `The playground could not start: ${err.message}.` }));
+    }
+  }
+  return cleanups;
 }
 
-/** anywidget's format: render({ model, el }) draws the playground and returns its cleanup. */
-export default { render: (args) => playgroundUI.render(args) };
+// --- The playground --------------------------------------------------------------------------
+
+class Playground {
+  constructor(model, el) {
+    // pos: the scrub position (updates made); sel: the selected point or -1; cursor: the keyboard
+    // cursor in data coordinates; dirty: the run must be computed again; lead: said before the
+    // state at the next announcement; notice: a transient message (a refused point).
+    const st = readState(model), id = `pcpg${++instances}-${Math.random().toString(36).slice(2, 7)}-`;
+    Object.assign(this, { model, el, st, id, res: null, pos: 0, sel: -1, cursor: null, playing: false, drag: null, dirty: true,
+      frame: 0, abort: new AbortController(), timers: { play: 0, say: 0 }, lead: "", notice: "",
+      restore: { points: st.points, labels: st.labels, preset: st.preset } });
+    injectStyle(el);
+    this.build();
+    this.listen();
+    this.update();           // the first picture at once, not a frame later
+    this.sayNow();
+  }
+
+  build() {
+    const id = (k) => this.id + k;
+    this.svg = s("svg", { class: "pcpg-plot", tabindex: "0", role: "application", "aria-roledescription": "plot",
+      "aria-describedby": id("help"), id: id("plot") });
+    const g = s("g", { "aria-hidden": "true" }, this.svg);
+    this.g = {};
+    for (const [k, tag, cls, extra] of [["band", "path"], ["frame", "rect", "frame", { x: 0.5, y: 0.5 }], ["axes", "g", ""],
+      ["line", "line"], ["normal", "path"], ["wLabel", "text", "vlabel"], ["wold", "path"], ["wnew", "path"], ["upd", "path"],
+      ["points", "g", ""], ["culprit", "circle", "culprit", { r: 11 }], ["sel", "circle", "sel", { r: 14 }], ["cursor", "path"]]) {
+      this.g[k] = s(tag, { ...(cls === "" ? {} : { class: `pcpg-${cls || k}` }), ...extra }, g);
+    }
+    this.g.wLabel.textContent = "w";
+    this.pointEls = [];
+    const help = h("p", { class: "pcpg-help", id: id("help"), text: "Click to add a +1 point, shift-click for \u22121; drag to " +
+      "move; alt-click or double-click to delete. Keyboard: arrows move the cursor (or the selected point, Shift for bigger " +
+      "steps), Enter adds +1, Shift+Enter \u22121, n / p select the next / previous point, Delete removes it, Escape " +
+      "deselects, Space plays, comma and period step." });
+    const icon = (body) => { const e = s("svg", { viewBox: "-8 -8 16 16" }); e.innerHTML = body; return e; };
+    const legend = h("ul", { class: "pcpg-legend", "aria-hidden": "true" }, [
+      [`<path class="pcpg-pos" d="${CIRCLE_D}"/>`, "+1"], [`<path class="pcpg-neg" d="${SQUARE_D}"/>`, MINUS + "1"],
+      ['<line class="pcpg-line" x1="-8" y1="6" x2="8" y2="-6"/>', "w·x + b = 0"],
+      [`<path class="pcpg-upd pcpg-upd-pos" d="${arrowPath(-7, 6, 7, -6, 7)}"/>`, "update y·x"],
+      ['<circle class="pcpg-culprit" r="6"/>', "the point of the update"]].map(([b, t]) => h("li", {}, [icon(b), t])));
+    this.message = h("p", { class: "pcpg-message", hidden: true });
+    this.status = h("div", { class: "pcpg-status", role: "status", "aria-live": "polite" });
+
+    const c = this.controls = {};
+    const button = (k, label) => (c[k] = h("button", { type: "button", id: id(k), text: label }));
+    const range = (k, attrs) => (c[k] = h("input", { type: "range", class: "pcpg-range", id: id(k), ...attrs }));
+    const out = (k) => (c[k + "Out"] = h("output", { for: id(k) }));
+    const lab = (k, t) => h("label", { for: id(k), text: t });
+    const check = (k, t) => h("label", { for: id(k) }, [(c[k] = h("input", { type: "checkbox", id: id(k) })), t]);
+    const row = (...kids) => h("div", { class: "pcpg-row" }, kids);
+    c.preset = h("select", { id: id("preset") });
+    c.tie = h("select", { id: id("tie") }, TIE_NAMES.map(([v, t]) => h("option", { value: v, text: t })));
+    const controls = h("div", { class: "pcpg-controls" }, [
+      row(lab("preset", "Data set"), c.preset),
+      row(button("play", "Play"), button("back", "Step back"), button("fwd", "Step forward"), button("reset", "Reset"),
+        button("clear", "Clear points")),
+      row(lab("scrub", "Update"), range("scrub", { min: 0, max: 0, step: 1, value: 0 }), out("scrub")),
+      row(lab("tie", "Tie rule"), c.tie),
+      row(check("offset", "Offset trick"), lab("c", "c"), range("c", { min: 0.1, max: 5, step: 0.1, value: this.st.c }), out("c")),
+      row(check("margin", "Margin perceptron"), lab("target", "target τ"),
+        range("target", { min: 0.05, max: 0.95, step: 0.05, value: this.st.target }), out("target")),
+    ]);
+    this.note = h("p", { class: "pcpg-note" });
+    const r = this.readout = {}, dl = h("dl", { class: "pcpg-readout" });
+    for (const [k, t] of [["points", "Points"], ["radius", "Radius"], ["margin", "Margin"], ["update", "Update"],
+      ["mistakes", "Mistakes"], ["run", "Run"], ["bound", "Bound"], ["check", "Check"]]) {
+      dl.append(h("div", {}, [h("dt", { text: t }), (r[k] = h("dd"))]));
+    }
+    this.titleEl = h("p", { class: "pcpg-title", id: id("title") });
+    this.root = h("div", { class: "pcpg", role: "group", "aria-labelledby": id("title") }, [this.titleEl,
+      h("div", { class: "pcpg-main" }, [h("div", { class: "pcpg-figure" }, [this.message, this.svg, legend, help]),
+        h("div", { class: "pcpg-side" }, [controls, this.note, dl])]), this.status]);
+    this.el.append(this.root);
+    this.syncControls();
+  }
+
+  // The controls show the state (after a change from Python too).
+  syncControls() {
+    const st = this.st, c = this.controls;
+    text(this.titleEl, st.title);
+    attr(this.svg, "aria-label", `${st.title}: the points and the perceptron's line`);
+    const opts = [...(st.preset ? [] : [["", "Your points"]]), ...st.presets.map((p) => [String(p.name), String(p.title || p.name)])];
+    if (c.preset.__opts !== JSON.stringify(opts)) {
+      c.preset.__opts = JSON.stringify(opts);
+      c.preset.replaceChildren(...opts.map(([v, t]) => h("option", { value: v, text: t })));
+    }
+    c.preset.value = st.preset;
+    const pre = st.presets.find((p) => String(p.name) === st.preset);
+    text(this.note, pre && pre.note ? String(pre.note) : "");
+    show(this.note, Boolean(pre && pre.note));
+    Object.assign(c.tie, { value: st.tie });
+    Object.assign(c.offset, { checked: st.offset }); Object.assign(c.margin, { checked: st.margin });
+    Object.assign(c.c, { value: String(st.c), disabled: !st.offset }); Object.assign(c.target, { value: String(st.target), disabled: !st.margin });
+    text(c.cOut, num(st.c, 3));
+    text(c.targetOut, num(st.target, 3));
+  }
+
+  // --- events --------------------------------------------------------------------------------
+
+  listen() {
+    const c = this.controls, on = (e, t, f) => e.addEventListener(t, f, { signal: this.abort.signal });
+    for (const [t, f] of [["pointerdown", this.onPointerDown], ["pointermove", this.onPointerMove], ["pointerup", this.onPointerUp],
+      ["pointercancel", (e) => this.onPointerUp(e, true)], ["dblclick", this.onDoubleClick], ["keydown", this.onKey]]) on(this.svg, t, f.bind(this));
+    // The keyboard cursor shows while the keyboard is in use on the plot.
+    on(this.svg, "focus", () => this.svg.matches(":focus-visible") && this.svg.classList.add("pcpg-kbd"));
+    on(this.svg, "blur", () => this.svg.classList.remove("pcpg-kbd"));
+    on(c.preset, "change", () => this.loadPreset(c.preset.value));
+    on(c.play, "click", () => this.togglePlay());
+    on(c.back, "click", () => this.step(-1));
+    on(c.fwd, "click", () => this.step(1));
+    on(c.reset, "click", () => this.reset());
+    on(c.clear, "click", () => this.editData([], [], "Cleared all points."));
+    on(c.scrub, "input", () => { this.stop(); this.pos = Number(c.scrub.value); this.request(); this.say(); });
+    for (const [k, t, key, f] of [["tie", "change", "tie", (e) => e.value], ["offset", "change", "offset", (e) => e.checked],
+      ["margin", "change", "margin_target", (e) => e.checked], ["c", "input", "c", (e) => Number(e.value)],
+      ["target", "input", "target", (e) => Number(e.value)]]) on(c[k], t, () => this.setting({ [key]: f(c[k]) }));
+    // Python's changes (or another view of the same model) redraw the playground too.
+    this.modelHandlers = ALL_KEYS.map((k) => ["change:" + k, () => this.fromModel(k)]);
+    for (const [ev, cb] of this.modelHandlers) this.model.on(ev, cb);
+  }
+
+  fromModel(key) {
+    if (this.writing) return;  // our own set(): the local state has it already
+    const st = readState(this.model);
+    const same = JSON.stringify([st.points, st.labels]) === JSON.stringify([this.st.points, this.st.labels]);
+    if (key === "points" || key === "labels") { if (same) return; this.sel = -1; }
+    this.st = st;
+    this.refresh(DATA_KEYS.includes(key));
+  }
+
+  // After a change of the state: the controls, the picture (with a new run if `data`), the live text.
+  refresh(data, lead = "") {
+    if (data) this.dirty = true;
+    this.syncControls();
+    this.request();
+    this.say(lead);
+  }
+
+  // Write to the model: one save_changes for all the keys of one edit.
+  write(values) {
+    this.writing = true;
+    try { for (const [k, v] of Object.entries(values)) this.model.set(k, v); } finally { this.writing = false; }
+    this.model.save_changes();
+  }
+
+  setting(values) {
+    const map = { tie: "tie", offset: "offset", margin_target: "margin", c: "c", target: "target" };
+    for (const [k, v] of Object.entries(values)) this.st[map[k]] = v;
+    this.write(values);
+    this.refresh(true);
+  }
+
+  // Every edit of the data goes through here: the local state, the model, a redraw, the live text.
+  editData(points, labels, lead = "", commit = true) {
+    Object.assign(this.st, { points, labels, preset: "" });
+    this.notice = "";
+    if (this.sel >= points.length) this.sel = -1;
+    if (commit) this.commit();
+    this.refresh(true, lead);
+  }
+
+  commit() {
+    this.write({ points: this.st.points.map((p) => [p[0], p[1]]), labels: [...this.st.labels], preset: "" });
+  }
+
+  addPoint(p, label) {
+    if (this.st.points.length >= MAX_POINTS) return (this.notice = `At most ${MAX_POINTS} points: delete one before adding another.`), this.refresh(false), -1;
+    const q = clampToView(this.view, p);
+    this.editData([...this.st.points, q], [...this.st.labels, label], `Added a ${labelText(label)} point at ${pointText(q)}.`);
+    return this.st.points.length - 1;
+  }
+
+  deletePoint(i) {
+    if (i < 0 || i >= this.st.points.length) return;
+    const p = this.st.points[i], l = this.st.labels[i];
+    this.sel = -1;
+    this.editData(this.st.points.filter((_, k) => k !== i), this.st.labels.filter((_, k) => k !== i),
+      `Deleted point ${i + 1} (${labelText(l)} at ${pointText(p)}).`);
+  }
+
+  movePoint(i, p, commit) {
+    const pts = this.st.points.slice();
+    pts[i] = clampToView(this.view, p);
+    this.editData(pts, this.st.labels, `Point ${i + 1} moved to ${pointText(pts[i])}.`, commit);
+  }
+
+  select(i, announce = true) {
+    this.sel = i;
+    if (i >= 0) this.cursor = this.st.points[i].slice();
+    this.request();
+    if (announce) this.sayNow(i >= 0 ? `Selected point ${i + 1} of ${this.st.points.length}: ${labelText(this.st.labels[i])} at ${pointText(this.st.points[i])}.` : "No point selected.", true);
+  }
+
+  // Load a data set, or (reset) the one last loaded, rewound to the start.
+  load(points, labels, preset, view, lead) {
+    this.stop();
+    Object.assign(this, { sel: -1, notice: "", cursor: view ? null : this.cursor, rewind: !view });
+    Object.assign(this.st, { points, labels, preset, view: view || this.st.view });
+    this.write({ points: points.map((p) => p.slice()), labels: [...labels], ...(view ? { view } : {}), preset });
+    this.refresh(true, lead);
+  }
+
+  loadPreset(name) {
+    const pre = this.st.presets.find((p) => String(p.name) === name);
+    if (!pre) return;
+    const r = (this.restore = { points: (pre.points || []).map((p) => [Number(p[0]), Number(p[1])]),
+      labels: (pre.labels || []).map((l) => (Number(l) > 0 ? 1 : -1)), preset: String(pre.name) });
+    this.load(r.points, r.labels, r.preset, pre.view || this.st.view, `Loaded the data set “${pre.title || pre.name}”.`);
+  }
+
+  reset() {
+    const r = this.restore;
+    this.load(r.points.map((p) => p.slice()), [...r.labels], r.preset, null, "Reset the points and rewound the run.");
+  }
+
+  // --- the pointer ---------------------------------------------------------------------------
+
+  toData(e) {
+    const r = this.svg.getBoundingClientRect(), v = this.view;
+    return [v.x0 + ((e.clientX - r.left) / r.width) * (v.x1 - v.x0), v.y1 - ((e.clientY - r.top) / r.height) * (v.y1 - v.y0)];
+  }
+
+  // The point nearest the pointer, within HIT_PX css pixels; the last drawn wins a tie (it is on top).
+  hitTest(e) {
+    const r = this.svg.getBoundingClientRect(), v = this.view, k = r.width / v.W;
+    let best = -1, bestD = HIT_PX * HIT_PX;
+    this.st.points.forEach((p, i) => {
+      const d = (r.left + sx(v, p[0]) * k - e.clientX) ** 2 + (r.top + sy(v, p[1]) * k - e.clientY) ** 2;
+      if (d <= bestD) { bestD = d; best = i; }
+    });
+    return best;
+  }
+
+  onPointerDown(e) {
+    if (e.button !== 0 || this.drag) return;
+    this.svg.classList.remove("pcpg-kbd");
+    this.svg.focus({ preventScroll: true });
+    const hit = this.hitTest(e);
+    e.preventDefault();
+    if (e.altKey) { if (hit >= 0) this.deletePoint(hit); return; }
+    this.drag = { id: e.pointerId, hit, x: e.clientX, y: e.clientY, moved: false, shift: e.shiftKey };
+    this.svg.setPointerCapture(e.pointerId);
+    if (hit >= 0) this.select(hit, false);
+  }
+
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id || (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_PX)) return;
+    d.moved = true;
+    if (d.hit < 0) return;
+    this.stop();
+    this.movePoint(d.hit, this.toData(e), false);  // the model is written once, at the end
+  }
+
+  onPointerUp(e, cancelled = false) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    this.drag = null;
+    if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
+    if (d.hit >= 0 && d.moved) { this.commit(); this.say(`Point ${d.hit + 1} moved to ${pointText(this.st.points[d.hit])}.`); }
+    else if (d.hit >= 0) this.select(d.hit);
+    else if (!d.moved && !cancelled) this.justAdded = { i: this.addPoint(this.toData(e), d.shift ? -1 : 1), t: performance.now() };
+  }
+
+  // A double-click deletes the point under it, unless its first click just made that point.
+  onDoubleClick(e) {
+    const hit = this.hitTest(e), j = this.justAdded;
+    if (hit >= 0 && !(j && j.i === hit && performance.now() - j.t < 800)) this.deletePoint(hit);
+  }
+
+  // --- the keyboard --------------------------------------------------------------------------
+
+  onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;  // the browser's and the notebook's shortcuts
+    const k = e.key, v = this.view, n = this.st.points.length;
+    if (k.startsWith("Arrow")) {
+      const f = e.shiftKey ? KEY_STEP_BIG : KEY_STEP, from = this.sel >= 0 ? this.st.points[this.sel] : this.cursorAt();
+      const dx = { ArrowLeft: -1, ArrowRight: 1 }[k] || 0, dy = { ArrowDown: -1, ArrowUp: 1 }[k] || 0;
+      const to = (this.cursor = clampToView(v, [from[0] + dx * f * (v.x1 - v.x0), from[1] + dy * f * (v.y1 - v.y0)]));
+      if (this.sel >= 0) this.movePoint(this.sel, to, true);
+      else this.say(`Cursor at ${pointText(to)}.`);
+    } else if (k === "Enter") this.addPoint(this.cursorAt(), e.shiftKey ? -1 : 1);
+    else if ("nNpP".includes(k) && k.length === 1) {
+      const fwd = k.toLowerCase() === "n";
+      if (!n) this.sayNow("There are no points to select.", true);
+      else this.select(this.sel < 0 ? (fwd ? 0 : n - 1) : (this.sel + (fwd ? 1 : n - 1)) % n);
+    } else if (k === "Delete" || k === "Backspace") {
+      if (this.sel >= 0) this.deletePoint(this.sel);
+      else this.sayNow("No point selected: press n to select one.", true);
+    } else if (k === "Escape" && this.sel >= 0) this.select(-1);
+    else if (k === " ") this.togglePlay();
+    else if (k === "," || k === ".") this.step(k === "," ? -1 : 1);
+    else return;
+    e.preventDefault();
+    e.stopPropagation();  // JupyterLab's command mode must not act on these keys too
+    this.svg.classList.add("pcpg-kbd");
+    this.request();
+  }
+
+  cursorAt() {
+    const v = this.view;
+    return (this.cursor = clampToView(v, this.cursor || [(v.x0 + v.x1) / 2, (v.y0 + v.y1) / 2]));
+  }
+
+  // --- the run: play, step, scrub ------------------------------------------------------------
+
+  get total() { return this.res && this.res.run ? this.res.run.steps.length : 0; }
+
+  step(d) {
+    this.stop();
+    this.pos = Math.max(0, Math.min(this.total, this.pos + d));
+    this.request();
+    this.say();
+  }
+
+  togglePlay() {
+    if (this.playing) { this.stop(); this.say(`Paused at update ${this.pos}.`); return; }
+    if (!this.total) { this.sayNow("Nothing to play: the perceptron makes no update on these points.", true); return; }
+    if (this.pos >= this.total) this.pos = 0;
+    this.playing = true;
+    // Reduced motion: fewer, slower frames. Long runs take bigger strides, so a run plays in
+    // about ten seconds at most.
+    const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const delay = reduce ? 800 : 180, stride = Math.max(1, Math.ceil(this.total / (reduce ? 12 : 55)));
+    const tick = () => {
+      this.pos = Math.min(this.total, this.pos + stride);
+      this.request();
+      if (this.pos >= this.total) { this.stop(); this.say("The run played to its end."); } else this.timers.play = setTimeout(tick, delay);
+    };
+    this.timers.play = setTimeout(tick, reduce ? delay : 60);
+    this.request();
+  }
+
+  stop() {
+    clearTimeout(this.timers.play);
+    if (this.playing) { this.playing = false; this.request(); }
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  // data-busy is on the root while a picture or an announcement is due, so that a test (or a
+  // benchmark) can wait for the playground to settle instead of waiting a fixed time.
+  request() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.update(); this.idle(); });
+    this.root.dataset.busy = "";
+  }
+
+  idle() { if (!this.frame && !this.saying) delete this.root.dataset.busy; }
+
+  update() {
+    const t0 = performance.now();
+    let t1 = t0;
+    if (this.dirty) {
+      // After an edit the picture shows where the new run ends; a reset starts it again.
+      Object.assign(this, { dirty: false, res: compute(this.st) });
+      Object.assign(this, { pos: this.rewind ? 0 : this.total, rewind: false });
+      t1 = performance.now();
+    }
+    this.pos = Math.max(0, Math.min(this.total, this.pos));
+    this.view = fitView(this.st.view, this.res.X);
+    for (const draw of [this.drawAxes, this.drawPoints, this.drawRun, this.drawMarks, this.drawText]) draw.call(this);
+    // For benchmarks: the whole update, and the part of it spent computing the run (0 when
+    // only the scrub position changed).
+    this.root.dataset.updateMs = (performance.now() - t0).toFixed(2);
+    this.root.dataset.computeMs = (t1 - t0).toFixed(2);
+  }
+
+  drawAxes() {
+    const v = this.view, key = [v.x0, v.x1, v.y0, v.y1].join();
+    if (this.axesKey === key) return;  // the view changes rarely: the axes are rebuilt then only
+    this.axesKey = key;
+    attr(this.svg, "viewBox", `0 0 ${v.W} ${v.H}`);
+    attr(this.g.frame, "width", v.W - 1);
+    attr(this.g.frame, "height", v.H - 1);
+    const ax = this.g.axes, ox = sx(v, 0), oy = sy(v, 0), ticks = [];
+    ax.replaceChildren();
+    s("path", { class: "pcpg-axis", d: `M0,${f1(oy)}H${v.W}M${f1(ox)},0V${v.H}` }, ax);
+    // Tick spacing: 1, 2 or 5 times a power of ten, about six ticks across the window.
+    const raw = Math.max(v.x1 - v.x0, v.y1 - v.y0) / 6, p = 10 ** Math.floor(Math.log10(raw)), m = raw / p;
+    const step = p * (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10);
+    const label = (x, y, t, anchor) => { s("text", { class: "pcpg-tick", x: f1(x), y: f1(y), "text-anchor": anchor }, ax).textContent = num(t, 3); };
+    for (let t = Math.ceil(v.x0 / step) * step; t <= v.x1; t += step) {
+      const x = sx(v, t);
+      if (Math.abs(t) >= step / 2) ticks.push(`M${f1(x)},${f1(oy - 3)}v6`);
+      if (Math.abs(t) >= step / 2 && x > 12 && x < v.W - 12) label(x, Math.min(v.H - 3, oy + 15), t, "middle");
+    }
+    for (let t = Math.ceil(v.y0 / step) * step; t <= v.y1; t += step) {
+      const y = sy(v, t);
+      if (Math.abs(t) >= step / 2) ticks.push(`M${f1(ox - 3)},${f1(y)}h6`);
+      if (Math.abs(t) >= step / 2 && y > 10 && y < v.H - 6) label(Math.max(3, ox - 6), y + 4, t, ox - 6 < 20 ? "start" : "end");
+    }
+    s("path", { class: "pcpg-axis", d: ticks.join("") }, ax);
+    s("text", { class: "pcpg-vlabel", x: v.W - 16, y: f1(Math.max(14, oy - 6)) }, ax).textContent = "x₁";
+    s("text", { class: "pcpg-vlabel", x: f1(Math.min(v.W - 18, ox + 6)), y: 14 }, ax).textContent = "x₂";
+  }
+
+  // The points: one <path> each, reused; only what changed is written.
+  drawPoints() {
+    const v = this.view, X = this.res.X, y = this.res.y, els = this.pointEls;
+    while (els.length < X.length) els.push(s("path", {}, this.g.points));
+    while (els.length > X.length) els.pop().remove();
+    X.forEach((x, i) => {
+      attr(els[i], "d", y[i] > 0 ? CIRCLE_D : SQUARE_D);
+      attr(els[i], "class", y[i] > 0 ? "pcpg-pos" : "pcpg-neg");
+      attr(els[i], "transform", `translate(${screen(v, [x])})`);
+    });
+  }
+
+  // The line, its normal, the margin band and the update at the scrub position.
+  drawRun() {
+    const v = this.view, g = this.g, res = this.res, at = stepAt(res, this.pos), w = at && at.w;
+    const b = w && res.c !== null ? res.c * w[2] : 0, seg = w ? clipLine(v, w[0], w[1], b) : null;
+    if (seg) {
+      attr(g.line, "x1", f1(sx(v, seg[0][0]))); attr(g.line, "y1", f1(sy(v, seg[0][1])));
+      attr(g.line, "x2", f1(sx(v, seg[1][0]))); attr(g.line, "y2", f1(sy(v, seg[1][1])));
+      // The normal starts at the foot of the perpendicular from the origin, or mid-segment when
+      // the foot is outside the window.
+      const foot = inView(v, seg[2]) ? seg[2] : [(seg[0][0] + seg[1][0]) / 2, (seg[0][1] + seg[1][1]) / 2];
+      const nn = Math.hypot(w[0], w[1]), L = 0.12 * v.W;
+      const x0 = sx(v, foot[0]), y0 = sy(v, foot[1]), x1 = x0 + L * w[0] / nn, y1 = y0 - L * w[1] / nn;
+      attr(g.normal, "d", arrowPath(x0, y0, x1, y1));
+      attr(g.wLabel, "x", f1(x1 + 6 * w[0] / nn - 4)); attr(g.wLabel, "y", f1(y1 - 6 * w[1] / nn + 4));
+    }
+    for (const e of [g.line, g.normal, g.wLabel]) showSvg(e, Boolean(seg));
+    // The band |w·x + b| / ‖w‖ < τγ of the Margin Perceptron (‖w‖ of the lifted w with c): its
+    // two edges, dashed.
+    const m = seg && res.kind === "margin" ? this.st.target * res.cert.low * Math.hypot(...w) : 0;
+    const band = m ? [b - m, b + m].map((o) => clipLine(v, w[0], w[1], o)).filter(Boolean).map((e) => `M${screen(v, e.slice(0, 2))}`).join("") : "";
+    attr(g.band, "d", band.replaceAll(" ", "L"));
+    showSvg(g.band, Boolean(band));
+    // The update w ← w + y·x as a triangle from the origin (the plane's part of w, which with the
+    // offset trick is w without its last entry), drawn smaller when w has outgrown the window.
+    const st = at && at.step;
+    if (st) {
+      const prev = at.prev || [0, 0], i = st.i, yx = [res.y[i] * res.X[i][0], res.y[i] * res.X[i][1]];
+      const big = Math.max(Math.hypot(prev[0], prev[1]), Math.hypot(w[0], w[1]), Math.hypot(...yx));
+      const k = (this.vectorScale = big > 0 ? Math.min(1, 0.45 * Math.min(v.x1 - v.x0, v.y1 - v.y0) / big) : 1);
+      const P = (q) => [sx(v, k * q[0]), sy(v, k * q[1])], O = P([0, 0]), A = P(prev), B = P(w);
+      attr(g.wold, "d", arrowPath(...O, ...A, 7));
+      attr(g.wnew, "d", arrowPath(...O, ...B, 8));
+      attr(g.upd, "d", arrowPath(...A, ...B, 10));
+      attr(g.upd, "class", `pcpg-upd ${res.y[i] > 0 ? "pcpg-upd-pos" : "pcpg-upd-neg"}`);
+      attr(g.culprit, "cx", f1(sx(v, res.X[i][0])));  // the point whose mistake caused the update
+      attr(g.culprit, "cy", f1(sy(v, res.X[i][1])));
+    }
+    for (const e of [g.wold, g.wnew, g.upd, g.culprit]) showSvg(e, Boolean(st));
+  }
+
+  drawMarks() {
+    const v = this.view, g = this.g, sel = this.sel >= 0 && this.sel < this.res.X.length ? this.res.X[this.sel] : null;
+    if (sel) { attr(g.sel, "cx", f1(sx(v, sel[0]))); attr(g.sel, "cy", f1(sy(v, sel[1]))); }
+    showSvg(g.sel, Boolean(sel));
+    const p = this.cursorAt(), x = sx(v, p[0]), y = sy(v, p[1]);
+    attr(g.cursor, "d", `M${f1(x - 10)},${f1(y)}h7m6,0h7M${f1(x)},${f1(y - 10)}v7m0,6v7`);
+  }
+
+  // --- words: the readout, the message, the live text ----------------------------------------
+
+  // The readout's rows as plain sentences; the live text reads the same sentences.
+  words() {
+    const res = this.res, st = this.st, n = res.n, c = res.c, l = c !== null ? "′" : "", R = `R${l}`, g = `γ${l}`, cert = res.cert;
+    const out = { points: `${n} (${res.nPos} of +1, ${n - res.nPos} of ${MINUS}1)`, margin: "—", radius: "—", update: "—", mistakes: "—", run: "—", bound: "—", check: "—" };
+    if (res.R) out.radius = `${R} ≈ ${num(res.R.estimate)}` + (c !== null ? ` (the lifted points (x, c) with c = ${num(c, 3)}; R ≈ ${num(res.Rplain.estimate)})` : "");
+    const est = cert && cert.gamma ? `floats estimate ${g} ≈ ${num(cert.gamma)}` : "", status = cert && cert.status;
+    if (status === "separable") out.margin = cert.low ? `${g} ≥ ${num(cert.low)}, certified (separable; ${est})` : `separable, certified${est ? `; ${est}, not certified` : ""}`;
+    else if (status) out.margin = `${status === "inseparable" ? "not separable" : "undecided"}. ${cert.reason}${status === "undecided" && est ? ` (${est}, not certified)` : ""}`;
+    const run = res.run, k = this.pos, total = this.total, marg = res.kind === "margin";
+    if (!run) return out;
+    out.update = this.updateText();
+    out.mistakes = `${marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k} so far (update ${k} of ${total}); ${res.mistakes} in the whole run` +
+      (marg ? ` (it also updates on points short of the target margin τ·${g})` : "");
+    out.run = (marg ? `Margin Perceptron aiming at τ·${g} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") + (run.converged
+      ? `converged after ${plural(run.epochs, "epoch", "epochs")}` : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`);
+    if (!res.bound) {
+      out.bound = status === "inseparable" ? "none: the data are not separable, so no γ > 0 bounds the mistakes" : "none: no margin γ > 0 is certified";
+      out.check = status !== "inseparable" ? "No bound applies without a certified margin." : run.converged
+        ? "The run ended with a sweep without a mistake, though the data are not separable: under this tie rule a point with w·x = 0 " +
+          "counts as correct (w = 0, or its line passes through a point), or floating point rounded a score of 0 or less to above 0. " +
+          "Either way its w does not separate the points, and no bound applies."
+        : "This run did not stop. In exact arithmetic, with ties counted as mistakes, the perceptron never stops on data that are " +
+          "not separable: a sweep without a mistake would give a separator.";
+      return out;
+    }
+    const from = `from ${R} ≤ ${num(res.R.up)} and ${g} ≥ ${num(cert.low)}, all three certified`, B = num(res.bound);
+    out.bound = marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${B} with η = 1 − τ = ${num(1 - st.target, 4, -1)}, ${from}` : `(${R}/${g})² ≤ ${B}, ${from}`;
+    const count = marg ? total : res.mistakes, what = plural(count, marg ? "update" : "mistake", marg ? "updates" : "mistakes");
+    out.check = count <= res.bound ? `${what}${run.converged ? "" : " so far"} ≤ ${B}: the bound holds.`
+      : `${what} > ${B}: the bound fails, which the theorem rules out — please report this data set.`;
+    return out;
+  }
+
+  // What happened at the scrub position, in words.
+  updateText() {
+    const res = this.res, at = stepAt(res, this.pos), st = at && at.step, w = at && at.w;
+    if (!st) return res.kind === "margin" ? "the start: w = y·x of point 1" : "the start: w = 0, no line yet";
+    const i = st.i, why = res.kind === "margin" && !st.mistake ? "short of the target margin" : "a mistake";
+    return `point ${i + 1} (${labelText(res.y[i])} at ${pointText(res.X[i])}) was ${why}, so w ← w + y·x` +
+      (this.vectorScale < 1 ? ` (the arrows from the origin drawn at ×${num(this.vectorScale, 2)})` : "") +
+      (w[0] !== 0 || w[1] !== 0 ? "" : w.length === 3 && w[2] !== 0 ? "; w is (0, 0, b/c): no line, every point is on one side" : "; w = 0 again: no line");
+  }
+
+  // The message for bad states and notices (shown, and said first in the live text).
+  messageText() {
+    return [this.notice, ...this.res.notes, ...this.res.issues].filter(Boolean).join(" ");
+  }
+
+  drawText() {
+    const w = this.words(), r = this.readout, c = this.controls, total = this.total;
+    for (const k in r) text(r[k], w[k]);
+    text(this.message, this.messageText());
+    show(this.message, Boolean(this.messageText()));
+    attr(c.scrub, "max", String(total));
+    if (Number(c.scrub.value) !== this.pos) c.scrub.value = String(this.pos);
+    attr(c.scrub, "aria-valuetext", `update ${this.pos} of ${total}`);
+    text(c.scrubOut, `${this.pos} / ${total}`);
+    text(c.play, this.playing ? "Pause" : "Play");
+    attr(c.play, "aria-disabled", String(!total));
+    attr(c.back, "aria-disabled", String(this.pos <= 0));
+    attr(c.fwd, "aria-disabled", String(this.pos >= total));
+    c.tie.disabled = this.res.kind === "margin";
+  }
+
+  // The state in sentences, for screen readers.
+  describe() {
+    const res = this.res, w = this.words();
+    const parts = [this.messageText(), `${plural(res.n, "point", "points")}: ${res.nPos} labelled +1, ${res.n - res.nPos} labelled ${MINUS}1.`];
+    if (res.n && res.run) {
+      parts.push(`Margin: ${full(w.margin)} ${w.radius.split(" (")[0]}.`, `Update ${this.pos} of ${this.total}: ${w.update}.`,
+        `Mistakes: ${full(w.mistakes)} ${full(w.run)} Bound: ${full(w.bound)} ${full(w.check)}`);
+    }
+    return parts.filter(Boolean).join(" ");
+  }
+
+  // Announce the state once things settle: not while a point is dragged or the run plays.
+  say(lead = "") {
+    if (lead) this.lead = lead;
+    clearTimeout(this.timers.say);
+    this.saying = !(this.drag && this.drag.moved) && !this.playing;
+    if (!this.saying) return this.idle();
+    this.root.dataset.busy = "";
+    this.timers.say = setTimeout(() => this.sayNow(), ANNOUNCE_MS);
+  }
+
+  sayNow(lead = "", only = false) {
+    clearTimeout(this.timers.say);
+    if (this.frame || this.dirty) { cancelAnimationFrame(this.frame); this.frame = 0; this.update(); }
+    const first = lead || this.lead;
+    text(this.status, only ? first : [first, this.describe()].filter(Boolean).join(" "));
+    Object.assign(this, { lead: "", saying: false });
+    this.idle();
+  }
+
+  destroy() {
+    this.abort.abort();
+    for (const [ev, cb] of this.modelHandlers) this.model.off(ev, cb);
+    cancelAnimationFrame(this.frame);
+    Object.values(this.timers).forEach(clearTimeout);
+    this.root.remove();
+  }
+}
+
+
+/** anywidget's format: render({ model, el }) draws the playground of `model` into `el` and
+ *  returns its cleanup. */
+function render({ model, el }) {
+  const pg = new Playground(model, el);
+  return () => pg.destroy();
+}
+export default { render };
