@@ -84,7 +84,7 @@ export function marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEp
       let s = 0, nn = 0;
       for (let j = 0; j < w.length; j++) s += z[j] * w[j];
       for (let j = 0; j < w.length; j++) nn += w[j] * w[j];
-      if (!(s < aim * Math.sqrt(nn))) return;
+      if (nn > 0 && !(s < aim * Math.sqrt(nn))) return;  // while w = 0 every point is short
       for (let j = 0; j < w.length; j++) w[j] += z[j];
       steps.push({ i, epoch: epoch + 1, w: w.slice(), mistake: s <= 0 });
       clean = false;

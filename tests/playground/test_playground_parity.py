@@ -56,7 +56,8 @@ def contract_perceptron(X, y, tie, c, max_epochs):
 
 
 def contract_margin_perceptron(X, y, gamma, target, c, max_epochs):
-    """The common contract's Margin Perceptron (Balcan): aim = τγ, a margin mistake s < aim·√nn."""
+    """The common contract's Margin Perceptron (Balcan): aim = τγ, a margin mistake s < aim·√nn,
+    and every point a margin mistake while w = 0 (no point has a margin yet)."""
     Z = [[label * v for v in list(map(float, x)) + ([c] if c is not None else [])] for x, label in zip(X, y)]
     w, aim, steps, epoch, clean = list(Z[0]), target * gamma, [], 0, False
     w0 = list(w)
@@ -68,7 +69,7 @@ def contract_margin_perceptron(X, y, gamma, target, c, max_epochs):
                 s += z[j] * w[j]
             for j in range(len(w)):
                 nn += w[j] * w[j]
-            if s < aim * math.sqrt(nn):
+            if nn == 0 or s < aim * math.sqrt(nn):  # while w = 0 every point is short
                 w = [w[j] + z[j] for j in range(len(w))]
                 steps.append({"i": i, "epoch": epoch, "w": w, "mistake": s <= 0})
                 clean = False
@@ -147,10 +148,9 @@ def test_perceptron_runs_match_the_contract(pg_page):
 
 @pytest.mark.parametrize("tie", TIES)
 def test_perceptron_runs_match_the_core(pg_page, tie):
-    """The package's perceptron, on integer data with ties, where floats are exact. After the
-    merge with the float core (the same contract), drop the filter to compare on every case."""
-    jobs = [_job(X, y, c=c, me=me) for cat, X, y, me in CASES if cat in ("integer-ties", "duplicates", "collinear")
-            for c in (None, 1.0, 3.0)]
+    """The package's perceptron makes the same runs, bit for bit, on every case: both follow
+    one float contract (the same operations in the same order)."""
+    jobs = [_job(X, y, c=c, me=me) for cat, X, y, me in CASES for c in (None, 1.0, 3.0)]
     got = _js(pg_page, f"j => pg.perceptronRun(j.X, j.y, {{ tie: '{tie}', c: j.c, maxEpochs: j.me }})", jobs)
     for job, g in zip(jobs, got):
         X = np.array(job["X"], float).reshape(-1, 2)
@@ -167,7 +167,8 @@ def _probes():
     """Margin Perceptron runs on the threshold: w starts at z₁ = (3, 4), ‖w‖ = 5, τγ = ½, and a
     point with z·w = 2.5 = τγ‖w‖ exactly (twice: not short), 0 (a true mistake), or just below."""
     return [_job(np.array([[3.0, 4.0], z]), [1, 1], g=1.0, o={"target": 0.5, "c": None, "maxEpochs": 5})
-            for z in ([0.5, 0.25], [-0.5, 1.0], [4.0, -3.0], [0.5, 0.2499999999999999], [-4.0, 3.0])]
+            for z in ([0.5, 0.25], [-0.5, 1.0], [4.0, -3.0], [0.5, 0.2499999999999999], [-4.0, 3.0])] + [
+        _job(np.array([[0.0, 0.0], [1.0, 0.0]]), [1, 1], g=1.0, o={"target": 0.5, "c": None, "maxEpochs": 5})]
 
 
 def test_margin_perceptron_runs_match_the_contract(pg_page):
@@ -179,8 +180,9 @@ def test_margin_perceptron_runs_match_the_contract(pg_page):
     for job, g in zip(jobs, got):
         o = job["o"]
         assert g == contract_margin_perceptron(job["X"], job["y"], job["g"], o["target"], o["c"], o["maxEpochs"]), job
-    assert [len(g["steps"]) for g in got[-5:]] == [0, 0, 1, 1, 1]  # the probes: on the aim is not short
-    assert [g["steps"][0]["mistake"] for g in got[-3:]] == [True, False, True]  # z·w = 0 is a true mistake
+    assert [len(g["steps"]) for g in got[-6:-1]] == [0, 0, 1, 1, 1]  # the probes: on the aim is not short
+    assert [g["steps"][0]["mistake"] for g in got[-4:-1]] == [True, False, True]  # z·w = 0 is a true mistake
+    assert [s["i"] for s in got[-1]["steps"][:2]] == [0, 1]  # while w = 0 every point is short
     assert len(jobs) >= 300
 
 
