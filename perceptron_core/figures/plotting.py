@@ -31,30 +31,7 @@ _MARGINS = dict(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)
 
 class BookFigure(Figure):
     """A :class:`~matplotlib.figure.Figure` that a notebook shows as a PNG when it is the value
-    of a cell (as :func:`figure_png` renders it: in Jupyter, Colab, VS Code and the book build),
-    and that says whether its axis labels were aligned across Axes.
-
-    Attributes
-    ----------
-    labels_aligned : bool
-        Whether :meth:`align_xlabels`, :meth:`align_ylabels` or :meth:`align_labels` was called:
-        then an axis label's place depends on the tick labels of other Axes, which
-        :mod:`perceptron_core.figures.render` must know (matplotlib does not say).
-    """
-
-    labels_aligned = False
-
-    def align_xlabels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_xlabels(axs)
-
-    def align_ylabels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_ylabels(axs)
-
-    def align_labels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_labels(axs)
+    of a cell (as :func:`figure_png` renders it: in Jupyter, Colab, VS Code and the book build)."""
 
     def _repr_png_(self) -> bytes:
         return figure_png(self)
@@ -65,9 +42,8 @@ def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tu
 
     Margins are fixed rather than computed by a layout engine: constrained layout costs about
     half a second per draw, which would make sliders sluggish, and fixed axes also keep the
-    panels from jumping between frames. Ticks and tick labels lie below the data
-    (``set_axisbelow(True)``, zorder 0.5), so that a slider move can keep them from an earlier
-    frame (:mod:`perceptron_core.figures.render`): draw the data at zorder 1 or more.
+    panels from jumping between frames. Ticks and grid lines lie below the data
+    (``set_axisbelow(True)``).
 
     Parameters
     ----------
