@@ -381,3 +381,14 @@ def test_side_by_side_panels_are_cut_keep_one_size_and_lose_no_pixel():
 def test_a_figure_that_cannot_be_cut_stays_whole(case):
     ctrl = explore(lambda k: two_panels(k, **{case: True}), k=[0, 1], alt="k", mode="static")
     assert [p[:4] for p in ctrl.panels] == [(0, 260, 0, 600)]
+
+
+def test_slider_thumbs_are_targets_of_24_px():
+    """WCAG 2.2's least target size. Chromium draws the thumb from ::-webkit-slider-thumb only
+    when the input and the thumb both have appearance: none (else 16 px, whatever the CSS);
+    tests/book/test_phone.py measures the sliders themselves on a phone."""
+    rules = dict(re.findall(r"([^{}]+)\{([^}]*)\}", sliders._STYLE))
+    for thumb in (".pc-explore-range::-webkit-slider-thumb", ".pc-explore-range::-moz-range-thumb"):
+        assert "width:24px" in rules[thumb] and "height:24px" in rules[thumb]
+    assert "appearance:none" in rules[".pc-explore-range::-webkit-slider-thumb"]
+    assert "appearance:none" in rules[".pc-explore-range"] and "height:24px" in rules[".pc-explore-range"]
