@@ -25,8 +25,6 @@ __all__ = ["POSITIVE", "NEGATIVE", "BOUNDARY", "BookFigure", "new_figure", "plot
 
 POSITIVE, NEGATIVE, BOUNDARY = "#1f77b4", "#d62728", "#333333"
 
-#: Fixed margins of every :func:`new_figure`.
-_MARGINS = dict(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)
 
 
 class BookFigure(Figure):
@@ -67,7 +65,7 @@ def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tu
         if not isinstance(size, numbers.Real) or isinstance(size, bool) or not 0 < size < 100:
             raise ValueError(f"{name} must be a positive number of inches below 100, got {size!r}.")
     fig = BookFigure(figsize=(float(width), float(height)))
-    fig.subplots_adjust(**_MARGINS)
+    fig.subplots_adjust(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)  # fixed
     axes = list(fig.subplots(1, int(ncols), squeeze=False)[0])
     for ax in axes:
         ax.set_axisbelow(True)

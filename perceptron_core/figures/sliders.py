@@ -91,10 +91,6 @@ AltSpec = Union[str, Callable[..., str]]
 # ------------------------------------------------------------------------------ parameter grids
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 def _decimals(x: float) -> int:
     """Digits after the decimal point in the shortest repr of ``x`` (0.05 -> 2, 1e-7 -> 7)."""
     exponent = Decimal(repr(float(x))).normalize().as_tuple().exponent
@@ -131,7 +127,8 @@ def _expand(name: str, spec: Any, max_frames: int = 10**6) -> _Param:
     if not isinstance(spec, tuple):
         raise ValueError(f"Parameter {name!r} has unsupported form {spec!r} "
                          f"({type(spec).__name__}). {hint}")
-    if len(spec) not in (3, 4) or not all(_is_number(v) for v in spec):
+    if len(spec) not in (3, 4) or not all(isinstance(v, numbers.Real)
+                                          and not isinstance(v, bool) for v in spec):
         raise ValueError(f"Parameter {name!r}={spec!r} is not a tuple of 3 or 4 numbers. {hint}")
     if not all(math.isfinite(v) for v in spec):
         raise ValueError(f"Parameter {name!r}={spec!r} contains NaN or inf; a slider needs "
@@ -258,8 +255,7 @@ class _Painter:
             fig = self.draw(**values)
             if not isinstance(fig, Figure):
                 raise TypeError(f"draw(**{values!r}) returned {type(fig).__name__}, not a "
-                                "matplotlib.figure.Figure; end your draw function with "
-                                "`return fig`.")
+                                "Figure; end your draw function with `return fig`.")
             pyplot = sys.modules.get("matplotlib.pyplot")
             if pyplot is not None:  # a pyplot figure would show again at the cell's end
                 pyplot.close(fig)
@@ -443,12 +439,12 @@ def _live_class():
             was scheduled; False in a plain script, which has no loop."""
             if self._pending is not None:
                 self._pending.cancel()
-            self._pending = None
             try:
                 self._pending = asyncio.get_running_loop().call_later(delay, callback)
+                return True
             except RuntimeError:
+                self._pending = None
                 return False
-            return True
 
         def _moved(self, name: str, new: Any) -> None:
             param = next(p for p in self._params if p.name == name)
@@ -499,7 +495,9 @@ def _live_class():
 # ------------------------------------------------------------------------------ static mode
 
 # One small script, the same in every control: it wires up every control of the page not yet
-# marked ready, so including it many times is harmless and nothing leaks into globals.
+# marked ready, so including it many times is harmless and nothing leaks into globals. The
+# controls' look (24 px thumbs, panels that wrap) is in the book's stylesheet, book/_static/
+# book.css, once per page rather than once per control; without it they still work.
 _SCRIPT = """(function () {
   document.querySelectorAll("div.pc-explore:not([data-pc-ready])").forEach(function (root) {
     var data = JSON.parse(root.querySelector("script.pc-explore-data").textContent);
@@ -547,34 +545,6 @@ _SCRIPT = """(function () {
   });
 })();"""
 
-_STYLE = (".pc-explore{margin:1em 0}.pc-explore-control{display:flex;align-items:center;"
-          "gap:.5em;margin:.2em 0}.pc-explore-control label{flex:none;font-family:monospace}"
-          # Label, slider and value on one row down to a 360 px phone. Thumb and track drawn
-          # here, 24 px tall, the least target size of WCAG 2.2 (2.5.8); 3:1 against a light
-          # page; the book sets --pc-explore-* for its dark theme.
-          ".pc-explore-range{flex:1 1 6rem;min-width:6rem;max-width:22rem;height:24px;margin:0;"
-          "padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}"
-          ".pc-explore-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;"
-          "background:var(--pc-explore-track,#767676)}"
-          ".pc-explore-range::-moz-range-track{height:6px;border-radius:3px;"
-          "background:var(--pc-explore-track,#767676)}"
-          ".pc-explore-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;"
-          "box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;"
-          "border:2px solid var(--pc-explore-ring,#fff);background:var(--pc-explore-thumb,#0a58ca)}"
-          ".pc-explore-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;"
-          "border-radius:50%;border:2px solid var(--pc-explore-ring,#fff);"
-          "background:var(--pc-explore-thumb,#0a58ca)}"
-          ".pc-explore-range:focus-visible{outline:3px solid var(--pc-explore-thumb,#0a58ca);"
-          "outline-offset:2px}"
-          ".pc-explore-value{flex:none;font-family:monospace;min-width:3.5em}"
-          ".pc-explore-panels{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:1rem}"
-          ".pc-explore-img{display:block;min-width:0;height:auto}"
-          # Read by screen readers, not shown: the picture itself is on the screen.
-          ".pc-explore-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;"
-          "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}"
-          # On paper the picture's description is its caption.
-          ".pc-print-caption{display:none}@media print{.pc-print-caption{display:block}}")
-
 _counter = itertools.count()
 
 
@@ -605,8 +575,7 @@ class StaticExplorer:
     """
 
     def __init__(self, draw: Callable[..., Figure], alt: AltSpec, params: list[_Param]):
-        self.names = [p.name for p in params]
-        self.labels = [p.labels for p in params]
+        self.names, self.labels = [p.name for p in params], [p.labels for p in params]
         self.grid = [p.values for p in params]
         self.initial = tuple(p.values[p.initial] for p in params)
         self._initial_idx = [p.initial for p in params]
@@ -731,7 +700,7 @@ class StaticExplorer:
                           f'alt="{alt if k == 0 else ""}" width="{r - l}" height="{b - t}" '
                           f'style="flex:{r - l} 1 {basis}px;max-width:min(100%,{r - l}px)" '
                           f'data-pc-text-px="{px:.2f}">')
-        return (f'<div class="pc-explore" id="{self.id}"><style>{_STYLE}</style>{"".join(rows)}'
+        return (f'<div class="pc-explore" id="{self.id}">{"".join(rows)}'
                 f'<div class="pc-explore-panels">{"".join(images)}</div>'
                 f'<p class="pc-print-caption" aria-hidden="true">{alt}</p>'
                 '<div class="pc-explore-status" role="status" aria-live="polite" '
@@ -743,9 +712,8 @@ class StaticExplorer:
         return self.html
 
     def __repr__(self) -> str:
-        sizes = "x".join(str(len(v)) for v in self.grid)
-        return (f"StaticExplorer({', '.join(self.names)}: {sizes} grid, "
-                f"{len(self.frames)} distinct frames)")
+        return (f"StaticExplorer({', '.join(self.names)}: {'x'.join(map(str, map(len, self.grid)))}"
+                f" grid, {len(self.frames)} distinct frames)")
 
 
 # --------------------------------------------------------------------------- the entry point

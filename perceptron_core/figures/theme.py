@@ -43,11 +43,10 @@ GRAPHICS_CONTRAST, TEXT_CONTRAST = 3.0, 4.5
 
 _PAPER, _INK = np.array(to_rgba(PAPER)[:3]), np.array(to_rgba(INK)[:3])
 #: rcParams holding the colours of what matplotlib makes only while it draws (tick labels).
-_RC_COLOURS = ("figure.facecolor", "figure.edgecolor", "axes.facecolor", "axes.edgecolor",
-               "axes.labelcolor", "axes.titlecolor", "text.color", "xtick.color",
-               "xtick.labelcolor", "ytick.color", "ytick.labelcolor", "grid.color",
-               "legend.facecolor", "legend.edgecolor", "legend.labelcolor", "patch.edgecolor",
-               "patch.facecolor", "lines.color")
+_RC_COLOURS = ("figure.facecolor figure.edgecolor axes.facecolor axes.edgecolor axes.labelcolor "
+               "axes.titlecolor text.color xtick.color xtick.labelcolor ytick.color grid.color "
+               "ytick.labelcolor legend.facecolor legend.edgecolor legend.labelcolor "
+               "patch.edgecolor patch.facecolor lines.color").split()
 
 
 def _luminance(rgb: Any) -> float:
@@ -110,9 +109,6 @@ def to_dark(fig: Figure) -> Figure:
         if p.get_fill():
             p.set_facecolor(dark_colour(p.get_facecolor()))
 
-    def many(colours: Any) -> np.ndarray:
-        return np.array([dark_colour(c) for c in to_rgba_array(colours)]).reshape(-1, 4)
-
     for artist in fig.findobj():
         if isinstance(artist, Text):
             artist.set_color(dark_colour(artist.get_color(), text=True))
@@ -130,7 +126,7 @@ def to_dark(fig: Figure) -> Figure:
         elif isinstance(artist, Collection):
             faces, edges = artist.get_facecolor(), artist.get_edgecolor()
             if len(faces):
-                artist.set_facecolor(many(faces))
+                artist.set_facecolor([dark_colour(c) for c in to_rgba_array(faces)])
             if not isinstance(edges, str) and len(edges):  # "face" follows the faces
-                artist.set_edgecolor(many(edges))
+                artist.set_edgecolor([dark_colour(c) for c in to_rgba_array(edges)])
     return fig

@@ -51,7 +51,7 @@ RUN_ALL_S = 240  # one chapter, on a loaded 2-core machine
 EXPLORE_CALL = re.compile(r"(?<![\w])explore\(")  # a call, not the name in an import list
 WIDGET_ERRORS = re.compile(r"Error displaying widget|javascript error|Failed to create view",
                            re.I)
-FIGURE = ".widget-vbox:has(> .widget-html img.pc-explore-live-img)"
+FIGURE = ".pc-explore-live"  # the live figure's widget box
 
 
 def _missing(reason: str) -> None:
@@ -245,6 +245,8 @@ def _move(page, figure, control, by_mouse: bool) -> dict | None:
 def _check(browser, server: Server, prefix: str, notebooks: list[Path], by_mouse=False):
     """Start every notebook (their kernels run side by side), then check them one by one with
     the other kernels idle. Returns the errors, the latencies and the number of figures."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     pages = [(nb, _run_all(browser, server, prefix.format(stem=nb.stem), nb)) for nb in notebooks]
     errors, latencies, figures = [], [], 0
     for nb, page in pages:
@@ -257,8 +259,15 @@ def _check(browser, server: Server, prefix: str, notebooks: list[Path], by_mouse
         for index in cells:
             figures += 1
             where = f"{nb.name} cell {index}"
-            figure = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(FIGURE).first
-            figure.wait_for(timeout=10_000)  # widget views render after the kernel idles
+            cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+            cell.scroll_into_view_if_needed()  # JupyterLab renders the cells in view
+            figure = cell.locator(FIGURE).first
+            try:
+                figure.wait_for(timeout=10_000)  # widget views render after the kernel idles
+            except PlaywrightTimeout:
+                errors.append(f"{where}: no live figure; the cell shows "
+                              f"{cell.inner_text()[-300:]!r}")
+                continue
             img = figure.locator("img.pc-explore-live-img")
             if figure.get_by_role("img", name=img.get_attribute("alt"), exact=True).count() != 1:
                 errors.append(f"{where}: the picture's accessible name is not its alt text")
