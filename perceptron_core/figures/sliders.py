@@ -402,7 +402,7 @@ def _live_class():
             common = dict(description=p.name, continuous_update=continuous,
                           style={"description_width": "initial"},
                           layout=widgets.Layout(width="min(100%, 32rem)"))
-            step = p.values[1] - p.values[0] if len(p.values) > 1 else 1
+            step = p.values[1] - p.values[0] if len(p.values) > 1 and p.kind != "choice" else 1
             if p.kind == "int":
                 return widgets.IntSlider(value=p.values[p.initial], min=p.values[0],
                                          max=p.values[-1], step=step, **common)

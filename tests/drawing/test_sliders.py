@@ -206,14 +206,14 @@ def test_live_shows_the_drawing_of_the_sliders_values_in_place():
 
 
 def test_live_names_a_picture_without_alt_and_closes_pyplot_figures():
-    def pyplot_draw(n):
+    def pyplot_draw(n, s):
         fig, ax = plt.subplots(figsize=(2, 2), dpi=30)
         ax.plot(range(n))
         return fig
 
-    ctrl = explore(pyplot_draw, n=(2, 6, 2), mode="live")
+    ctrl = explore(pyplot_draw, n=(2, 6, 2), s=["a", "b"], mode="live")
     ctrl.controls["n"].value = 6
-    assert _shown(ctrl)[1] == "Figure for n = 6"
+    assert _shown(ctrl)[1] == "Figure for n = 6, s = a"
 
 
 def test_live_keeps_frames_bounded_and_a_failed_frame_does_not_spoil_the_next(monkeypatch):
