@@ -74,9 +74,10 @@ CONTINUOUS_UPDATE_BELOW_S = 0.1
 #: Live mode keeps this many rendered frames, so that going back to a value is instant.
 LIVE_CACHE_FRAMES = 64
 #: A move is drawn this long after it arrives, so that the moves queued meanwhile (a drag, a
-#: held key) are drawn once, at their last value. After a frame, the kernel draws the next
-#: step of every slider ahead (a key press then finds its picture ready), one every
-#: PREFETCH_AFTER_S while no move comes.
+#: held key) are drawn once, at their last value. After a move, the kernel draws the next step
+#: of every slider of that figure ahead (a key press then finds its picture ready), one every
+#: PREFETCH_AFTER_S while no move comes. Not before the first move: a notebook of many figures
+#: would keep its kernel busy drawing ahead for figures nobody moves.
 DRAW_AFTER_S = 0.01
 PREFETCH_AFTER_S = 0.005
 #: The smallest text a reader should have to read, in CSS px (the book's phone test).
@@ -375,12 +376,12 @@ def _live_class():
             self._ahead: list[dict] = []  # frames to draw ahead while no move comes
             self.values = {p.name: p.values[p.initial] for p in params}
             self._frame(self.values)  # the first frame also fills matplotlib's caches, so...
-            ahead = self._neighbours(params[0], 1)[:1]
-            start = time.perf_counter()
-            for values in ahead:  # ...a step along a slider times a move
-                self._frame(values)
-            continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S
-            self._ahead = self._neighbours(params[0], 1)
+            start, steps = time.perf_counter(), 0
+            for p in params:  # ...a step along each slider times a move, and has its first
+                for values in self._neighbours(p, 1)[:1]:  # move ready before the cell ends
+                    self._frame(values)
+                    steps += 1
+            continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S * max(steps, 1)
             # A plain <img alt=...> in an HTML widget, not widgets.Image: its accessible name is
             # then the alt text in every front end (8.1.x front ends crash on an Image tooltip
             # without a description).

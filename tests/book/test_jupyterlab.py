@@ -197,30 +197,33 @@ def _problems(page, nb: Path) -> list[str]:
             or WIDGET_ERRORS.search(out)]
 
 
-# Stamps the press, then the animation frame on which the figure shows a new picture: is it
-# decoded, and is the figure as tall as before (if not, the reader sees a blank or a jump)?
+# Stamps the press (keydown) or release (pointerup), and each animation frame on which the
+# figure shows a new picture: is it decoded, and is the figure as tall as before (if not, the
+# reader sees a blank or a jump)?
 _PROBE = """(root, trigger) => {
-  const old = root.querySelector('img.pc-explore-live-img').getAttribute('src');
+  let src = root.querySelector('img.pc-explore-live-img').getAttribute('src');
   const height = root.getBoundingClientRect().height;
-  const probe = window.__pcProbe = {t0: null};
+  const probe = window.__pcProbe = {t0: null, changes: []};
   document.addEventListener(trigger, () => { probe.t0 = performance.now(); },
                             {capture: true, once: true});
-  new MutationObserver((_, observer) => {
+  new MutationObserver(() => requestAnimationFrame(() => {  // the frame the reader sees next
     const img = root.querySelector('img.pc-explore-live-img');
-    if (!img || img.getAttribute('src') === old) return;
-    observer.disconnect();
-    requestAnimationFrame(() => Object.assign(probe, {
-      t: performance.now(), alt: img.alt, decoded: img.complete && img.naturalWidth > 0,
-      jumped: Math.abs(root.getBoundingClientRect().height - height) >= 1}));
-  }).observe(root, {childList: true, subtree: true, attributes: true});
+    if (!img || img.getAttribute('src') === src) return;
+    src = img.getAttribute('src');
+    probe.changes.push({t: performance.now(), alt: img.alt,
+                        decoded: img.complete && img.naturalWidth > 0,
+                        jumped: Math.abs(root.getBoundingClientRect().height - height) >= 1});
+  })).observe(root, {childList: true, subtree: true, attributes: true});
 }"""
 
 
 def _move(page, figure, control, by_mouse: bool) -> dict | None:
     """Move ``control`` one step (a key) or across its track (a drag) away from the end it sits
-    at; the probe once the new picture is on the screen, or None after MAX_LATENCY_MS."""
+    at; the probe once the new picture is on the screen (after a drag: once it has stayed put
+    for 400 ms, since a slider may follow the hand), or None after MAX_LATENCY_MS."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    control.scroll_into_view_if_needed()
     figure.evaluate(_PROBE, "pointerup" if by_mouse else "keydown")
     base = control.evaluate("h => { const b = h.closest('.noUi-base').getBoundingClientRect();"
                             " const r = h.getBoundingClientRect();"
@@ -235,8 +238,11 @@ def _move(page, figure, control, by_mouse: bool) -> dict | None:
         control.focus()
         page.keyboard.press("ArrowLeft" if at_right else "ArrowRight")
     try:
-        page.wait_for_function("() => window.__pcProbe.t !== undefined",
-                               timeout=MAX_LATENCY_MS + 500, polling="raf")
+        page.wait_for_function(
+            """settle => { const p = window.__pcProbe, last = p.changes[p.changes.length - 1];
+                           return p.t0 !== null && last && (settle ? performance.now() - last.t
+                                                            > settle : last.t > p.t0); }""",
+            arg=400 if by_mouse else 0, timeout=MAX_LATENCY_MS * 2, polling="raf")
     except PlaywrightTimeout:
         return None
     return page.evaluate("() => window.__pcProbe")
@@ -279,10 +285,11 @@ def _check(browser, server: Server, prefix: str, notebooks: list[Path], by_mouse
                     if probe is None:
                         errors.append(f"{here}: no new picture within {MAX_LATENCY_MS} ms")
                         continue
-                    latencies.append(max(probe["t"] - probe["t0"], 0.0))  # a drag may be ahead
-                    if not probe["decoded"] or probe["jumped"]:
-                        errors.append(f"{here}: the new picture flickered {probe}")
-                    if figure.get_by_role("img", name=probe["alt"], exact=True).count() != 1:
+                    last = probe["changes"][-1]  # a drag's last picture may come before the release
+                    latencies.append(max(last["t"] - probe["t0"], 0.0))
+                    if any(not c["decoded"] or c["jumped"] for c in probe["changes"]):
+                        errors.append(f"{here}: a new picture flickered {probe['changes']}")
+                    if figure.get_by_role("img", name=last["alt"], exact=True).count() != 1:
                         errors.append(f"{here}: the new picture is not named by its alt text")
         errors += [e for e in _problems(page, nb) if "not run" not in e]
         page.close()
