@@ -112,7 +112,7 @@ def _bench_cases() -> list:
 
 def __getattr__(name: str):
     # BENCH_CASES, the chapter's explore() call as (name, draw, params), timed by
-    # bench/bench_redraw.py and redrawn by the drawing tests: built when first asked for.
+    # bench/bench_redraw.py and drawn dark by tests/drawing/test_theme.py: built when asked for.
     if name == "BENCH_CASES":
         return _bench_cases()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

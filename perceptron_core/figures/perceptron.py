@@ -169,7 +169,7 @@ def _bench_cases() -> list:
 
 def __getattr__(name: str):
     # BENCH_CASES, the chapter's explore() calls as (name, draw, params), timed by
-    # bench/bench_redraw.py and redrawn by tests/drawing/test_render.py: built when first asked
+    # bench/bench_redraw.py and drawn dark by tests/drawing/test_theme.py: built when first asked
     # for, so that importing the chapter's figures runs nothing.
     if name == "BENCH_CASES":
         return _bench_cases()

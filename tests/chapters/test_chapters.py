@@ -3,9 +3,8 @@
 The chapters are the notebooks ``_toc.yml`` lists (book/_tools/chapters.py reads it), so a new
 chapter is checked here the moment it is added there. A chapter's own claims, the sentences of
 its prose checked by an independent computation, are in ``test_chapter_<name>.py`` beside this
-file. That the committed notebooks hold no outputs, and that every number they glue matches its
-reference, is tests/book/test_notebooks.py's; that every figure of ``BENCH_CASES`` draws, and
-redraws like a fresh drawing, is tests/drawing/test_render.py's.
+file. That the committed notebooks hold no outputs is tests/book/test_notebooks.py's; that every
+figure of ``BENCH_CASES`` draws, light and dark, is tests/drawing/test_theme.py's.
 """
 
 from __future__ import annotations
@@ -170,7 +169,7 @@ def _draw_names(draw) -> set[str]:
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_figure_module_lists_its_figures_in_bench_cases(chapter):
     """BENCH_CASES (name, draw, grid): what bench/bench_redraw.py times and
-    tests/drawing/test_render.py draws. Names carry the chapter's; each grid fits explore's
+    tests/drawing/test_theme.py draws. Names carry the chapter's; each grid fits explore's
     budget of frames."""
     from perceptron_core.figures.sliders import slider_grid
 
