@@ -73,12 +73,10 @@ MAX_CONTROL_BYTES = 3_000_000
 CONTINUOUS_UPDATE_BELOW_S = 0.1
 #: Live mode keeps this many rendered frames, so that going back to a value is instant.
 LIVE_CACHE_FRAMES = 64
-#: A move is drawn this long after it arrives, so that the moves queued meanwhile (a drag, a
-#: held key) are drawn once, at their last value. After a move, the kernel draws the next step
-#: of every slider of that figure ahead (a key press then finds its picture ready), one every
-#: PREFETCH_AFTER_S while no move comes. Not before the first move: a notebook of many figures
-#: would keep its kernel busy drawing ahead for figures nobody moves.
-DRAW_AFTER_S = 0.01
+#: After a move, the kernel draws the next step of every slider of that figure ahead (a key
+#: press then finds its picture ready), one every PREFETCH_AFTER_S while no move comes. Not
+#: before the first move: a notebook of many figures would keep its kernel busy drawing ahead
+#: for figures nobody moves.
 PREFETCH_AFTER_S = 0.005
 #: The smallest text a reader should have to read, in CSS px (the book's phone test).
 READABLE_PX = 9.0
@@ -453,10 +451,10 @@ def _live_class():
             step = 1 if param.values.index(new) >= old else -1
             self.values = {**self.values, name: new}
             self._ahead = self._neighbours(param, step)
-            # In a kernel, the moves arriving while a frame is drawn wait in line; drawing a
-            # moment later draws only the last of them.
-            if not self._later(DRAW_AFTER_S, self._show):
-                self._show()
+            # Drawn at once: the moves of a drag or a held key do not pile up in the kernel,
+            # since ipywidgets' front end sends a value only once the kernel is idle again
+            # (its message throttle), the last one of those that came meanwhile.
+            self._show()
 
         def _show(self) -> None:
             """Swap picture and alt text in one message, so that they never disagree; then

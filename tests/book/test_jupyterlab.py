@@ -217,14 +217,15 @@ _PROBE = """(root, trigger) => {
 }"""
 
 
-def _move(page, figure, control, by_mouse: bool) -> dict | None:
+def _move(page, cell, control, by_mouse: bool) -> dict | None:
     """Move ``control`` one step (a key) or across its track (a drag) away from the end it sits
     at; the probe once the new picture is on the screen (after a drag: once it has stayed put
     for 400 ms, since a slider may follow the hand), or None after MAX_LATENCY_MS."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     control.scroll_into_view_if_needed()
-    figure.evaluate(_PROBE, "pointerup" if by_mouse else "keydown")
+    # On the cell, which JupyterLab keeps, not on the widget's view, which it may render anew.
+    cell.evaluate(_PROBE, "pointerup" if by_mouse else "keydown")
     base = control.evaluate("h => { const b = h.closest('.noUi-base').getBoundingClientRect();"
                             " const r = h.getBoundingClientRect();"
                             " return [b.left, b.width, r.left + r.width / 2, r.top + r.height / 2]; }")
@@ -280,7 +281,7 @@ def _check(browser, server: Server, prefix: str, notebooks: list[Path], by_mouse
             controls = figure.locator(".noUi-handle[role=slider]")
             for k in range(controls.count()):
                 for move in (1, 2):
-                    probe = _move(page, figure, controls.nth(k), by_mouse)
+                    probe = _move(page, cell, controls.nth(k), by_mouse)
                     here = f"{where} control {k} move {move}"
                     if probe is None:
                         errors.append(f"{here}: no new picture within {MAX_LATENCY_MS} ms")

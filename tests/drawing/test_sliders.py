@@ -240,7 +240,7 @@ def test_live_keeps_frames_bounded_and_a_failed_frame_does_not_spoil_the_next(mo
     assert calls[-1] == 1 and ctrl.png == first
 
 
-def test_in_a_kernel_queued_moves_draw_once_and_the_next_steps_are_drawn_ahead():
+def test_in_a_kernel_the_next_steps_are_drawn_ahead_until_the_next_move():
     calls = []
 
     def counting_draw(a, b):
@@ -248,18 +248,17 @@ def test_in_a_kernel_queued_moves_draw_once_and_the_next_steps_are_drawn_ahead()
         return draw(gamma=a, seed=b)
 
     async def session():
-        ctrl = explore(counting_draw, a=(0, 8, 1, 2), b=[0, 1, 2], alt="{a} {b}", mode="live")
+        ctrl = explore(counting_draw, a=(0, 12, 1, 2), b=[0, 1, 2], alt="{a} {b}", mode="live")
         await asyncio.sleep(0.3)  # nothing drawn ahead before a move: one step along each
         assert set(ctrl._frames) == {(2, 0), (3, 0), (2, 1)}
         calls.clear()
-        for a in (6, 7, 5):  # a drag: moves arrive faster than frames are drawn
-            ctrl.controls["a"].value = a
-        assert calls == [] and ctrl.values["a"] == 5
+        ctrl.controls["a"].value = 9
+        ctrl.controls["a"].value = 6  # before the kernel was idle: nothing drawn ahead of 9
+        assert calls == [(9, 0), (6, 0)]  # each move drawn at once
         await asyncio.sleep(0.6)
-        # The last value, then ahead: on in the direction of the move, back, the other slider.
-        assert calls == [(5, 0), (4, 0), (6, 0), (5, 1)]
-        assert np.array_equal(rgb(_shown(ctrl)[0]), fresh(draw, {"gamma": 5, "seed": 0})[..., :3])
-        return ctrl
+        # Ahead of 6: on in the direction of the move, back, then the other slider.
+        assert calls[2:] == [(5, 0), (7, 0), (6, 1)]
+        assert np.array_equal(rgb(_shown(ctrl)[0]), fresh(draw, {"gamma": 6, "seed": 0})[..., :3])
 
     asyncio.run(session())
 
