@@ -10,8 +10,7 @@ opens it. It fails, with one message listing every problem on the
 page, when:
 
 * the page is wider than the screen (``scrollWidth`` of the document > the screen width + 1):
-  the message names the outermost elements that run past the right edge and are not inside a
-  box of their own that scrolls or clips sideways;
+  the message names the outermost elements that run past the right edge;
 * inline math is cut: an ``mjx-container`` that is not a display equation runs more than 1 px
   past an ancestor whose overflow hides or clips (as the theme's ``span.math { display:
   inline-flex; overflow: hidden }`` did). Inline math inside a box that scrolls sideways is not
@@ -59,34 +58,16 @@ _MEASURE = """(width) => {
   const scrolls = v => v === 'auto' || v === 'scroll';
   const clips = v => v === 'hidden' || v === 'clip';
 
-  // (a) Wider than the screen, and the elements that make it so.
+  // (a) Wider than the screen.
   const doc = document.documentElement;
   const page = {scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth,
                 clientWidth: doc.clientWidth};
-  const wide = [];
-  if (Math.max(doc.scrollWidth, window.innerWidth) > limit) {
-    const offenders = new Set();
-    for (const el of document.body.querySelectorAll('*')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      if (r.right + window.scrollX <= limit) continue;
-      let contained = style(el).position === 'fixed';
-      for (let a = el.parentElement; a && a !== doc && !contained; a = a.parentElement) {
-        const s = style(a);
-        contained = s.position === 'fixed' || (a !== document.body && s.overflowX !== 'visible');
-      }
-      if (!contained) offenders.add(el);
-    }
-    for (const el of offenders) {
-      let outer = true;
-      for (let a = el.parentElement; a && outer; a = a.parentElement) outer = !offenders.has(a);
-      if (outer) {
-        const r = el.getBoundingClientRect();
-        wide.push({what: name(el), right: Math.round(r.right + window.scrollX), text: words(el)});
-      }
-    }
-    wide.sort((p, q) => q.right - p.right);
-  }
+  // What makes it so (for the message): the outermost elements past the right edge.
+  const wide = Math.max(doc.scrollWidth, window.innerWidth) <= limit ? [] :
+    [...document.body.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > limit
+      && !(el.parentElement.getBoundingClientRect().right > limit))
+    .map(el => ({what: name(el), right: Math.round(el.getBoundingClientRect().right),
+                 text: words(el)}));
 
   // (b) Inline math cut by an ancestor that hides what runs past it.
   const tex = new Map();
