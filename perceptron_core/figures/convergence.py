@@ -24,6 +24,7 @@ __all__ = ["proof_quantities", "draw_invariants", "draw_survey", "draw_worst_cas
 #: The left panel of the invariants figure ends this factor past the run's last mistake.
 X_PAD = 1.15
 _BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def proof_quantities(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u: ArrayLike
@@ -50,21 +51,21 @@ def draw_invariants(X: ArrayLike, y: ArrayLike, u: ArrayLike, run, gamma: float,
     fig, (ax, ax2) = new_figure(2, width=8.6, height=3.6)
     # Few points on the bound curves (a square root is smooth) keep a redraw cheap.
     kk = np.linspace(0, max(M, 1) * X_PAD, 40)
-    ax.plot(kk, np.sqrt(kk) * R, "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$ (growth lemma)")
-    ax.plot(k, norms, "o", ms=3, color=NEGATIVE, label=r"$\|w_k\|$")
-    ax.plot(k, progress, "o", ms=3, color=POSITIVE, label=r"$w_k\cdot u$")
-    ax.plot(kk, kk * gamma, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma$ (progress lemma)")
-    ax.set_xlabel("mistakes $k$")
+    ax.plot(kk, np.sqrt(kk) * R, "--", color=NEGATIVE, lw=1.2, label="√k R (growth lemma)")
+    ax.plot(k, norms, "o", ms=3, color=NEGATIVE, label="‖wₖ‖")
+    ax.plot(k, progress, "o", ms=3, color=POSITIVE, label="wₖ·u")
+    ax.plot(kk, kk * gamma, "--", color=POSITIVE, lw=1.2, label="kγ (progress lemma)")
+    ax.set_xlabel("mistakes k")
     ax.set_ylabel("length")
     ax.legend(fontsize=9, loc="upper left", handlelength=1.5, labelspacing=0.3, borderaxespad=0.3)
     ax.set_title(f"γ = {gamma:.2f}, R = {R:.1f}: {M} mistakes ≤ (R/γ)² = {(R / gamma) ** 2:.0f}",
                  fontsize=10)
-    ax2.plot(k, progress / norms, "o", ms=3, color="black", label=r"$\cos\angle(w_k,u)$")
+    ax2.plot(k, progress / norms, "o", ms=3, color="black", label="cos ∠(wₖ, u)")
     ax2.plot(kk, np.minimum(np.sqrt(kk) * gamma / R, 1.2), "--", color=_BOUND_COLOR, lw=1.2,
-             label=r"$\sqrt{k}\,\gamma/R$")
+             label="√k γ/R")
     ax2.axhline(1.0, color=_BOUND_COLOR, lw=0.8)
     ax2.set_ylim(0, 1.1)
-    ax2.set_xlabel("mistakes $k$")
+    ax2.set_xlabel("mistakes k")
     ax2.set_title("cosine ≥ √k γ/R, and cosine ≤ 1", fontsize=10)
     ax2.legend(fontsize=9, loc="lower right")
     return fig
@@ -118,14 +119,14 @@ def draw_worst_case(X: ArrayLike, y: ArrayLike, run, u: ArrayLike) -> Figure:
     fig, (ax,) = new_figure(1, width=4.4, height=3.6)
     fig.subplots_adjust(left=0.12, right=0.96, bottom=0.13, top=0.86)
     kk = np.linspace(0, bound, 40)
-    ax.plot(kk, np.sqrt(kk), "--", color=NEGATIVE, lw=1.2, label=r"$\sqrt{k}\,R$")
-    ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label=r"$k\gamma^*$")
-    ax.plot(k, norms, "o", ms=4, color=NEGATIVE, label=r"$\|w_k\|$")
-    ax.plot(k, progress, "o", ms=4, color=POSITIVE, label=r"$w_k\cdot u$")
+    ax.plot(kk, np.sqrt(kk), "--", color=NEGATIVE, lw=1.2, label="√k R")
+    ax.plot(kk, kk * g, "--", color=POSITIVE, lw=1.2, label="kγ*")
+    ax.plot(k, norms, "o", ms=4, color=NEGATIVE, label="‖wₖ‖")
+    ax.plot(k, progress, "o", ms=4, color=POSITIVE, label="wₖ·u")
     ax.axvline(bound, ls=":", color=_BOUND_COLOR, lw=1.0)
     ax.set_xlim(0, 30.5)
     ax.set_ylim(0, 5.8)
-    ax.set_xlabel("mistakes $k$")
+    ax.set_xlabel("mistakes k")
     ax.set_ylabel("length")
     ax.legend(fontsize=9, loc="upper left")
     ax.set_title(f"n = {n} orthonormal points, γ* = {g:.3f}:\n"
@@ -154,21 +155,25 @@ def draw_wedge(table: dict, ell: int) -> Figure:
     ax.set_aspect("equal", adjustable="box")
     plot_separator(ax, t["w_max_margin"][i], margin=t["gamma"][i], label="max-margin separator",
                    show_normal=False)
-    plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final $w$",
+    plot_separator(ax, t["w_final"][i], color=_ORANGE, label="perceptron's final w",
                    show_normal=False)
     ax.ticklabel_format(useOffset=False)
     ax.tick_params(labelsize=9)
     ax.legend(fontsize=9, loc="lower left")
     ax.set_title(f"ℓ = {ell}: zoom on (1, 1), gap 2^-{ell}, γ* = {t['gamma'][i]:.2e}", fontsize=10)
     ells = t["ell"]
-    ax2.semilogy(ells, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2, label=r"bound $(R/\gamma^*)^2$")
+    ax2.semilogy(ells, t["bound"], "s--", ms=4, color=_BOUND_COLOR, base=2, label="bound (R/γ*)²")
     ax2.semilogy(ells, t["mistakes"], "o-", ms=4, color=NEGATIVE, base=2, label="mistakes")
     ax2.semilogy(ells, t["epochs"], "^-", ms=4, color=POSITIVE, base=2, label="epochs (rounds)")
-    ax2.semilogy(ells, 1 / t["gamma"], ":", color=_ORANGE, base=2, label=r"$1/\gamma^*$")
+    ax2.semilogy(ells, 1 / t["gamma"], ":", color=_ORANGE, base=2, label="1/γ*")
     ax2.minorticks_off()
+    # A tick at every fourth power of 2, labelled in Unicode: matplotlib's own labels are one
+    # mathtext string a power, and parsing them was most of this figure's redraw.
+    powers = range(0, int(np.ceil(np.log2(max(t["bound"].max(), 2)))) + 1, 4)
+    ax2.set_yticks([2.0**k for k in powers], [f"2{str(k).translate(_SUPERSCRIPT)}" for k in powers])
     ax2.plot([ell, ell], [t["epochs"][i], t["bound"][i]], color="black", lw=0.8)
     ax2.plot([ell], [t["mistakes"][i]], "o", ms=9, mfc="none", mec="black")
-    ax2.set_xlabel(r"bits $\ell$ (the gap is $2^{-\ell}$)")
+    ax2.set_xlabel("bits ℓ (the gap is 2^−ℓ)")
     ax2.legend(fontsize=9, loc="upper left")
     ax2.set_title(f"{t['mistakes'][i]} mistakes, {t['epochs'][i]} epochs ≤ bound {t['bound'][i]:.0f}",
                   fontsize=10)

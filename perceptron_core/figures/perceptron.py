@@ -65,13 +65,13 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
     plot_points(ax, X, y, highlight=None if k == 0 else int(idx[k - 1]))
     frame_data(ax, X)
     if k == 0:
-        ax.set_title("$k = 0$: $w_0 = 0$, no boundary yet", fontsize=12)
-        note = "every score $y_i\\,w_0\\cdot x_i$ is 0: a mistake"
+        ax.set_title("k = 0: w₀ = 0, no boundary yet", fontsize=12)
+        note = "every score yᵢ w₀·xᵢ is 0: a mistake"
     else:
         i = int(idx[k - 1])
-        plot_separator(ax, path[k - 1], color=_PAST, label="$w_{k-1}\\cdot x = 0$",
+        plot_separator(ax, path[k - 1], color=_PAST, label="wₖ₋₁·x = 0",
                        show_normal=False, linestyle="--")  # nothing is drawn for w_0 = 0
-        plot_separator(ax, w_k, label="$w_k\\cdot x = 0$")
+        plot_separator(ax, w_k, label="wₖ·x = 0")
         before, after = y[i] * (path[k - 1] @ X[i]), y[i] * (w_k @ X[i])
         sign = "+1" if y[i] > 0 else "−1"
         ax.set_title(f"update k = {k} of {M}: point {i} (y = {sign})", fontsize=12)
@@ -84,8 +84,8 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
     ax.text(0.5, -0.28, f"{note}.\n{status}.", transform=ax.transAxes, ha="center", va="top",
             fontsize=11)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    ax.set_xlabel("x₁")
+    ax.set_ylabel("x₂")
 
     # ---- weight space: fixed limits from the whole run, so that frames line up ----------------
     lo, hi = np.minimum(path.min(0), 0.0), np.maximum(path.max(0), 0.0)
@@ -95,7 +95,7 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
     aw.set_aspect("equal", adjustable="box")
     ref = np.asarray(u_star, float) * 1.1 * float(np.max(np.linalg.norm(path, axis=1)))
     aw.plot([0, ref[0]], [0, ref[1]], ":", color="#2ca02c", lw=1.2, label="max-margin direction")
-    aw.plot(path[: k + 1, 0], path[: k + 1, 1], "o-", color=_PAST, ms=3, lw=1, label="$w_0, w_1, \\dots$")
+    aw.plot(path[: k + 1, 0], path[: k + 1, 1], "o-", color=_PAST, ms=3, lw=1, label="w₀, w₁, …")
     if k > 0:
         # One quiver for the three arrows (w_{k-1}, the step, w_k): one artist, not three
         # annotations, keeps a slider move fast.
@@ -104,10 +104,10 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
         ends = np.array([path[k - 1], w_k, w_k])
         aw.quiver(starts[:, 0], starts[:, 1], *(ends - starts).T, angles="xy", scale_units="xy",
                   scale=1, color=[_PAST, step_color, BOUNDARY], width=0.008, zorder=3)
-        aw.plot([], [], color=step_color, lw=2, label="step $y_i x_i$")
+        aw.plot([], [], color=step_color, lw=2, label="step yᵢxᵢ")
     aw.set_title(f"weight space: w_{k} = ({w_k[0]:.2f}, {w_k[1]:.2f})", fontsize=12)
-    aw.set_xlabel("$w_1$")
-    aw.set_ylabel("$w_2$")
+    aw.set_xlabel("w₁")
+    aw.set_ylabel("w₂")
     aw.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
     return fig
 
@@ -146,8 +146,8 @@ def draw_tie(X: ArrayLike, y: ArrayLike, run, rule: str) -> Figure:
     word = "mistake" if run.mistakes == 1 else "mistakes"
     ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
     ax.legend(loc="lower left", fontsize=9)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    ax.set_xlabel("x₁")
+    ax.set_ylabel("x₂")
     return fig
 
 

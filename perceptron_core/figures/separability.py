@@ -101,7 +101,7 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
         return
     if sep.separable:
         w, b = _unit_witness(sep)
-        plot_separator(ax, w, b, label="witness $w\\cdot x+b=0$")
+        plot_separator(ax, w, b, label="witness w·x + b = 0")
         return
     idx, p = support(sep), common_point(X, y, sep)
     # Spokes from every point the certificate uses to the common point: the picture of
@@ -111,7 +111,7 @@ def draw_evidence(ax: Axes, X: NDArray[np.float64], y: NDArray[np.float64], sep:
     spokes[0::3], spokes[1::3] = X[idx], p
     ax.plot(*spokes.T, "-", color="0.45", lw=0.9, zorder=2)
     ax.scatter(*X[idx].T, s=170, facecolors="none", edgecolors="black", linewidths=1.3, zorder=4,
-               label="certificate: $\\lambda_i>0$")
+               label="certificate: λᵢ > 0")
     ax.scatter(*p, **_STAR, label="common point")
 
 
@@ -167,8 +167,8 @@ def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability, gam
         head += f", max margin γ*_b = {gamma:.2f}"
     ax.set_title(_wrap(head) + "\n" + _wrap(verdict_text(X, y, sep)), fontsize=9)
     _legend_below(ax, 0.46 / (_CLOUD_AX_W * _CLOUD_ASPECT))
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    ax.set_xlabel("x₁")
+    ax.set_ylabel("x₂")
     return fig
 
 
