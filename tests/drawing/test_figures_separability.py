@@ -33,7 +33,8 @@ def test_draw_iris_states_the_verdict_and_its_evidence(pair):
     rings = [c for c in fig.axes[0].collections if c.get_label().startswith("certificate")]
     assert len(rings) == (0 if sep.separable else 1)
     if rings:
-        np.testing.assert_array_equal(rings[0].get_offsets(), X[figs.support(sep)])
+        used = [i for i, v in enumerate(sep.certificate_exact) if v > 0]  # λᵢ > 0, exactly
+        np.testing.assert_array_equal(rings[0].get_offsets(), X[used])
 
 
 def test_an_undecided_verdict_draws_no_evidence():
