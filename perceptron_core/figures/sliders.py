@@ -50,7 +50,6 @@ import math
 import numbers
 import os
 import sys
-import time
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any, Callable, Union
@@ -69,8 +68,6 @@ __all__ = ["explore", "slider_values", "slider_grid", "StaticExplorer", "STATIC_
 STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
 #: A single static control may never exceed this (a whole page must stay under 3 MB).
 MAX_CONTROL_BYTES = 3_000_000
-#: Redraws faster than this follow the mouse while dragging; slower ones wait for the release.
-CONTINUOUS_UPDATE_BELOW_S = 0.1
 #: Live mode keeps this many rendered frames, so that going back to a value is instant.
 LIVE_CACHE_FRAMES = 64
 #: After a move, the kernel draws the next step of every slider of that figure ahead (a key
@@ -373,18 +370,15 @@ def _live_class():
             self._pending: asyncio.TimerHandle | None = None  # the next drawing, if any
             self._ahead: list[dict] = []  # frames to draw ahead while no move comes
             self.values = {p.name: p.values[p.initial] for p in params}
-            self._frame(self.values)  # the first frame also fills matplotlib's caches, so...
-            start, steps = time.perf_counter(), 0
-            for p in params:  # ...a step along each slider times a move, and has its first
-                for values in self._neighbours(p, 1)[:1]:  # move ready before the cell ends
+            self._frame(self.values)
+            for p in params:  # a step along each slider: its first move is ready at once
+                for values in self._neighbours(p, 1)[:1]:
                     self._frame(values)
-                    steps += 1
-            continuous = time.perf_counter() - start < CONTINUOUS_UPDATE_BELOW_S * max(steps, 1)
             # A plain <img alt=...> in an HTML widget, not widgets.Image: its accessible name is
             # then the alt text in every front end (8.1.x front ends crash on an Image tooltip
             # without a description).
             self.image = widgets.HTML()
-            self.controls = {p.name: self._control(p, continuous) for p in params}
+            self.controls = {p.name: self._control(p) for p in params}
             self._show()
             for name, control in self.controls.items():
                 control.observe(lambda change, name=name: self._moved(name, change["new"]),
@@ -397,8 +391,11 @@ def _live_class():
             self.add_class("pc-explore-live")
 
         @staticmethod
-        def _control(p: _Param, continuous: bool):
-            common = dict(description=p.name, continuous_update=continuous,
+        def _control(p: _Param):
+            # continuous_update: the picture follows a drag. The kernel never builds a queue of
+            # stale moves: ipywidgets' front end sends a value only when the kernel has
+            # answered the last one (its message throttle), the latest that came meanwhile.
+            common = dict(description=p.name, continuous_update=True,
                           style={"description_width": "initial"},
                           layout=widgets.Layout(width="min(100%, 32rem)"))
             step = p.values[1] - p.values[0] if len(p.values) > 1 and p.kind != "choice" else 1
