@@ -229,8 +229,9 @@ def draw_iris(X: NDArray, y: NDArray, sep: Separability, pair: str) -> Figure:
     ax.set_xlabel("petal length (cm)")
     ax.set_ylabel("petal width (cm)")
     handles, labels = ax.get_legend_handles_labels()
-    labels = [f"{positive} ($y=+1$)" if lab == "$y=+1$" else f"{negative} ($y=-1$)" if lab == "$y=-1$" else lab
-              for lab in labels]
+    # The classes' entries (plot_points labels them y = ±1, in whatever spelling) get names.
+    labels = [f"{positive} (y = +1)" if "+1" in lab else f"{negative} (y = −1)"
+              if "-1" in lab or "−1" in lab else lab for lab in labels]
     _legend_below(ax, 0.46 / ax_h, handles, labels)
     ax.set_title(f"{positive} vs {negative}, with an offset\n{_wrap(verdict_text(X, y, sep))}",
                  fontsize=9)
