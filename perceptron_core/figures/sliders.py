@@ -627,11 +627,14 @@ class StaticExplorer:
         the light theme and not in the dark one)."""
         indices = np.asarray(quantized).ravel()
         rgb = dark[..., :3].reshape(-1, 3)
-        counts = np.maximum(np.bincount(indices, minlength=256), 1)
-        # The dark colour of each palette entry: the mean over the entry's pixels. Up to the
-        # anti-aliased edges, which quantization approximates in the light picture as well.
-        palette = np.round(np.stack([np.bincount(indices, rgb[:, c], 256) / counts
-                                     for c in range(3)], 1)).astype(np.uint8)
+        # The dark colour of each palette entry: the one most of the entry's pixels have (not
+        # the mean, which anti-aliased edges, approximated in the light picture too, pull off).
+        pairs, counts = np.unique(indices.astype(np.int64) << 24 | rgb.astype(np.int64) @ [
+            1 << 16, 1 << 8, 1], return_counts=True)
+        pairs = pairs[np.lexsort((counts, pairs >> 24))]  # by entry, the most frequent last
+        pairs = pairs[np.r_[pairs[1:] >> 24 != pairs[:-1] >> 24, True]]
+        palette = np.zeros((256, 3), np.uint8)
+        palette[pairs >> 24] = np.stack([pairs >> 16 & 255, pairs >> 8 & 255, pairs & 255], 1)
         if (np.abs(palette[indices].astype(int) - rgb).max(axis=1) > 24).mean() > 0.002:
             return None
         recoloured = quantized.copy()
