@@ -6,6 +6,7 @@ It depends on the core (:mod:`perceptron_core`) and never the reverse, and it ne
 - :mod:`~perceptron_core.figures.sliders`: :func:`explore`, sliders that are live in Jupyter
   and static but working in the published book;
 - :mod:`~perceptron_core.figures.plotting`: figure primitives for 2-D data;
+- :mod:`~perceptron_core.figures.theme`: the colours of the dark theme's figures;
 - one module per chapter, holding the ``draw(**params) -> Figure`` functions its chapter passes
   to :func:`explore`, and a list ``BENCH_CASES`` of ``(name, draw, params)`` that
   ``bench/bench_redraw.py`` times.

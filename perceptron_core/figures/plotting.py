@@ -25,36 +25,11 @@ __all__ = ["POSITIVE", "NEGATIVE", "BOUNDARY", "BookFigure", "new_figure", "plot
 
 POSITIVE, NEGATIVE, BOUNDARY = "#1f77b4", "#d62728", "#333333"
 
-#: Fixed margins of every :func:`new_figure`.
-_MARGINS = dict(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)
 
 
 class BookFigure(Figure):
     """A :class:`~matplotlib.figure.Figure` that a notebook shows as a PNG when it is the value
-    of a cell (as :func:`figure_png` renders it: in Jupyter, Colab, VS Code and the book build),
-    and that says whether its axis labels were aligned across Axes.
-
-    Attributes
-    ----------
-    labels_aligned : bool
-        Whether :meth:`align_xlabels`, :meth:`align_ylabels` or :meth:`align_labels` was called:
-        then an axis label's place depends on the tick labels of other Axes, which
-        :mod:`perceptron_core.figures.render` must know (matplotlib does not say).
-    """
-
-    labels_aligned = False
-
-    def align_xlabels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_xlabels(axs)
-
-    def align_ylabels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_ylabels(axs)
-
-    def align_labels(self, axs: Any = None) -> None:
-        self.labels_aligned = True
-        super().align_labels(axs)
+    of a cell (as :func:`figure_png` renders it: in Jupyter, Colab, VS Code and the book build)."""
 
     def _repr_png_(self) -> bytes:
         return figure_png(self)
@@ -65,9 +40,8 @@ def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tu
 
     Margins are fixed rather than computed by a layout engine: constrained layout costs about
     half a second per draw, which would make sliders sluggish, and fixed axes also keep the
-    panels from jumping between frames. Ticks and tick labels lie below the data
-    (``set_axisbelow(True)``, zorder 0.5), so that a slider move can keep them from an earlier
-    frame (:mod:`perceptron_core.figures.render`): draw the data at zorder 1 or more.
+    panels from jumping between frames. Ticks and grid lines lie below the data
+    (``set_axisbelow(True)``).
 
     Parameters
     ----------
@@ -91,7 +65,7 @@ def new_figure(ncols: int = 1, *, width: float = 6.4, height: float = 4.0) -> tu
         if not isinstance(size, numbers.Real) or isinstance(size, bool) or not 0 < size < 100:
             raise ValueError(f"{name} must be a positive number of inches below 100, got {size!r}.")
     fig = BookFigure(figsize=(float(width), float(height)))
-    fig.subplots_adjust(**_MARGINS)
+    fig.subplots_adjust(left=0.1, right=0.97, bottom=0.12, top=0.9, wspace=0.3)  # fixed
     axes = list(fig.subplots(1, int(ncols), squeeze=False)[0])
     for ax in axes:
         ax.set_axisbelow(True)

@@ -1,24 +1,20 @@
 """The book's figures drawn for a dark page.
 
-The published book has a dark theme. Its figures are drawn twice, once for each theme, and the
-page shows the pair that matches the reader's (:mod:`perceptron_core.figures.sliders`). The dark
-drawing is the same figure, built by the same ``draw`` function, with one colour scheme:
+The published book has a dark theme, and every slider's figure is drawn twice, once for each
+theme, by the same ``draw`` function (:mod:`perceptron_core.figures.sliders`). The dark drawing
+maps each colour once:
 
 * **neutrals swap ends**: the paper (white) becomes the dark page, :data:`PAPER`; the ink (black
   text, axes, ticks) becomes the theme's light text, :data:`INK`; a grey in between keeps its
   place on that scale (a faint grid line stays faint, a dark reference line stays strong);
-* **hues keep their meaning**: the blue of the +1 class stays blue, the red of −1 stays red,
-  since the chapters name them. A hue too dark to see on the dark page is lightened towards the
-  ink until it reaches 3:1 against the page (WCAG 1.4.11, graphics), 4.5:1 for text (1.4.3).
-  A translucent fill (alpha under 0.5, a band behind the marks) keeps its colour.
+* **hues keep their meaning**: the blue of the +1 class stays blue and the red of −1 red, since
+  the chapters name them. A hue too dark on the dark page is lightened towards the ink until it
+  reaches 3:1 against the page (WCAG 1.4.11, graphics), 4.5:1 for text (1.4.3). A translucent
+  fill (alpha under 0.5, a band behind the marks) keeps its colour.
 
-Lines, markers, patches, collections and text are mapped; images (``imshow``) are not, and the
-book's figures have none.
-
-Every colour the figure's code gave its artists, or they took from the defaults, is mapped once
-after ``draw`` made the figure (:func:`to_dark`); the defaults (rcParams) are mapped the same way
-while it is drawn (:func:`dark`), for what matplotlib makes only then (tick labels). Neither is a
-filter on the picture: the figure is drawn again with its colours.
+Why a colour map and not a dark matplotlib style: the chapters' figures name their colours
+(``POSITIVE``, ``"black"``), which a style would not change. Lines, markers, patches,
+collections and texts are mapped; images (``imshow``) are not, and the book has none.
 """
 
 from __future__ import annotations
@@ -38,31 +34,22 @@ from matplotlib.text import Text
 
 __all__ = ["PAPER", "INK", "dark", "dark_colour", "contrast", "to_dark"]
 
-#: The dark page of the book's theme (sphinx-book-theme's dark background, over pydata-sphinx-theme's).
+#: The dark page of the book's theme (pydata-sphinx-theme's dark background).
 PAPER = "#121212"
 #: The dark theme's text colour.
 INK = "#ced6dd"
 #: Least contrast against PAPER: graphics (lines, markers, fills) and text.
 GRAPHICS_CONTRAST, TEXT_CONTRAST = 3.0, 4.5
-#: A colour whose channels differ by less than this is a grey (a neutral).
-_NEUTRAL = 0.02
 
-_PAPER = np.array(to_rgba(PAPER)[:3])
-_INK = np.array(to_rgba(INK)[:3])
-
-# The rcParams that hold colours, as matplotlib names them; "auto", "inherit", "face" and
-# "none" are kept as they are.
-_RC_COLOURS = ("figure.facecolor", "figure.edgecolor", "axes.facecolor", "axes.edgecolor",
-               "axes.labelcolor", "axes.titlecolor", "text.color", "xtick.color",
-               "xtick.labelcolor", "ytick.color", "ytick.labelcolor", "grid.color",
-               "legend.facecolor", "legend.edgecolor", "legend.labelcolor", "patch.edgecolor",
-               "patch.facecolor", "savefig.facecolor", "savefig.edgecolor", "hatch.color",
-               "lines.color", "boxplot.flierprops.color", "boxplot.boxprops.color",
-               "boxplot.whiskerprops.color", "boxplot.capprops.color",
-               "boxplot.medianprops.color", "scatter.edgecolors")
+_PAPER, _INK = np.array(to_rgba(PAPER)[:3]), np.array(to_rgba(INK)[:3])
+#: rcParams holding the colours of what matplotlib makes only while it draws (tick labels).
+_RC_COLOURS = ("figure.facecolor figure.edgecolor axes.facecolor axes.edgecolor axes.labelcolor "
+               "axes.titlecolor text.color xtick.color xtick.labelcolor ytick.color grid.color "
+               "ytick.labelcolor legend.facecolor legend.edgecolor legend.labelcolor "
+               "patch.edgecolor patch.facecolor lines.color").split()
 
 
-def _luminance(rgb: np.ndarray) -> float:
+def _luminance(rgb: Any) -> float:
     """Relative luminance of an sRGB colour (WCAG 2)."""
     rgb = np.asarray(rgb, dtype=float)
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
@@ -84,41 +71,26 @@ def dark_colour(colour: Any, *, text: bool = False) -> tuple[float, float, float
     """
     r, g, b, a = to_rgba(colour)
     rgb = np.array([r, g, b])
-    if rgb.max() - rgb.min() < _NEUTRAL:
-        v = float(rgb.mean())
-        return (*(_PAPER + (1.0 - v) * (_INK - _PAPER)), a)
+    if rgb.max() - rgb.min() < 0.02:  # a grey
+        return (*(_PAPER + (1.0 - rgb.mean()) * (_INK - _PAPER)), a)
     if a < 0.5 and not text:
         return (r, g, b, a)  # a translucent area behind the marks (a band): keeps its hue
     least = TEXT_CONTRAST if text else GRAPHICS_CONTRAST
-    for t in np.linspace(0.0, 1.0, 21):
+    for t in np.linspace(0.0, 1.0, 21):  # INK itself (t = 1) is far above either contrast
         mixed = (1.0 - t) * rgb + t * _INK
         if contrast(mixed, PAPER) >= least:
-            return (*mixed, a)
-    return (*_INK, a)  # not reached: INK itself is far above either contrast
-
-
-def _dark_array(colours: Any, *, text: bool = False) -> np.ndarray:
-    rgba = to_rgba_array(colours)
-    return np.array([dark_colour(c, text=text) for c in rgba]).reshape(rgba.shape)
+            break
+    return (*mixed, a)
 
 
 @contextlib.contextmanager
 def dark() -> Iterator[None]:
-    """rcParams for drawing a figure in the dark theme: the defaults' colours mapped by
-    :func:`dark_colour`. Use around the drawing of a figure that :func:`to_dark` mapped, not
-    around ``draw(...)`` (its colours would be mapped twice): tick labels that matplotlib makes
-    only while it draws take their colours from here."""
+    """rcParams for drawing a figure that :func:`to_dark` mapped: tick labels, made only while
+    matplotlib draws, take their colours from here."""
     params = matplotlib.rcParams
-    changed = {}
-    for name in _RC_COLOURS:
-        value = params.get(name)
-        if isinstance(value, str) and value in ("auto", "inherit", "face", "none"):
-            continue
-        try:
-            changed[name] = to_hex(dark_colour(value, text="label" in name or name in (
-                "text.color", "axes.titlecolor")), keep_alpha=True)
-        except (ValueError, TypeError):
-            continue
+    changed = {name: to_hex(dark_colour(params[name], text="label" in name or name in (
+        "text.color", "axes.titlecolor")), keep_alpha=True) for name in _RC_COLOURS
+        if params[name] not in ("auto", "inherit", "face", "none")}
     with matplotlib.rc_context(changed):
         yield
 
@@ -131,36 +103,30 @@ def to_dark(fig: Figure) -> Figure:
     """
     if not isinstance(fig, Figure):
         raise TypeError(f"to_dark() needs a matplotlib.figure.Figure, got {type(fig).__name__}.")
+
+    def patch(p: Patch) -> None:
+        p.set_edgecolor(dark_colour(p.get_edgecolor()))
+        if p.get_fill():
+            p.set_facecolor(dark_colour(p.get_facecolor()))
+
     for artist in fig.findobj():
         if isinstance(artist, Text):
             artist.set_color(dark_colour(artist.get_color(), text=True))
-            box = artist.get_bbox_patch()
-            if box is not None:
-                _patch(box)
-            arrow = getattr(artist, "arrow_patch", None)  # an Annotation's arrow
-            if arrow is not None:
-                _patch(arrow)
+            for box in (artist.get_bbox_patch(), getattr(artist, "arrow_patch", None)):
+                if box is not None:  # a text's box, an annotation's arrow
+                    patch(box)
         elif isinstance(artist, Line2D):
             artist.set_color(dark_colour(artist.get_color()))
-            for get, put in (("get_markerfacecolor", "set_markerfacecolor"),
-                             ("get_markeredgecolor", "set_markeredgecolor"),
-                             ("get_markerfacecoloralt", "set_markerfacecoloralt")):
-                value = getattr(artist, get)()
+            for part in ("markerfacecolor", "markeredgecolor", "markerfacecoloralt"):
+                value = getattr(artist, f"get_{part}")()
                 if not (isinstance(value, str) and value == "none"):
-                    getattr(artist, put)(dark_colour(value))
+                    artist.set(**{part: dark_colour(value)})
         elif isinstance(artist, Patch):
-            _patch(artist)
+            patch(artist)
         elif isinstance(artist, Collection):
             faces, edges = artist.get_facecolor(), artist.get_edgecolor()
             if len(faces):
-                artist.set_facecolor(_dark_array(faces))
-            if isinstance(edges, str) or not len(edges):
-                continue  # "face" follows the faces; none drawn
-            artist.set_edgecolor(_dark_array(edges))
+                artist.set_facecolor([dark_colour(c) for c in to_rgba_array(faces)])
+            if not isinstance(edges, str) and len(edges):  # "face" follows the faces
+                artist.set_edgecolor([dark_colour(c) for c in to_rgba_array(edges)])
     return fig
-
-
-def _patch(patch: Patch) -> None:
-    patch.set_edgecolor(dark_colour(patch.get_edgecolor()))
-    if patch.get_fill():
-        patch.set_facecolor(dark_colour(patch.get_facecolor()))

@@ -329,9 +329,9 @@ def _state(control) -> dict:
       return {idx, flat, frame: (dark ? 'dark ' : 'light ') + frames.join(' '),
               src: imgs.map(i => i.src).join(' '),
               // The data each picture must show (null: a picture of the first frame, whose
-              // data is only in the markup; below 0: a dark picture the script builds from a
-              // light one and a palette, checked by the pixels in test_figures_follow_the_theme).
-              wrong: frames.filter((f, p) => f >= 0 && data.frames[f] !== null
+              // data is only in the markup; [i, chunk]: a dark picture the script builds from
+              // picture i and a palette, checked by the pixels in test_figures_follow_the_theme).
+              wrong: frames.filter((f, p) => typeof f === 'number' && data.frames[f] !== null
                                    && imgs[p].src !== 'data:image/png;base64,' + data.frames[f]).length,
               broken: imgs.filter(i => !i.complete || i.naturalWidth === 0).length,
               alt: imgs[0].alt, otherAlts: imgs.slice(1).map(i => i.alt),

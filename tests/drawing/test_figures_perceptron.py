@@ -1,73 +1,45 @@
-"""perceptron_core.figures.perceptron: its figures, and the helpers they draw from."""
+"""perceptron_core.figures.perceptron: each frame states the run it is given."""
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
 
-from perceptron_core import perceptron
+from perceptron_core import perceptron, planted
 from perceptron_core.figures import perceptron as figs
 
 from conftest import figure_texts
 
+X, Y, _ = planted(16, 2, 0.03, seed=6)
+RUN = perceptron(X, Y, record=True)
+
 
 @pytest.mark.parametrize("k", [0, 1, 7, 15])
-def test_draw_update_returns_figure_with_the_run_numbers(k):
-    X, y = figs.running_data()
-    run = figs.running_run()
-    fig = figs.draw_update(k)
-    assert isinstance(fig, Figure)
-    text = figure_texts(fig)
-    w_k = figs.weights_after(k)
-    wrong = int(np.sum(y * (X @ w_k) <= 0))
-    if wrong == 0:
-        assert f"separates all {len(y)} points" in text
+def test_draw_update_states_the_update_it_draws(k):
+    idx = RUN.history.indices
+    W = figs.weight_path(X, Y, idx)
+    text = figure_texts(figs.draw_update(X, Y, idx, np.array([0.6, 0.8]), k))
+    wrong = int(np.sum(Y * (X @ W[k]) <= 0))
+    assert (f"separates all {len(Y)} points" if wrong == 0 else f"still gets {wrong} of") in text
+    assert f"({W[k][0]:.2f}, {W[k][1]:.2f})" in text
+    if k:
+        i = int(idx[k - 1])
+        assert f"update k = {k} of {RUN.mistakes}: point {i} " in text
+        assert f"{Y[i] * (W[k - 1] @ X[i]):+.3f} → {Y[i] * (W[k] @ X[i]):+.3f}" in text
     else:
-        assert f"still gets {wrong} of {len(y)} points wrong" in text
-    assert f"({w_k[0]:.2f}, {w_k[1]:.2f})" in text
-    if k > 0:
-        i = int(run.history.indices[k - 1])
-        assert f"point {i} " in text and f"epoch {int(run.history.epochs[k - 1])}" in text
-        before, after = y[i] * (figs.weights_after(k - 1) @ X[i]), y[i] * (w_k @ X[i])
-        assert f"{before:+.3f}" in text and f"{after:+.3f}" in text
-        assert f"of {run.mistakes}" in text
-
-
-def test_draw_update_last_frame_separates_and_first_frame_has_no_boundary():
-    assert "separates all" in figure_texts(figs.draw_update(figs.running_run().mistakes))
-    assert "no boundary yet" in figure_texts(figs.draw_update(0))
-
-
-def test_weights_after_range():
-    run = figs.running_run()
-    np.testing.assert_array_equal(figs.weights_after(0), [0.0, 0.0])
-    np.testing.assert_array_equal(figs.weights_after(run.mistakes), run.w)
-    for bad in (-1, run.mistakes + 1):
-        with pytest.raises(ValueError):
-            figs.weights_after(bad)
-
-
-def test_update_scores_needs_history():
-    X, y = figs.running_data()
+        assert "no boundary yet" in text
     with pytest.raises(ValueError):
-        figs.update_scores(perceptron(X, y), X, y)
+        figs.draw_update(X, Y, idx, np.array([0.6, 0.8]), RUN.mistakes + 1)
 
 
-def test_margin_stream_has_radius_and_margin():
-    u = np.array([np.cos(0.5), np.sin(0.5)])
-    for x, label in itertools.islice(figs.margin_stream(0.1, seed=3), 2000):
-        assert x @ x <= 1.0
-        assert label * (u @ x) >= 0.1
-    with pytest.raises(ValueError):
-        next(figs.margin_stream(0.0))
+def test_weight_path_is_the_runs_weights_bit_for_bit():
+    W = figs.weight_path(X, Y, RUN.history.indices)
+    assert np.array_equal(W[0], [0, 0]) and np.array_equal(W[-1], RUN.w)
 
 
-@pytest.mark.parametrize("rule", ["mistake", "positive"])
-def test_draw_tie(rule):
-    fig = figs.draw_tie(rule)
-    assert isinstance(fig, Figure)
-    run = figs.tie_run(rule)
-    assert f"{run.mistakes} mistake" in figure_texts(fig)
+@pytest.mark.parametrize("rule, title", [("mistake", "2 mistakes, final w = (1, -1)"),
+                                         ("positive", "1 mistake, final w = (0, -1)")])
+def test_draw_tie_states_the_run(rule, title):
+    Xt, yt = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+    text = figure_texts(figs.draw_tie(Xt, yt, perceptron(Xt, yt, tie=rule, record=True), rule))
+    assert title in text and ("on the boundary" in text) == (rule == "positive")

@@ -20,7 +20,6 @@ from matplotlib.text import Text
 
 from perceptron_core.figures import sliders, theme
 from perceptron_core.figures.plotting import new_figure, plot_points, plot_separator
-from perceptron_core.figures.render import LayeredRenderer
 
 PAPER, INK = (0x12, 0x12, 0x12), (0xCE, 0xD6, 0xDD)  # the theme's page and text colours
 
@@ -124,9 +123,8 @@ def _both(draw, **values):
 
 
 def test_a_figure_drawn_dark_has_the_dark_page_and_readable_ink():
-    fig = theme.to_dark(_figure())
-    with theme.dark():
-        rgba = LayeredRenderer().rgba(fig)
+    fig = _figure()
+    rgba = sliders._Painter(lambda: fig, dark=True)({})[0]
     assert tuple(rgba[2, 2, :3]) == PAPER  # the figure's background is the page's
     ax = fig.axes[0]
     assert np.allclose(to_rgba(ax.title.get_color())[:3], np.array(INK) / 255)
