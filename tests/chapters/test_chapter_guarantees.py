@@ -58,6 +58,26 @@ def test_the_off_by_one_stream():
     assert own.output and own.examples == len(yp) == 1 + 4 * plan.window
 
 
+@pytest.mark.parametrize("M", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("eps, delta", [(0.1, 0.1), (0.3, 0.05), (0.05, 0.2)])
+def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
+    kb = math.ceil(math.log(M / delta) / eps)  # Balcan's window
+    X, y = late_stream(M, kb)
+    u = np.ones(M) / math.sqrt(M)
+    assert np.min(y * (X @ u)) == pytest.approx(1 / math.sqrt(M)) and pc.radius(X) == 1.0
+    run = pc.convert_stream(zip(X, y), kb, max_examples=M * kb)
+    assert not run.output and run.mistakes == M and run.examples == M * kb
+    # The sample ran out while h_{M+1} was tested, and h_{M+1} is already right everywhere.
+    assert np.all(y * (X @ run.current) > 0)
+    # One more example, and h_{M+1} is accepted: it is right on every point.
+    more = pc.convert_stream(zip(X, y), kb, max_examples=M * kb + 1)
+    assert more.output and more.mistakes == M and np.all(y * (X @ more.w) > 0)
+    # The corrected plan: (M+1) windows of ⌈(1/ε) ln((M+1)/δ)⌉ always suffice on this stream.
+    plan = pc.online_to_pac(1.0, 1 / math.sqrt(M), eps, delta)
+    Xp, yp = late_stream(M, plan.window)
+    assert pc.convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size).output
+
+
 def test_the_band_error_formula_against_an_independent_sampler():
     rng = np.random.default_rng(1)
     phi = rng.uniform(0, 2 * math.pi, 200_000)

@@ -324,28 +324,6 @@ def test_the_simulation_makes_the_online_perceptrons_float_decisions(window, tie
     _check_against_reference(X, y, window, tie, sim, gamma)
 
 
-@pytest.mark.parametrize("M", [1, 2, 3, 5, 8])
-@pytest.mark.parametrize("eps, delta", [(0.1, 0.1), (0.3, 0.05), (0.05, 0.2)])
-def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
-    from perceptron_core.figures.guarantees import off_by_one_stream
-
-    kb = math.ceil(math.log(M / delta) / eps)  # Balcan's window
-    X, y = off_by_one_stream(M, kb)
-    u = np.ones(M) / math.sqrt(M)
-    assert np.min(y * (X @ u)) == pytest.approx(1 / math.sqrt(M)) and pc.radius(X) == 1.0
-    run = g.convert_stream(zip(X, y), kb, max_examples=M * kb)
-    assert not run.output and run.mistakes == M and run.examples == M * kb
-    # The sample ran out while h_{M+1} was tested, and h_{M+1} is already right everywhere.
-    assert np.all(y * (X @ run.current) > 0)
-    # One more example, and h_{M+1} is accepted: it is right on every point.
-    more = g.convert_stream(zip(X, y), kb, max_examples=M * kb + 1)
-    assert more.output and more.mistakes == M and np.all(y * (X @ more.w) > 0)
-    # The corrected plan: (M+1) windows of ⌈(1/ε) ln((M+1)/δ)⌉ always suffice on this stream.
-    plan = pc.online_to_pac(1.0, 1 / math.sqrt(M), eps, delta)
-    Xp, yp = off_by_one_stream(M, plan.window)
-    assert g.convert_stream(zip(Xp, yp), plan.window, max_examples=plan.sample_size).output
-
-
 @settings(max_examples=examples(80))
 @given(M=st.integers(1, 7), k=st.integers(1, 12), seed=st.integers(0, 2**31 - 1))
 def test_M_windows_run_out_only_while_h_M_plus_1_is_tested(M, k, seed):
