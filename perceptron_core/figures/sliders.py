@@ -37,7 +37,6 @@ figure's own drawing: fewer ticks and texts make a faster slider.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import gc
@@ -70,11 +69,6 @@ STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
 MAX_CONTROL_BYTES = 3_000_000
 #: Live mode keeps this many rendered frames, so that going back to a value is instant.
 LIVE_CACHE_FRAMES = 64
-#: After a move, the kernel draws the next step of every slider of that figure ahead (a key
-#: press then finds its picture ready), one every PREFETCH_AFTER_S while no move comes. Not
-#: before the first move: a notebook of many figures would keep its kernel busy drawing ahead
-#: for figures nobody moves.
-PREFETCH_AFTER_S = 0.005
 #: The smallest text a reader should have to read, in CSS px (the book's phone test).
 READABLE_PX = 9.0
 #: Pixels of background kept around a panel's content.
@@ -367,13 +361,15 @@ def _live_class():
         def __init__(self, draw, alt, params: list[_Param]):
             self._alt, self._params, self._paint = alt, params, _Painter(draw)
             self._frames: dict[tuple, bytes] = {}  # rendered frames by grid point, bounded
-            self._pending: asyncio.TimerHandle | None = None  # the next drawing, if any
-            self._ahead: list[dict] = []  # frames to draw ahead while no move comes
             self.values = {p.name: p.values[p.initial] for p in params}
             self._frame(self.values)
-            for p in params:  # a step along each slider: its first move is ready at once
-                for values in self._neighbours(p, 1)[:1]:
-                    self._frame(values)
+            # A step along each slider: its first move is ready at once. No drawing ahead
+            # after that: timer callbacks that draw in the kernel between moves kept some
+            # moves from reaching the picture in JupyterLab (tests/book/test_jupyterlab.py).
+            for p in params:
+                j = p.initial + 1 if p.initial + 1 < len(p.values) else p.initial - 1
+                if j >= 0:
+                    self._frame({**self.values, p.name: p.values[j]})
             # A plain <img alt=...> in an HTML widget, not widgets.Image: its accessible name is
             # then the alt text in every front end (8.1.x front ends crash on an Image tooltip
             # without a description).
@@ -419,44 +415,16 @@ def _live_class():
                 self._frames[key] = _png(self._paint(values)[0])
             return self._frames[key]
 
-        def _neighbours(self, moved: _Param, step: int) -> list[dict[str, Any]]:
-            """The frames a reader is likely to ask for next, not drawn yet: the next value of
-            the slider that moved, on in its direction, then back; then one step each way
-            along the other sliders."""
-            found = []
-            for p in sorted(self._params, key=lambda p: p is not moved):
-                i, d = p.values.index(self.values[p.name]), step if p is moved else 1
-                found += [{**self.values, p.name: p.values[j]} for j in (i + d, i - d)
-                          if 0 <= j < len(p.values)]
-            return [v for v in found if tuple(v.values()) not in self._frames]
-
-        def _later(self, delay: float, callback) -> bool:
-            """Run ``callback`` after ``delay`` in the kernel's event loop, instead of whatever
-            was scheduled; False in a plain script, which has no loop."""
-            if self._pending is not None:
-                self._pending.cancel()
-            try:
-                self._pending = asyncio.get_running_loop().call_later(delay, callback)
-                return True
-            except RuntimeError:
-                self._pending = None
-                return False
-
         def _moved(self, name: str, new: Any) -> None:
             param = next(p for p in self._params if p.name == name)
-            old, new = param.values.index(self.values[name]), param.nearest(new)
-            step = 1 if param.values.index(new) >= old else -1
-            self.values = {**self.values, name: new}
-            self._ahead = self._neighbours(param, step)
+            self.values = {**self.values, name: param.nearest(new)}
             # Drawn at once: the moves of a drag or a held key do not pile up in the kernel,
             # since ipywidgets' front end sends a value only once the kernel is idle again
             # (its message throttle), the last one of those that came meanwhile.
             self._show()
 
         def _show(self) -> None:
-            """Swap picture and alt text in one message, so that they never disagree; then
-            draw ahead."""
-            self._pending = None
+            """Swap picture and alt text in one message, so that they never disagree."""
             self.png = self._frame(self.values)
             # alt="" would tell screen readers the picture is decorative: say at least which
             # values it shows.
@@ -470,17 +438,6 @@ def _live_class():
             self.image.value = (f'<img class="pc-explore-live-img" alt="{html.escape(self.alt)}"'
                                 f' src="data:image/png;base64,{src}" width="{w}" height="{h}" '
                                 'decoding="sync" style="display:block;max-width:100%;height:auto">')
-            self._later(PREFETCH_AFTER_S, self._draw_ahead)
-
-        def _draw_ahead(self) -> None:
-            """Draw one frame the reader is likely to ask for next, then schedule the next (a
-            timer, not a loop: a move that arrives meanwhile goes first)."""
-            self._pending = None
-            self._ahead = [v for v in self._ahead if tuple(v.values()) not in self._frames]
-            if self._ahead:
-                with contextlib.suppress(Exception):  # a move to it shows the error then
-                    self._frame(self._ahead.pop(0))
-                self._later(PREFETCH_AFTER_S, self._draw_ahead)
 
         def __repr__(self) -> str:
             return f"LiveExplorer({', '.join(f'{k}={v!r}' for k, v in self.values.items())})"
