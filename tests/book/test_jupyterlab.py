@@ -117,7 +117,10 @@ def server():
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"jupyter lab did not start:\n{log.read_text()[-3000:]}")
-                time.sleep(0.5)
+                try:  # a moment for the server to come up, cut short if it exits
+                    proc.wait(timeout=0.5)
+                except subprocess.TimeoutExpired:
+                    pass
         yield Server(url, token, dirs["notebooks"], log, notebooks)
     finally:
         # The server shuts its kernels down on SIGTERM; kernels run in sessions of their own,
