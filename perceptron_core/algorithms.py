@@ -551,9 +551,11 @@ def closest_call(X: ArrayLike, run: PerceptronResult) -> float:
     At each test the run takes the sign of ``θ·x'`` (``θ = (w, b)`` and ``x' = (x, 1)`` with an
     offset, ``w`` and ``x`` without). This returns the smallest ``|θ·x'| / (‖θ‖ ‖x'‖)``, the sine
     of the angle between ``x'`` and the hyperplane ``θ·x' = 0``, over every test the run made with
-    ``θ ≠ 0`` and ``x' ≠ 0`` (``inf`` if there was none). A float score is off by at most about
-    ``d·10⁻¹⁶`` of ``‖θ‖‖x'‖``, and the weights by as little per update: a closest call far
-    above that says that exact arithmetic on the same numbers would have made the same run.
+    ``θ ≠ 0`` and ``x' ≠ 0`` (``inf`` if there was none). A float score is off by about
+    ``d·10⁻¹⁶`` of ``‖θ‖‖x'‖``, and the weights' rounding errors add up over the updates (each
+    at most about ``10⁻¹⁶`` of the weights' size): a closest call far above ``d·10⁻¹⁶`` times
+    the number of mistakes says that exact arithmetic on the same numbers would have made the
+    same run. It is a rough guide, not a certificate.
 
     Parameters
     ----------
