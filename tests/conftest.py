@@ -12,15 +12,12 @@ from __future__ import annotations
 import fcntl
 import functools
 import json
-import math
 import os
 import pickle
 import re
 import shutil
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -199,132 +196,12 @@ def made_up_book(nb: dict, word: str = "Box"):
 # ----------------------------------------------------------------------- what a figure shows
 
 
-def initial_frame(params: dict) -> dict:
-    """The first frame of an explore() grid, as explore() expands it (a figure module's
-    BENCH_CASES hold the chapter's grids)."""
-    from perceptron_core.figures.sliders import _expand_all
-
-    return {p.name: p.values[p.initial] for p in _expand_all(params, max_frames=10**6)}
-
-
-def axes_titles(fig) -> str:
-    """The titles of every Axes of a figure, joined by " | "."""
-    return " | ".join(ax.get_title() for ax in fig.axes)
-
-
 def figure_texts(fig) -> str:
     """Every text a figure shows: suptitle, figure texts, titles, annotations, legend entries."""
     return "\n".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
 
 
-def display_edge_distance(value: float, decimals: int) -> float:
-    """How far ``value`` is from the nearest point where its display with ``decimals`` flips."""
-    scaled = value * 10**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) / 10**decimals
-
-
-def clear_of_rounding_edge(value: float, decimals: int, rel: float = 1e-9) -> bool:
-    """True when ``value`` shown with ``decimals`` digits cannot flip if it changes by a
-    relative ``rel`` (far more than a rounding of the last bit, or a solver's error)."""
-    scaled = float(value) * 10**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) > max(rel * abs(scaled), 1e-6)
-
-
-# --------------------------------------------------------------- an independent reference run
-
-
-@dataclass
-class ReferenceRun:
-    """A run of :func:`reference_perceptron`."""
-
-    indices: list[int]  # the example of each update, in order
-    weights: list[list]  # the weights after each update (the offset last, with offset=True)
-    w: list  # the final weights
-    epochs: int  # sweeps made, the clean one included
-    converged: bool
-    closest: float  # smallest |y w.x| / (|w| |x|) met at a test with w != 0 (if asked for)
-
-    @property
-    def mistakes(self) -> int:
-        return len(self.indices)
-
-
-def first_index(flags) -> int | None:
-    """The index of the first true flag, or None: ``first_mistake``'s answer from its flags."""
-    where = np.flatnonzero(flags)
-    return int(where[0]) if where.size else None
-
-
-def train_with(X, y, epochs, *, test=lambda w, x, y: y * (w @ x) <= 0, step=lambda w, x, y: w + y * x):
-    """The perceptron's epochs (``check.train``) with its mistake test or its step replaced: the
-    slips of the tests of check.train and of its hidden tests."""
-    w = np.zeros(X.shape[1])
-    for _pass in range(epochs):
-        for xi, yi in zip(X, y):
-            if test(w, xi, yi):
-                w = step(w, xi, yi)
-    return w
-
-
-def train_f32(X, y, epochs):
-    """A correct ``check.train`` in float32 (integer data: every score exact, the same decisions)."""
-    X, y = X.astype(np.float32), y.astype(np.float32)
-    w = np.zeros(X.shape[1], dtype=np.float32)
-    for _pass in range(epochs):
-        for xi, yi in zip(X, y):
-            if yi * np.dot(w, xi) <= 0:
-                w = w + yi * xi
-    return w
-
-
-def train_batch(X, y, epochs):
-    """The slip of testing a whole pass with the weights it started from, then adding every update."""
-    w = np.zeros(X.shape[1])
-    for _pass in range(epochs):
-        wrong = y * (X @ w) <= 0
-        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
-    return w
-
-
-def reference_perceptron(X, y, *, tie: str = "mistake", offset: bool = False, exact: bool = False,
-                         max_epochs: int = 10**6, closest: bool = False,
-                         must_converge: bool = True) -> ReferenceRun:
-    """The cyclic perceptron in plain Python, written here and nowhere else: the tests' reference.
-
-    ``exact=True`` works in ``fractions.Fraction`` of the floats (every float is a rational, so no
-    score is rounded); otherwise in Python floats, summed left to right. ``tie`` is the rule at a
-    score of 0: "mistake" (update), "positive" (predict +1) or "negative" (predict -1).
-    ``offset=True`` appends a constant 1 to every point. ``closest=True`` also measures the
-    smallest |y w.x| / (|w| |x|) at a test with w != 0: a run whose closest call is far above
-    rounding cannot change if the last bits of the data or of a dot product do.
-    """
-    conv = (lambda v: Fraction(float(v))) if exact else float
-    rows = [[conv(v) for v in row] + ([conv(1.0)] if offset else []) for row in np.asarray(X)]
-    labels = [int(v) for v in np.asarray(y)]
-    norms = [math.sqrt(float(sum(a * a for a in r))) for r in rows] if closest else []
-    w = [conv(0.0)] * len(rows[0])
-    indices, weights, nearest = [], [], math.inf
-    for epoch in range(1, max_epochs + 1):
-        clean = True
-        for i, (x, label) in enumerate(zip(rows, labels)):
-            s = sum(a * b for a, b in zip(w, x))
-            if closest and any(w):
-                size = math.sqrt(float(sum(a * a for a in w))) * norms[i]
-                nearest = min(nearest, abs(float(s)) / size)
-            if s != 0:
-                mistake = label * s < 0
-            else:
-                mistake = tie == "mistake" or (tie == "positive") == (label < 0)
-            if mistake:
-                w = [a + label * b for a, b in zip(w, x)]
-                indices.append(i)
-                weights.append(w)
-                clean = False
-        if clean:
-            return ReferenceRun(indices, weights, w, epoch, True, nearest)
-    if must_converge:
-        raise AssertionError("the reference run did not converge")
-    return ReferenceRun(indices, weights, w, max_epochs, False, nearest)
+# ------------------------------------------------------- a run in exact integers (a reference)
 
 
 def integer_run_states(X, y, epochs, offset=True):

@@ -12,7 +12,6 @@ perceptron_core/exercises/) and tests/core/test_check.py.
 from __future__ import annotations
 
 import html as html_lib
-import importlib.util
 import json
 import os
 import re
@@ -31,17 +30,8 @@ from sphinx_extension import strip_solutions
 
 REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
-TOOLS = BOOK / "_tools"
 HTML_DIR = Path(os.environ.get("BOOK_HTML_DIR", REPO / "_build" / "html"))
 SAMPLE_URL = "https://github.com/example-org/perceptron-book"
-
-
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def _nb(name: str) -> dict:
@@ -242,7 +232,8 @@ def test_instructor_guide_is_written_from_the_current_chapters():
     """The guide's part made from the chapters (their exercises counted independently here,
     with the kinds and difficulties their directives state); the built page has it in place of
     the marker, the source holds only the marker."""
-    guide = _tool("instructor_guide")
+    import instructor_guide as guide  # book/_tools
+
     text = guide.generated(guide.chapters())
     for i, name in enumerate(chapter_names(), 1):
         md = "\n".join(_src(c) for c in _nb(name)["cells"] if c["cell_type"] == "markdown")

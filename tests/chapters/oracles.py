@@ -3,13 +3,11 @@ chapters' pages. Imported as ``from oracles import ...`` (pytest puts this folde
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
-
-BOOK = Path(__file__).resolve().parents[2] / "book"
+from conftest import cell_source, notebook_cells
+from conftest import markdown_text as prose  # a chapter's markdown cells, joined by blank lines
 
 
 def sweep(X, y, *, offset=False, tie="mistake", max_epochs=1000, exact=False, b_last=False):
@@ -46,10 +44,4 @@ def sweep(X, y, *, offset=False, tie="mistake", max_epochs=1000, exact=False, b_
 
 def cells(chapter: str, kind: str | None = None) -> list[str]:
     """The sources of a chapter's cells (of one kind: "code" or "markdown")."""
-    nb = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))
-    return ["".join(c["source"]) for c in nb["cells"] if kind in (None, c["cell_type"])]
-
-
-def prose(chapter: str) -> str:
-    """A chapter's markdown, its cells joined by blank lines."""
-    return "\n\n".join(cells(chapter, "markdown"))
+    return [cell_source(c) for c in notebook_cells(chapter) if kind in (None, c["cell_type"])]

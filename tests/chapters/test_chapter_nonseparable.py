@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import integer_run_states
 from oracles import sweep
 
 import perceptron_core as pc
@@ -23,19 +24,6 @@ def _quiet():
     with warnings.catch_warnings():  # capped runs are what these tests read
         warnings.simplefilter("ignore", pc.ConvergenceWarning)
         yield
-
-
-def integer_states(X, y, epochs):
-    """The cyclic perceptron with an offset in Python integers (ties are mistakes): the states
-    (θ, position of the next example) from the start and after each mistake."""
-    rows = [[int(v) for v in row] + [1] for row in X]
-    theta, states = [0] * len(rows[0]), [((0,) * len(rows[0]), 0)]
-    for _ in range(epochs):
-        for i, (x, label) in enumerate(zip(rows, (int(v) for v in y))):
-            if label * sum(a * b for a, b in zip(theta, x)) <= 0:
-                theta = [a + label * b for a, b in zip(theta, x)]
-                states.append((tuple(theta), (i + 1) % len(rows)))
-    return states
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -65,14 +53,14 @@ def test_xor_cycles_back_to_zero_and_iris_finds_no_repeat():
     millimetres: 1000 epochs, a mistake in each, no repeated state (integers: exact); the offset
     and ‖w‖ still grow from epoch 10 to 100 to 1000."""
     X, y = pc.xor()
-    states = integer_states(X, y, 6)
+    states = integer_run_states(X, y, 6)
     run = pc.perceptron(X, y, offset=True, max_epochs=6, record=True)
     assert len(states) - 1 == run.mistakes == 24 and states[4] == states[0]
     assert pc.find_cycle(run, 4) == (0, 4)
     Xi, yi = pc.iris_pair("versicolor", "virginica")
     X_mm = np.round(10 * Xi)
     assert np.all(np.abs(X_mm - 10 * Xi) < 1e-9)
-    states = integer_states(X_mm, yi, 1000)
+    states = integer_run_states(X_mm, yi, 1000)
     run = pc.perceptron(X_mm, yi, offset=True, max_epochs=1000, record=True)
     assert len(states) - 1 == run.mistakes and len(set(states)) == len(states)
     assert np.array_equal(np.r_[run.w, run.b], states[-1][0]) and pc.find_cycle(run, 100) is None

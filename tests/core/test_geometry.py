@@ -70,21 +70,17 @@ def wedge_gamma_sq(k):
 # --- the narrow wedge: a margin of order 2^-k -----------------------------------------------
 
 
-@pytest.mark.parametrize("k", [1, 10, 20, 29, 30, 31, 35, 40, 45, 48, 50, 51, 52])
-def test_narrow_wedge_is_certified_separable(k):
-    X, y = pc.narrow_wedge(k)
-    verdict = pc.separability(X, y)
-    assert verdict.separable is True
-    assert exact_witness_holds(X, y, verdict)
-    assert verdict.verify(X, y)
-
-
+@pytest.mark.parametrize("s", [0, -1000, -600, -300, 400])
 @pytest.mark.parametrize("k", [1, 10, 20, 29, 30, 31, 35, 40, 45, 48, 50])
-def test_narrow_wedge_max_margin_interval_is_certified(k):
+def test_narrow_wedge_is_certified_at_every_scale(k, s):
+    # γ*(2ˢX) = 2ˢγ*(X): the interval must hold 2ˢ·γ*, checked against the independent γ*².
     X, y = pc.narrow_wedge(k)
-    mm = pc.max_margin(X, y)
-    g2 = wedge_gamma_sq(k)
-    assert exact_margin_lower_bound_holds(X, y, mm)
+    Xs = np.ldexp(X, s)
+    verdict = pc.separability(Xs, y)
+    assert verdict.separable is True and exact_witness_holds(Xs, y, verdict) and verdict.verify(Xs, y)
+    mm = pc.max_margin(Xs, y)
+    g2 = wedge_gamma_sq(k) * Fraction(4) ** s
+    assert exact_margin_lower_bound_holds(Xs, y, mm)
     assert Fraction(mm.gamma_low) ** 2 <= g2 <= Fraction(mm.gamma_high) ** 2
     # The interval is not just valid but informative: within a factor 2 even at k = 50.
     assert mm.gamma_high <= 2 * mm.gamma_low
@@ -95,6 +91,8 @@ def test_narrow_wedge_max_margin_interval_is_certified(k):
 @pytest.mark.parametrize("k", [51, 52])
 def test_narrow_wedge_beyond_float_resolution_is_never_called_inseparable(k):
     X, y = pc.narrow_wedge(k)
+    verdict = pc.separability(X, y)
+    assert verdict.separable is True and exact_witness_holds(X, y, verdict) and verdict.verify(X, y)
     try:
         mm = pc.max_margin(X, y)
     except ValueError as err:
@@ -150,9 +148,11 @@ def thin_triangle(e):
     return X, np.array([1.0, 1.0, -1.0])
 
 
-@pytest.mark.parametrize("e", [0, 20, 40, 60])
-def test_certificate_with_thirds_is_exact(e):
+@pytest.mark.parametrize("e, s", [(0, 0), (20, 0), (40, 0), (60, 0), (20, -1050), (20, -600),
+                                  (20, 400)])
+def test_certificate_with_thirds_is_exact_at_every_scale(e, s):
     X, y = thin_triangle(e)
+    X = np.ldexp(X, s)  # exact: the smallest entry, 3·2⁻²⁰⁺ˢ, is still a multiple of 2⁻¹⁰⁷⁴
     verdict = pc.separability(X, y)
     assert verdict.separable is False
     assert exact_certificate_holds(X, y, verdict)
@@ -204,61 +204,26 @@ def test_undecided_is_said_not_guessed():
         assert "undecided" in verdict.reason and not verdict.verify(X, y)
 
 
-@given(small_labelled_data(), st.booleans())
-def test_every_verdict_on_small_data_checks_out_exactly(data, offset):
-    # The package's verify() is not the judge here: the test redoes the check in fractions.
-    X, y = data
-    verdict = pc.separability(X, y, offset=offset)
-    assert verdict.separable is not None
-    if verdict.separable:
-        assert exact_witness_holds(X, y, verdict)
-        assert np.all(y * (X @ verdict.w + verdict.b) > 0)  # the float witness too, on integers
-    else:
-        assert exact_certificate_holds(X, y, verdict)
-        assert np.allclose(verdict.certificate, [float(v) for v in verdict.certificate_exact])
-
-
 # --- every scale the validators accept: the same verdicts, scaled exactly --------------------
 
 
-@pytest.mark.parametrize("s", [-1000, -600, -300, 400])
-@pytest.mark.parametrize("k", [1, 30, 50])
-def test_narrow_wedge_times_a_power_of_two_is_certified(k, s):
-    # γ*(2ˢX) = 2ˢγ*(X): the interval must hold 2ˢ·γ*, checked against the independent γ*².
-    X, y = pc.narrow_wedge(k)
-    Xs = np.ldexp(X, s)
-    mm = pc.max_margin(Xs, y)
-    g2 = wedge_gamma_sq(k) * Fraction(4) ** s
-    assert exact_margin_lower_bound_holds(Xs, y, mm)
-    assert Fraction(mm.gamma_low) ** 2 <= g2 <= Fraction(mm.gamma_high) ** 2
-    assert mm.gamma_high <= 2 * mm.gamma_low
-    if mm.gamma_sq_exact is not None:
-        assert mm.gamma_sq_exact == g2
-    verdict = pc.separability(Xs, y)
-    assert verdict.separable is True and exact_witness_holds(Xs, y, verdict)
-
-
-@pytest.mark.parametrize("s", [-1050, -600, 400])
-def test_certificate_with_thirds_at_every_scale(s):
-    X, y = thin_triangle(20)
-    Xs = np.ldexp(X, s)  # exact: the smallest entry, 3·2⁻²⁰⁺ˢ, is still a multiple of 2⁻¹⁰⁷⁴
-    verdict = pc.separability(Xs, y)
-    assert verdict.separable is False and exact_certificate_holds(Xs, y, verdict)
-    assert verdict.certificate_exact == (Fraction(1, 3), Fraction(1, 6), Fraction(1, 2))
-    with pytest.raises(ValueError, match="not linearly separable"):
-        pc.max_margin(Xs, y)
-
-
 @given(small_labelled_data(), st.booleans(), st.integers(-1074, 500))
-def test_every_verdict_on_small_data_times_2_to_the_k_checks_out_exactly(data, offset, k):
+def test_every_verdict_on_small_data_checks_out_exactly_at_every_scale(data, offset, k):
+    # The package's verify() is not the judge here: the test redoes the check in fractions.
     X, y = data
-    Xk = np.ldexp(X, k)  # exact: integers times a power of two, subnormal to huge
-    verdict = pc.separability(Xk, y, offset=offset)
-    assert verdict.separable == pc.separability(X, y, offset=offset).separable
-    if verdict.separable:
-        assert exact_witness_holds(Xk, y, verdict)
+    plain = pc.separability(X, y, offset=offset)
+    assert plain.separable is not None
+    if plain.separable:
+        assert np.all(y * (X @ plain.w + plain.b) > 0)  # the float witness too, on integers
     else:
-        assert exact_certificate_holds(Xk, y, verdict)
+        assert np.allclose(plain.certificate, [float(v) for v in plain.certificate_exact])
+    Xk = np.ldexp(X, k)  # exact: integers times a power of two, subnormal to huge
+    for data_k, verdict in ((X, plain), (Xk, pc.separability(Xk, y, offset=offset))):
+        assert verdict.separable == plain.separable
+        if verdict.separable:
+            assert exact_witness_holds(data_k, y, verdict)
+        else:
+            assert exact_certificate_holds(data_k, y, verdict)
 
 
 @settings(max_examples=examples(100))

@@ -94,22 +94,6 @@ def test_requirements_pin_every_dependency_at_a_version_pyproject_accepts() -> N
         assert pins[name] in req.specifier, f"requirements.txt pins {name}=={pins[name]}, outside {entry}"
 
 
-def test_the_lowest_environment_pins_each_package_once_at_its_floor(tmp_path: Path) -> None:
-    text = lv.lowest_requirements((ROOT / "requirements.txt").read_text(encoding="utf-8"), lv.floors())
-    path = tmp_path / "requirements-lowest.txt"
-    path.write_text(text, encoding="utf-8")
-    pins = _pins(path)  # one == pin per line
-    names = [lv.normalize(Requirement(line.split("#")[0]).name)
-             for line in text.splitlines() if line.split("#")[0].strip()]
-    assert len(names) == len(set(names)), "a package is pinned twice"
-    for name, floor in lv.floors().items():
-        assert pins[name] == Version(floor)
-    # Everything else keeps its pin.
-    pinned = _pins()
-    for name in set(pinned) - set(lv.floors()):
-        assert pins[name] == pinned[name]
-
-
 # --------------------------------------------------------------------------------------------
 # lowest_versions.py
 # --------------------------------------------------------------------------------------------
