@@ -82,7 +82,10 @@ def to_screen(page, x, y):
 
 
 def click(page, x, y, key=None):
-    """Click data point (x, y), with `key` ("Shift", "Alt") held down."""
+    """Click data point (x, y), with `key` ("Shift", "Alt") held down. The plot is brought into
+    the middle of the window first: an earlier test on the same page may have scrolled it, and a
+    click outside the window reaches nothing."""
+    page.evaluate("() => document.querySelector('.pcpg-plot').scrollIntoView({ block: 'center' })")
     if key:
         page.keyboard.down(key)
     page.mouse.click(*to_screen(page, x, y))
@@ -239,7 +242,9 @@ def test_offset_trick_more_points_than_allowed_and_data_sets(page):
     settle(page)
     assert model_get(page, "points") == [] and "No points yet" in status(page)
     page.evaluate("p => { model.set('view', [-3, 3, -3, 3]); model.set('points', p); model.set('labels', p.map(q => q[0] > 0 ? 1 : -1)); }", GRID)
-    click(page, 0.3, -2.9)
+    page.focus(".pcpg-plot")
+    page.keyboard.press("Enter")  # a 201st point, at the keyboard's cursor
+    settle(page)
     assert len(model_get(page, "points")) == 200 and "At most 200 points" in page.inner_text(".pcpg-message")
 
 
