@@ -295,7 +295,9 @@ def test_static_data_and_markup():
     data = _data(ctrl)
     assert data["labels"] == [["0.1", "0.2", "0.3"], ["0", "1"]]
     assert data["alts"][3] == "g 0.2 s 1<"  # row-major, as the page's script reads it
-    assert data["index"][3] == list(ctrl.frame_index[(0.2, 1)])
+    combos = [(g, s) for g in (0.1, 0.2, 0.3) for s in (0, 1)]  # every position, row-major
+    assert data["index"] == [list(ctrl.frame_index[c]) for c in combos]
+    assert data["dark"] == [list(ctrl.dark_index[c]) for c in combos]
     assert data["frames"].count(None) == 1  # the picture in <img src> is not shipped twice
     html = ctrl.html
     assert html.count('type="range"') == html.count("<label for=") == 2
