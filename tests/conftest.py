@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import json
+import math
 import os
 import pickle
 import re
@@ -97,6 +98,55 @@ def small_labelled_data(draw, max_n: int = 12, max_d: int = 3, top: int = 3):
     X = np.array(draw(st.lists(st.lists(entries, min_size=d, max_size=d), min_size=n, max_size=n)), float)
     y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
     return X, y
+
+
+#: The label each tie rule predicts where the score is 0 (0: none, so a tie is a mistake).
+AT_TIE = {"mistake": 0, "positive": 1, "negative": -1}
+
+
+def contract_perceptron(X, y, *, offset=False, tie="mistake", max_epochs=1000) -> dict:
+    """The run contract of ``perceptron_core`` in plain Python floats, written here once for the
+    core's tests and the playground's: ``score = b``, then ``+= x_j w_j`` left to right; a
+    mistake when ``y·score < 0``, or ``= 0`` where the tie rule predicts another label; then
+    ``b += y`` (with ``offset``) and ``w_j += y x_j``. Returns every update (``i``, ``epoch``
+    from 1, ``w`` and ``b`` after it) and the end (``w``, ``b``, ``converged``, ``epochs``)."""
+    rows, labels = [[float(v) for v in r] for r in X], [float(v) for v in y]
+    w, b, steps, clean, epoch = [0.0] * len(rows[0]), 0.0, [], False, 0
+    while not clean and epoch < max_epochs:
+        epoch, clean = epoch + 1, True
+        for i, (x, label) in enumerate(zip(rows, labels)):
+            score = b
+            for xj, wj in zip(x, w):
+                score += xj * wj
+            if label * score < 0 or (label * score == 0 and AT_TIE[tie] != label):
+                b = b + label if offset else b
+                w = [wj + label * xj for xj, wj in zip(x, w)]
+                steps.append({"i": i, "epoch": epoch, "w": w, "b": b})
+                clean = False
+    return {"steps": steps, "w": w, "b": b, "converged": clean, "epochs": epoch}
+
+
+def contract_margin(X, y, gamma, target, max_epochs) -> dict:
+    """The Margin Perceptron's contract in plain Python floats: ``z = y x``, ``w = z_1``, and a
+    margin mistake when ``w = 0`` or ``z·w < τγ·√(w·w)`` (both sums left to right); then
+    ``w += z``. Returns ``w0``, every update (``i``, ``epoch``, ``w`` after it, and ``mistake``:
+    ``z·w ≤ 0``) and the end (``w``, ``converged``, ``epochs``)."""
+    Z = [[float(label) * float(v) for v in row] for row, label in zip(X, y)]
+    w, aim, steps, clean, epoch = list(Z[0]), target * gamma, [], False, 0
+    w0 = list(w)
+    while not clean and epoch < max_epochs:
+        epoch, clean = epoch + 1, True
+        for i, z in enumerate(Z):
+            s = nn = 0.0
+            for zj, wj in zip(z, w):
+                s += zj * wj
+            for wj in w:
+                nn += wj * wj
+            if nn == 0.0 or s < aim * math.sqrt(nn):
+                w = [wj + zj for zj, wj in zip(z, w)]
+                steps.append({"i": i, "epoch": epoch, "w": w, "mistake": s <= 0})
+                clean = False
+    return {"w0": w0, "steps": steps, "w": w, "converged": clean, "epochs": epoch}
 
 
 @pytest.fixture

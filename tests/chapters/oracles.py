@@ -1,5 +1,6 @@
-"""What the chapter tests share: a reference perceptron written here and nowhere else, and the
-chapters' pages. Imported as ``from oracles import ...`` (pytest puts this folder on sys.path)."""
+"""What the chapter tests share: a reference perceptron for the chapters' claims (the run
+contract of tests/conftest.py's ``contract_perceptron``, also in exact fractions and in
+scikit-learn's order of addition), and the chapters' pages. Imported as ``from oracles import ...`` (pytest puts this folder on sys.path)."""
 
 from __future__ import annotations
 

@@ -21,57 +21,10 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 import perceptron_core as pc
 from perceptron_core import _compiled
 
-from conftest import examples, integer_run_states, small_labelled_data
+from conftest import AT_TIE, contract_margin, contract_perceptron, examples, integer_run_states, small_labelled_data
 
 TIES = ("mistake", "positive", "negative")
-AT_TIE = {"mistake": 0, "positive": 1, "negative": -1}
 pytestmark = pytest.mark.usefixtures("no_convergence_warnings")
-
-
-def contract_perceptron(X, y, *, offset=False, tie="mistake", max_epochs=1000):
-    """The run contract in plain Python floats, written here and nowhere else: (w, b, the round
-    of each mistake, epochs, converged)."""
-    rows, labels = [[float(v) for v in r] for r in X], [float(v) for v in y]
-    n, d = len(rows), len(rows[0])
-    w, b, rounds = [0.0] * d, 0.0, []
-    for epoch in range(max_epochs):
-        clean = True
-        for i in range(n):
-            score = b
-            for j in range(d):
-                score += rows[i][j] * w[j]
-            margin = labels[i] * score
-            if margin < 0 or (margin == 0 and AT_TIE[tie] != labels[i]):
-                if offset:
-                    b += labels[i]
-                for j in range(d):
-                    w[j] += labels[i] * rows[i][j]
-                rounds.append(epoch * n + i)
-                clean = False
-        if clean:
-            return w, b, rounds, epoch + 1, True
-    return w, b, rounds, max_epochs, False
-
-
-def contract_margin(X, y, gamma, target, max_epochs):
-    """The Margin Perceptron's contract in plain Python floats: (w, update rows, epochs, converged)."""
-    Z = [[float(label) * float(v) for v in row] for row, label in zip(X, y)]
-    w, aim, updates = list(Z[0]), target * gamma, []
-    for epoch in range(max_epochs):
-        clean = True
-        for i, z in enumerate(Z):
-            s = nn = 0.0
-            for j in range(len(w)):
-                s += z[j] * w[j]
-            for j in range(len(w)):
-                nn += w[j] * w[j]
-            if s < aim * math.sqrt(nn) or nn == 0.0:
-                w = [a + b for a, b in zip(w, z)]
-                updates.append(i)
-                clean = False
-        if clean:
-            return w, updates, epoch + 1, True
-    return w, updates, max_epochs, False
 
 
 @st.composite
@@ -99,7 +52,9 @@ def _bits(a):
 def test_a_run_is_the_contract_bit_for_bit_compiled_or_not(data, offset, tie, epochs):
     X, y = data
     run = pc.perceptron(X, y, offset=offset, tie=tie, max_epochs=epochs, record=True)
-    w, b, rounds, n_epochs, converged = contract_perceptron(X, y, offset=offset, tie=tie, max_epochs=epochs)
+    ref = contract_perceptron(X, y, offset=offset, tie=tie, max_epochs=epochs)
+    w, b, n_epochs, converged = ref["w"], ref["b"], ref["epochs"], ref["converged"]
+    rounds = [(s["epoch"] - 1) * len(y) + s["i"] for s in ref["steps"]]
     assert _bits(run.w) == _bits(w) and run.b + 0.0 == b + 0.0
     assert ((run.history.epochs - 1) * len(y) + run.history.indices).tolist() == rounds
     assert (run.epochs, run.converged, run.mistakes) == (n_epochs, converged, len(rounds))
@@ -120,7 +75,9 @@ def test_a_margin_run_is_the_contract_bit_for_bit_compiled_or_not(data, gamma, t
     X, y = data
     X = X / max(1e-300, float(np.max(np.abs(X))))  # unit scale, so gamma means something
     run = pc.margin_perceptron(X, y, gamma, target=target, max_epochs=epochs, record=True)
-    w, updates, n_epochs, converged = contract_margin(X, y, gamma, target, epochs)
+    ref = contract_margin(X, y, gamma, target, epochs)
+    w, n_epochs, converged = ref["w"], ref["epochs"], ref["converged"]
+    updates = [s["i"] for s in ref["steps"]]
     assert _bits(run.w) == _bits(w) and run.update_indices.tolist() == updates
     assert (run.epochs, run.converged, run.updates) == (n_epochs, converged, len(updates))
     assert _bits(run.weights[-1]) == _bits(run.w)

@@ -3,11 +3,9 @@
 * Runs: ``pg.perceptronRun`` (three tie rules, through the origin and lifted with several c, 0.1
   among them, which is not dyadic) and ``pg.marginPerceptronRun`` (several γ and targets, and
   probes that sit exactly on the aim τγ‖w‖ or on a true tie) make, bit for bit, the run of the
-  package's contract, written out below in plain Python floats (:func:`contract_perceptron`,
-  :func:`contract_margin_perceptron`): every update's row, epoch and weights, the end, the epochs.
-  On integer data, where float and exact arithmetic agree, the package's own ``perceptron`` is
-  compared too (after the merge with the float core, compare it on every data set: see
-  ``test_perceptron_runs_match_the_core``).
+  package's contract, written out in plain Python floats in tests/conftest.py
+  (``contract_perceptron``, ``contract_margin``): every update's row, epoch and weights, the end,
+  the epochs. The package's own ``perceptron`` is compared too, on every data set.
 * What the page calls certified checks out here in exact rational arithmetic (Fraction): a
   separator has every yᵢ w·x̃ᵢ > 0 and the γ shown is below its margin; a certificate's weights are
   ≥ 0, sum to 1 and make Σλ y x̃ = 0; R shown is ≥ every norm; a bound shown is ≥ the formula on
@@ -28,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import contract_margin, contract_perceptron
 from playground_page import chromium, pg_page, pg_url  # noqa: F401  (fixtures)
 
 from perceptron_core import ConvergenceWarning, augment, perceptron, separability
@@ -38,42 +37,16 @@ TIES = {"mistake": 0, "positive": 1, "negative": -1}  # the label each rule pred
 CS = (None, 1.0, 0.1, 3.0)
 
 
-def contract_perceptron(X, y, tie, c, max_epochs):
-    """The common contract's perceptron on the points (lifted to (x, c) when c is given)."""
-    A = [list(map(float, x)) + ([c] if c is not None else []) for x in X]
-    w, steps, epoch, clean = [0.0] * len(A[0]), [], 0, False
-    while not clean and epoch < max_epochs:
-        epoch, clean = epoch + 1, True
-        for i, (a, label) in enumerate(zip(A, y)):
-            score = 0.0
-            for j in range(len(w)):
-                score += a[j] * w[j]
-            if label * score < 0 or (label * score == 0 and TIES[tie] != label):
-                w = [w[j] + label * a[j] for j in range(len(w))]
-                steps.append({"i": i, "epoch": epoch, "w": w})
-                clean = False
-    return {"steps": steps, "w": w, "converged": clean, "epochs": epoch}
+def _lift(X, c):
+    return [list(map(float, x)) + ([c] if c is not None else []) for x in X]
 
 
-def contract_margin_perceptron(X, y, gamma, target, c, max_epochs):
-    """The common contract's Margin Perceptron (Balcan): aim = τγ, a margin mistake s < aim·√nn,
-    and every point a margin mistake while w = 0 (no point has a margin yet)."""
-    Z = [[label * v for v in list(map(float, x)) + ([c] if c is not None else [])] for x, label in zip(X, y)]
-    w, aim, steps, epoch, clean = list(Z[0]), target * gamma, [], 0, False
-    w0 = list(w)
-    while not clean and epoch < max_epochs:
-        epoch, clean = epoch + 1, True
-        for i, z in enumerate(Z):
-            s = nn = 0.0
-            for j in range(len(w)):
-                s += z[j] * w[j]
-            for j in range(len(w)):
-                nn += w[j] * w[j]
-            if nn == 0 or s < aim * math.sqrt(nn):  # while w = 0 every point is short
-                w = [w[j] + z[j] for j in range(len(w))]
-                steps.append({"i": i, "epoch": epoch, "w": w, "mistake": s <= 0})
-                clean = False
-    return {"w0": w0, "steps": steps, "w": w, "converged": clean, "epochs": epoch}
+def contract_run(X, y, tie, c, max_epochs):
+    """The package's contract (tests/conftest.py) on the points, lifted to (x, c) when c is
+    given, in the shape ``pg.perceptronRun`` returns (no offset of its own: c·w₃ is it)."""
+    r = contract_perceptron(_lift(X, c), y, tie=tie, max_epochs=max_epochs)
+    return {"steps": [{k: s[k] for k in ("i", "epoch", "w")} for s in r["steps"]], "w": r["w"],
+            "converged": r["converged"], "epochs": r["epochs"]}
 
 
 def _cases():
@@ -136,7 +109,7 @@ def test_perceptron_runs_match_the_contract(pg_page):
     ties = updates = 0
     for job, g in zip(jobs, got):
         o = job["o"]
-        e = contract_perceptron(job["X"], job["y"], o["tie"], o["c"], o["maxEpochs"])
+        e = contract_run(job["X"], job["y"], o["tie"], o["c"], o["maxEpochs"])
         assert g == e, f"tie={o['tie']} c={o['c']}: X={job['X']} y={job['y']}"
         updates += len(e["steps"])
         ws = [[0.0] * len(e["w"])] + [s["w"] for s in e["steps"]]
@@ -179,7 +152,7 @@ def test_margin_perceptron_runs_match_the_contract(pg_page):
     got = _js(pg_page, "j => pg.marginPerceptronRun(j.X, j.y, j.g, j.o)", jobs)
     for job, g in zip(jobs, got):
         o = job["o"]
-        assert g == contract_margin_perceptron(job["X"], job["y"], job["g"], o["target"], o["c"], o["maxEpochs"]), job
+        assert g == contract_margin(_lift(job["X"], o["c"]), job["y"], job["g"], o["target"], o["maxEpochs"]), job
     assert [len(g["steps"]) for g in got[-6:-1]] == [0, 0, 1, 1, 1]  # the probes: on the aim is not short
     assert [g["steps"][0]["mistake"] for g in got[-4:-1]] == [True, False, True]  # z·w = 0 is a true mistake
     assert [s["i"] for s in got[-1]["steps"][:2]] == [0, 1]  # while w = 0 every point is short
