@@ -425,6 +425,10 @@ class MarginPerceptronResult:
     target : the fraction τ of γ the run aimed for.
     weights : ``w`` after each update, when ``record=True`` (row 0 is the initialization;
         computed from the update indices, bit for bit the weights the run held).
+    mistakes : how many of the updates were true mistakes (``y w·x ≤ 0`` before the update),
+        when ``record=True``; the others were margin mistakes. :class:`PerceptronResult` has the
+        same attribute, so code (the playground's ``pg.run().mistakes``) reads the count of
+        mistakes whichever algorithm ran.
     """
 
     w: NDArray[np.float64]
@@ -443,6 +447,14 @@ class MarginPerceptronResult:
             return None
         Z = self._Z
         return _frozen(np.cumsum(np.vstack([Z[0], Z[self.update_indices]]), axis=0))
+
+    @cached_property
+    def mistakes(self) -> int | None:
+        W = self.weights
+        if W is None:
+            return None
+        # Each update's score under the weights before it, summed as the run summed it.
+        return int(np.count_nonzero(scores(self._Z[self.update_indices], W[:-1]) <= 0))
 
 
 def margin_perceptron(

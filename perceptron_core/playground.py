@@ -349,6 +349,9 @@ class _Playground:
         which is the γ the page shows and aims at unless the page's float estimate and the
         package's γ fall on two sides of a 4-digit boundary.
 
+        Either result's ``mistakes`` is the count the page labels "Mistakes" (the Margin
+        Perceptron's ``updates`` also counts its margin mistakes).
+
         Raises ``ValueError`` with no points, or with ``margin_target`` on points with no margin.
         """
         (Z, y), max_epochs = self._lifted("run"), self._setting("max_epochs")

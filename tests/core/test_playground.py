@@ -176,6 +176,7 @@ def test_run_margin_radius_and_bound_are_the_packages(name, offset):
             aimed = float(f"{gamma:.4g}") if float(f"{gamma:.4g}") <= gamma else None
             assert aimed is None or np.array_equal(pg.run().w, pc.margin_perceptron(Z, y, aimed, target=0.3, max_epochs=100).w)
             assert pg.run().updates <= pg.bound()
+            assert pg.run().mistakes <= pg.run().updates  # the count the page labels Mistakes
         else:
             with pytest.raises(ValueError, match="no positive margin.*Turn margin_target off"):
                 pg.run()

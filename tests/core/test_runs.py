@@ -81,6 +81,7 @@ def test_a_margin_run_is_the_contract_bit_for_bit_compiled_or_not(data, gamma, t
     assert _bits(run.w) == _bits(w) and run.update_indices.tolist() == updates
     assert (run.epochs, run.converged, run.updates) == (n_epochs, converged, len(updates))
     assert _bits(run.weights[-1]) == _bits(run.w)
+    assert run.mistakes == sum(s["mistake"] for s in ref["steps"])  # the playground's count
     Z = np.ascontiguousarray(y[:, None] * X)
     w_py, buf = Z[0].copy(), np.empty(len(updates), np.int64)
     out = _compiled.margin_epochs.py_func(Z, w_py, target * gamma, epochs, buf)
