@@ -10,8 +10,8 @@ waited for (``MathJax.startup.promise``) so the math is typeset, a display equat
 the text column is set smaller to fit it (``book/_static/overflow.js``, as in a reader's own
 print), every static slider prints its picture's alt text as a caption (in its own markup), and
 Chromium prints the page with the print stylesheet
-(``book/_static/print.css``: no navigation, no dropdown solutions, code and output wrapped at
-the margin).
+(``book/_static/print.css``: no navigation, no dropdown solutions, nothing for the screen only,
+the playgrounds as they open, code and output wrapped at the margin, a code cell's box whole).
 
 The handouts are for students: ``OUT_DIR`` holds a PDF per page but the instructor guide
 (``chapters.GUIDE``, which says which exercises to assign and how to build the solutions), and

@@ -388,6 +388,8 @@ def _unlink_the_guide(app: Any, env: Any, node: Any, contnode: Any) -> Any:
 
 def setup(app: Any) -> dict[str, Any]:
     os.environ[STATIC_ENV_VAR] = "1"
+    if _hiding_solutions():  # the student edition: ```{only} not student``` leaves text out of it
+        app.tags.add("student")
     app.connect("config-inited", _launch_buttons)
     app.connect("config-inited", _check_handed_out)
     app.connect("config-inited", _student_toc)

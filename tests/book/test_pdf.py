@@ -214,7 +214,7 @@ def test_handouts_leave_out_the_instructor_guide(pdfs):
     expected = {f"{Path(d).name}.pdf" for d in pp.toc_pages() if d != GUIDE} | {pp.BOOK_PDF}
     assert {p.name for p in handout_dir.glob("*.pdf")} == expected
     # The guide's footer (its title, then the page number) and its opening sentence: in its own
-    # PDF, in no handout. The intro names the guide, so its title alone would not do.
+    # PDF, in no handout.
     source = (REPO / f"{GUIDE}.md").read_text(encoding="utf-8")
     title = re.search(r"^# (.+)$", source, re.M).group(1).strip()
     opening = _words(re.search(r"^[A-Z][^#\n].*?\.(?=\s)", source, re.M | re.S).group(0))
@@ -222,3 +222,11 @@ def test_handouts_leave_out_the_instructor_guide(pdfs):
     assert f"{title} \u00b7 1" in guide_text and opening in guide_text
     book = _words(_pdf_text(pdfs["book"]))
     assert f"{title} \u00b7" not in book and opening not in book
+    # Nor does the book speak of what a handout lacks (the intro's note for instructors is for
+    # the screen, and its contents leave the guide out), or ask for a slider it prints as one
+    # picture; the playground says where it runs.
+    lacks = re.compile(r"instructor|dropdown|make exercises|(?:move|drag) the slider", re.I)
+    assert not lacks.search(book), lacks.search(book).group(0)
+    playgrounds = sum((HTML_DIR / f"{d}.html").read_text(encoding="utf-8").count('class="pc-playground"')
+                      for d in _chapters())
+    assert book.count("as it opens (it runs in the book's web pages and in Jupyter)") == playgrounds > 0

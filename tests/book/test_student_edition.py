@@ -372,6 +372,14 @@ def test_the_student_edition_leaves_out_the_instructor_guide(student_build, regu
         assert "instructor_guide" not in page.read_text(encoding="utf-8"), page
     index = (student_build / "searchindex.js").read_text(encoding="utf-8")
     assert "instructor_guide" not in index and "Instructor guide" not in index
+    # Nor does any page speak of what the edition lacks (book/intro.md's `{only} not student`
+    # note for instructors); the regular intro does.
+    lacks = re.compile(r"instructor|folded away in dropdowns|make exercises", re.I)
+    for page in student_build.glob("**/*.html"):
+        assert not lacks.search(_text(page)), (page, lacks.search(_text(page)).group(0))
+    regular_intro = _text(regular_build / "book" / "intro.html")
+    assert {m.lower() for m in lacks.findall(regular_intro)} == {
+        "instructor", "folded away in dropdowns", "make exercises"}
     # The full edition has it, with its part written from the chapters, linked from the
     # navigation of every page and searchable.
     page = _text(regular_build / "book" / "instructor_guide.html")
