@@ -121,8 +121,8 @@ def ready():
 
 if not ready():
     # The first that works: a wheel beside this notebook (the book's notebooks come
-    # with it; in Colab, upload it), then SOURCES. [book]: with what the chapters draw
-    # with (matplotlib, ...), which pip gets from its index.
+    # with it; in Colab, upload it), then SOURCES. [book] adds what the chapters draw
+    # with (matplotlib, ...), from pip's index.
     wheels = sorted(glob.glob("perceptron_core-*.whl"), key=lambda name: name != WHEEL)
     for source in [pathlib.Path(w).resolve().as_uri() for w in wheels] + SOURCES:
         pip = [sys.executable, "-m", "pip", "install", "--quiet",
@@ -347,24 +347,35 @@ def tight_math(text: str) -> str:
     return "$$".join(parts)
 
 
-def _names(source: str) -> tuple[set[str], set[str], list[str]]:
-    """What a code cell binds and reads (names, at any depth), and the modules it imports at
-    its top level (an import inside ``try`` or a function may fail without harm: the glue's)."""
+def _bound(node: ast.AST) -> set[str]:
+    """The names a node binds directly (an assignment's, a definition's, an import's)."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return {node.id}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    return {node.arg} if isinstance(node, ast.arg) else set()
+
+
+def _names(source: str) -> tuple[set[str], set[str], set[str], list[str]]:
+    """What a code cell binds for the cells after it (outside functions and classes), binds
+    anywhere (a function's arguments too) and reads, and the modules it imports at its top
+    level (an import in a ``try`` or a function may fail without harm: the glue's)."""
     tree = ast.parse(source)
-    bound, read = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    anywhere = set().union(*map(_bound, ast.walk(tree)))
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    top, todo = set(), [tree]
+    while todo:
+        node = todo.pop()
+        top |= _bound(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo += ast.iter_child_nodes(node)
     imports = [a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names]
     imports += [n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module
                 and not n.level]
-    return bound, read, [m for m in imports if m.split(".")[0] not in sys.stdlib_module_names]
+    imports = [m for m in imports if m.split(".")[0] not in sys.stdlib_module_names]
+    return top, anywhere, read, imports
 
 
 def _fenced(code: str) -> str:
@@ -424,20 +435,20 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str, site
         if cell["cell_type"] != "code" or INSTALL_TAG in tags:
             continue  # the install cell is written afresh below, from the book's settings
         source = _text(cell["source"])
-        bound, read, imported = _names(source)
+        top, anywhere, read, imported = _names(source)
         hidden = {"remove-input", "hide-input", "remove-cell"} & set(tags)
         if BOOK_ONLY_TAG in tags or gated[0]:
-            left_out |= bound - ran
+            left_out |= top - ran
             if gated[0] and not hidden:  # a hidden cell in a solution only glues its numbers
                 cells.append({"cell_type": "markdown", "id": cell.get("id", f"sol-{len(cells)}"),
                               "metadata": {}, "source": _fenced(source)})
             continue
-        missing = sorted((read - bound) & left_out - ran)
+        missing = sorted((read - anywhere) & left_out - ran)
         if missing:
             raise ValueError(f"a code cell reads {', '.join(missing)}, which only cells the "
                              "reader notebook leaves out (tagged book-only, or a solution's "
                              f"code) define: define it in a cell that runs\n{source[:300]}")
-        ran |= bound
+        ran |= top
         imports += imported
         metadata: dict[str, Any] = {}
         if hidden:
