@@ -74,7 +74,7 @@ PACKAGE_VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
 WHEEL_DIR       := _build/dist
 WHEEL           := $(WHEEL_DIR)/perceptron_core-$(PACKAGE_VERSION)-py3-none-any.whl
 export PERCEPTRON_WHEEL := $(CURDIR)/$(WHEEL)
-$(WHEEL): pyproject.toml $(PACKAGE_FILES) | $(STAMP)
+$(WHEEL): pyproject.toml $(filter perceptron_core/%,$(PACKAGE_FILES)) | $(STAMP)
 	rm -rf build $(WHEEL_DIR)
 	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
 	$(BIN)/python tests/tools/check_wheel.py $@
@@ -185,9 +185,10 @@ test-assignments: assignments
 	PERCEPTRON_GRADING=1 $(BIN)/python -m pytest tests/book/test_grading.py -m notebooks -q $(XDIST)
 
 # What a student installs, on the LOWEST versions pyproject.toml accepts, in one environment:
-# the wheel ($(WHEEL), above) installed with its book extra into a new venv where every dependency of the package and of
-# its extras is at its floor (tests/tools/lowest_versions.py turns each `>=X` into `==X`; the
-# rest at the pins of requirements.txt), with the test tools but no book build (no myst-nb);
+# the wheel ($(WHEEL), above) installed with its book extra into a new venv where every
+# dependency of the package and of its extras is at its floor (tests/tools/lowest_versions.py
+# turns each `>=X` into `==X`; the rest at the pins of requirements.txt), with the test tools
+# but no book build (no myst-nb);
 # `pip check` proves it consistent. In it, test-lowest runs the unit tests of the package (on
 # the installed wheel: tests/book and tests/tools test the build's tools, which run at their
 # pins) and then every chapter's reader notebook, as the book build wrote it for downloads and
@@ -238,6 +239,9 @@ test-numeric: $(BOOK_HTML) $(LOWEST_GLUE)/.installed
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
+# Among them, what a student does with the student zip: a chapter unpacked outside the repository,
+# run in a new venv with only ipykernel and nbclient, its first cell installing the package from
+# the wheel beside it (tests/book/test_student_edition.py; about 80 s on 2 cores).
 test-browser: test-browser-latency test-browser-pages
 
 test-browser-latency: chromium $(BOOK_HTML)
