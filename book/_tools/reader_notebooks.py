@@ -8,12 +8,14 @@ writes, for each chapter, a *reader notebook* with:
 
 * every directive turned into plain Markdown: a bold "**Theorem 4 (Block–Novikoff).**" with the
   number the page gives it, "*Proof.*" ... "∎", an "### Exercise 12" heading, and each solution
-  under a bold "**Solution to Exercise 12.**" (or no solutions at all, for the student edition);
+  under a bold "**Solution to Exercise 12.**", its code as a ```` ```python ```` block that Run
+  All does not run (or no solutions at all, for the student edition);
 * every glued number written into the prose, formatted as on the page;
 * every cross-reference and citation turned into text with a link to the book's page;
 * the math left as ``$…$`` and ``$$…$$``, which every Jupyter renders;
-* the chapter's code cells, without outputs, and first the install cell (:func:`install_cell`),
-  written from the one setting for where the package comes from.
+* the chapter's code cells, without outputs and without those tagged ``book-only``
+  (:data:`BOOK_ONLY_TAG`), and first the install cell (:func:`install_cell`), which installs the
+  package from the wheel the book carries.
 
 :func:`reader_notebook` is a pure function of the source notebook and what the build knows
 (:class:`Book`): the numbers, the titles' numbers, the labels and the citations. It raises

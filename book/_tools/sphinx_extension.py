@@ -100,11 +100,12 @@ def wheel() -> Path:
     from reader_notebooks import WHEEL
     from sphinx.errors import ConfigError
 
-    path = Path(os.environ.get(WHEEL_ENV_VAR, "")).resolve()
-    if not os.environ.get(WHEEL_ENV_VAR) or path.name != WHEEL or not path.is_file():
-        raise ConfigError(f"the book ships the package's wheel, {WHEEL}, which "
-                          f"{WHEEL_ENV_VAR} must name ({os.environ.get(WHEEL_ENV_VAR)!r} does "
-                          "not): build with `make book` or `make exercises`, which build it")
+    value = os.environ.get(WHEEL_ENV_VAR, "")
+    path = Path(value).resolve()
+    if not value or path.name != WHEEL or not path.is_file():
+        raise ConfigError(f"the book ships the package's wheel, {WHEEL}, but {WHEEL_ENV_VAR} "
+                          f"names {value or 'nothing'}: build with `make book` or `make "
+                          "exercises`, which build the wheel and name it")
     return path
 
 

@@ -324,6 +324,28 @@ def test_install_cell_tries_the_site_then_the_repository_then_names_what_to_do(t
     assert code == 1 and calls == [] and err.strip().splitlines()[-1] == message
 
 
+def test_a_build_without_the_wheel_stops_and_says_how_to_get_it(tmp_path, monkeypatch):
+    """The site and the zip ship the wheel the install cell names: a build without it (a plain
+    `jupyter-book build`), or with another version's, stops before it starts."""
+    from sphinx.errors import ConfigError
+
+    import sphinx_extension
+
+    (tmp_path / WHEEL).write_bytes(b"wheel")
+    (tmp_path / "perceptron_core-0.0.1-py3-none-any.whl").write_bytes(b"wheel")
+    for value in (None, "", str(tmp_path / "perceptron_core-0.0.1-py3-none-any.whl"),
+                  str(tmp_path / "missing" / WHEEL)):
+        if value is None:
+            monkeypatch.delenv(sphinx_extension.WHEEL_ENV_VAR, raising=False)
+        else:
+            monkeypatch.setenv(sphinx_extension.WHEEL_ENV_VAR, value)
+        with pytest.raises(ConfigError, match=f"ships the package's wheel, {re.escape(WHEEL)}.*"
+                                              "build with `make book` or `make exercises`"):
+            sphinx_extension.wheel()
+    monkeypatch.setenv(sphinx_extension.WHEEL_ENV_VAR, str(tmp_path / WHEEL))
+    assert sphinx_extension.wheel() == tmp_path / WHEEL
+
+
 # --------------------------------------------------------------------- what a build wrote
 
 
