@@ -142,11 +142,6 @@ if not ready():
 """
 
 
-def _list(items: Sequence[str], indent: int) -> str:
-    """A list literal of ``items`` (code, each on its own line when there are several)."""
-    return "[" + (",\n" + " " * indent).join(items) + "]"
-
-
 def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) -> dict[str, Any]:
     """A notebook's first code cell: install ``perceptron_core`` where it is needed.
 
@@ -168,9 +163,11 @@ def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) 
         The modules the notebook imports (``"perceptron_core.figures"``, ``"ipywidgets"``):
         each is looked for with ``find_spec``, not by a folder's existence.
     """
-    sources = [f'"{site_url.strip().rstrip("/")}/{WHEEL_PATH.removesuffix(WHEEL)}" + WHEEL']
-    spec = install_spec(repository_url)
-    sources = (sources if site_url.strip() else []) + ([f'"{spec.split(" @ ")[1]}"'] if spec else [])
+    site, spec = site_url.strip().rstrip("/"), install_spec(repository_url)
+    # As code: the site's wheel named by WHEEL, so that its line fits the page.
+    sources = [f'"{site}/{WHEEL_PATH.removesuffix(WHEEL)}" + WHEEL'] if site else []
+    sources += [f'"{spec.split(" @ ")[1]}"'] if spec else []
+    listed = (",\n" + " " * len("SOURCES = [")).join(sources)
     needed = textwrap.fill(", ".join(f'"{m}"' for m in sorted(set(imports))) + "]", width=88,
                            initial_indent="NEEDED = [", subsequent_indent=" " * 10,
                            break_long_words=False, break_on_hyphens=False)
@@ -184,7 +181,7 @@ def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) 
         'WHEEL = f"perceptron_core-{VERSION}-py3-none-any.whl"\n'
         f"{needed}\n"
         "# After a wheel beside this notebook: the book's site, then its repository.\n"
-        f"SOURCES = {_list(sources, 11)}\n" + _INSTALL_CODE.rstrip("\n"))
+        f"SOURCES = [{listed}]\n" + _INSTALL_CODE.rstrip("\n"))
     return {"cell_type": "code", "execution_count": None, "id": INSTALL_TAG,
             "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}
 
