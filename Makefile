@@ -65,12 +65,26 @@ run_chapters = mkdir -p $(1) && $(if $(2),$(2),$(BIN))/jcache notebook -p $(1) a
   PERCEPTRON_STATIC_WIDGETS=1 $(if $(2),$(2),$(BIN))/jcache project -p $(1) execute \
   --executor local-parallel --timeout 300 --verbosity WARNING
 
+# The package's wheel, which the book carries (its site's _static/, the student zip, every
+# assignment's student/ folder) and the reader notebooks' first cell installs: built with
+# setuptools' build/ removed first, so that no module deleted from the source survives in it,
+# and checked for build code and its data (tests/tools/check_wheel.py). The book build finds it
+# through PERCEPTRON_WHEEL (book/_tools/sphinx_extension.py), and so do the tests' own builds.
+PACKAGE_VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
+WHEEL_DIR       := _build/dist
+WHEEL           := $(WHEEL_DIR)/perceptron_core-$(PACKAGE_VERSION)-py3-none-any.whl
+export PERCEPTRON_WHEEL := $(CURDIR)/$(WHEEL)
+$(WHEEL): pyproject.toml $(filter perceptron_core/%,$(PACKAGE_FILES)) | $(STAMP)
+	rm -rf build $(WHEEL_DIR)
+	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
+	$(BIN)/python tests/tools/check_wheel.py $@
+
 # The build is a file target: every later part of `make test` asks for it, and it is made again
 # only when a source of the book (or the package, through BOOK_SOURCES) is newer than it.
 BOOK_INPUTS := $(shell find book -type f -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*') \
   _config.yml _toc.yml
 BOOK_HTML   := _build/html/index.html
-$(BOOK_HTML): $(BOOK_SOURCES) $(BOOK_INPUTS)
+$(BOOK_HTML): $(BOOK_SOURCES) $(BOOK_INPUTS) $(WHEEL)
 	$(call run_chapters,_build/.jupyter_cache)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	touch $@
@@ -88,7 +102,7 @@ STUDENT_TOC := _build/student_toc.yml
 $(STUDENT_TOC): _toc.yml
 	mkdir -p $(@D) && grep -v "file: book/instructor_guide$$" _toc.yml > $@
 
-exercises: $(BOOK_SOURCES) $(STUDENT_TOC)
+exercises: $(BOOK_SOURCES) $(STUDENT_TOC) $(WHEEL)
 	$(call run_chapters,_build/exercises/_build/.jupyter_cache)
 	PERCEPTRON_HIDE_SOLUTIONS=1 PERCEPTRON_CHAPTERS="$(CHAPTERS)" \
 	  $(BIN)/jupyter-book build . $(JB_FLAGS) --toc $(STUDENT_TOC) --path-output _build/exercises
@@ -171,29 +185,25 @@ test-assignments: assignments
 	PERCEPTRON_GRADING=1 $(BIN)/python -m pytest tests/book/test_grading.py -m notebooks -q $(XDIST)
 
 # What a student installs, on the LOWEST versions pyproject.toml accepts, in one environment:
-# the wheel, built here (setuptools' build/ removed first, so that no module deleted from the
-# source survives in it) and checked for build code and its data (tests/tools/check_wheel.py),
-# installed with its book extra into a new venv where every dependency of the package and of
-# its extras is at its floor (tests/tools/lowest_versions.py turns each `>=X` into `==X`; the
-# rest at the pins of requirements.txt), with the test tools but no book build (no myst-nb);
+# the wheel ($(WHEEL), above) installed with its book extra into a new venv where every
+# dependency of the package and of its extras is at its floor (tests/tools/lowest_versions.py
+# turns each `>=X` into `==X`; the rest at the pins of requirements.txt), with the test tools
+# but no book build (no myst-nb);
 # `pip check` proves it consistent. In it, test-lowest runs the unit tests of the package (on
 # the installed wheel: tests/book and tests/tools test the build's tools, which run at their
 # pins) and then every chapter's reader notebook, as the book build wrote it for downloads and
 # launch buttons, copied out of the repository (tests/tools/run_chapters_outside.py): nothing
 # of the repository on the kernel's sys.path.
-WHEEL_DIR    := _build/dist
 LOWEST       := _build/lowest-venv
 LOWEST_BIN   := $(LOWEST)/bin
 LOWEST_STAMP := $(LOWEST)/.installed
 
-$(LOWEST_STAMP): requirements.txt pyproject.toml tests/tools/lowest_versions.py $(PACKAGE_FILES)
-	rm -rf build $(WHEEL_DIR) $(LOWEST)
-	$(BIN)/python -m pip wheel --no-deps -q -w $(WHEEL_DIR) .
-	$(BIN)/python tests/tools/check_wheel.py $(WHEEL_DIR)/perceptron_core-*.whl
+$(LOWEST_STAMP): requirements.txt pyproject.toml tests/tools/lowest_versions.py $(WHEEL)
+	rm -rf $(LOWEST)
 	$(PYTHON) -m venv $(LOWEST)
 	$(PYTHON) tests/tools/lowest_versions.py --requirements requirements.txt > $(LOWEST)/constraints.txt
 	$(LOWEST_BIN)/python -m pip install -q -c $(LOWEST)/constraints.txt \
-	  "$$(ls $(WHEEL_DIR)/perceptron_core-*.whl)[book]" ipykernel pytest pytest-xdist hypothesis pyyaml
+	  "$(WHEEL)[book]" ipykernel pytest pytest-xdist hypothesis pyyaml
 	$(LOWEST_BIN)/python -m pip check
 	cd $(LOWEST) && bin/python -c "$$COMPILE_LOOPS"
 	touch $@
@@ -229,6 +239,9 @@ test-numeric: $(BOOK_HTML) $(LOWEST_GLUE)/.installed
 # The live-kernel tests time key press to new picture, so they run with nothing else beside them;
 # then the other browser tests, one process per core (the extra builds and the PDFs that several
 # tests read are made once, by whichever process comes first: see once_per_run in tests/conftest.py).
+# Among them, what a student does with the student zip: a chapter unpacked outside the repository,
+# run in a new venv with only ipykernel and nbclient, its first cell installing the package from
+# the wheel beside it (tests/book/test_student_edition.py; about 80 s on 2 cores).
 test-browser: test-browser-latency test-browser-pages
 
 test-browser-latency: chromium $(BOOK_HTML)

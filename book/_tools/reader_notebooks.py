@@ -8,12 +8,14 @@ writes, for each chapter, a *reader notebook* with:
 
 * every directive turned into plain Markdown: a bold "**Theorem 4 (Block–Novikoff).**" with the
   number the page gives it, "*Proof.*" ... "∎", an "### Exercise 12" heading, and each solution
-  under a bold "**Solution to Exercise 12.**" (or no solutions at all, for the student edition);
+  under a bold "**Solution to Exercise 12.**", its code as a ```` ```python ```` block that Run
+  All does not run (or no solutions at all, for the student edition);
 * every glued number written into the prose, formatted as on the page;
 * every cross-reference and citation turned into text with a link to the book's page;
 * the math left as ``$…$`` and ``$$…$$``, which every Jupyter renders;
-* the chapter's code cells, without outputs, and first the install cell (:func:`install_cell`),
-  written from the one setting for where the package comes from.
+* the chapter's code cells, without outputs and without those tagged ``book-only``
+  (:data:`BOOK_ONLY_TAG`), and first the install cell (:func:`install_cell`), which installs the
+  package from the wheel the book carries.
 
 :func:`reader_notebook` is a pure function of the source notebook and what the build knows
 (:class:`Book`): the numbers, the titles' numbers, the labels and the citations. It raises
@@ -23,38 +25,36 @@ instead of reaching students as raw text.
 
 from __future__ import annotations
 
+import ast
 import re
+import sys
+import textwrap
+import tomllib
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 __all__ = ["Book", "Target", "install_cell", "install_spec", "reader_notebook", "tight_math",
-           "INSTALL_TAG", "PROOF_TYPES"]
+           "BOOK_ONLY_TAG", "INSTALL_TAG", "PROOF_TYPES", "VERSION", "WHEEL", "WHEEL_PATH"]
 
 #: The kinds of sphinx-proof directives the chapters use, numbered on the page (``Theorem 4``).
 PROOF_TYPES = ("theorem", "lemma", "definition", "corollary", "proposition", "remark",
                "algorithm", "example", "conjecture", "axiom", "observation", "property",
                "criterion", "assumption", "notation")
 INSTALL_TAG = "install-perceptron-core"
-# The library and the parts of its `book` extra that the chapters import (Pillow comes with
-# matplotlib; anywidget runs the playground); numba makes the Margin Perceptron's exercises fast
-# and is checked too.
-_NEEDED = ("perceptron_core", "matplotlib", "ipywidgets", "sklearn", "numba", "anywidget")
-
-
-def _needed_tuple(width: int = 88) -> str:
-    """``_NEEDED`` as a tuple literal after ``needed = ``, wrapped to the page's column."""
-    lead = " " * len("needed = (")
-    items = [repr(name) for name in _NEEDED]
-    lines, line = [], ""
-    for k, item in enumerate(items):
-        piece = item + ("," if k < len(items) - 1 else ")")
-        if line and len(lead) + len(line) + 1 + len(piece) > width:
-            lines.append(line)
-            line = piece
-        else:
-            line = f"{line} {piece}" if line else piece
-    lines.append(line)
-    return "(" + ("\n" + lead).join(lines)
+#: Cells with this tag only feed the book's prose (numbers glued into the text, which the reader
+#: notebook already carries): :func:`reader_notebook` leaves them out.
+BOOK_ONLY_TAG = "book-only"
+# The import names of pyproject.toml's `book` extra. The chapters import few of them directly,
+# but perceptron_core.figures needs matplotlib, and find_spec("perceptron_core.figures") finds
+# that module without importing it: so the chapters' install cell checks for these as well.
+BOOK_EXTRA_MODULES = ("PIL", "anywidget", "ipywidgets", "matplotlib", "numba", "sklearn")
+_PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+#: The package's version, and its wheel's file name, as `pip wheel` names it (the Makefile's
+#: $(WHEEL)); the book's site serves the wheel at :data:`WHEEL_PATH`.
+VERSION = tomllib.loads(_PYPROJECT.read_text(encoding="utf-8"))["project"]["version"]
+WHEEL = f"perceptron_core-{VERSION}-py3-none-any.whl"
+WHEEL_PATH = f"_static/{WHEEL}"
 
 
 @dataclass(frozen=True)
@@ -100,33 +100,90 @@ def install_spec(repository_url: str) -> str:
     return f"perceptron_core[book] @ git+{url}" if url else ""
 
 
-def install_cell(repository_url: str) -> dict[str, Any]:
-    """The reader notebook's first code cell: install ``perceptron_core`` where it is missing.
+# The install cell after its settings. Plain Python (no %pip: VS Code's plain Python kernels
+# have no magics), as short as a first cell should be.
+_INSTALL_CODE = """
 
-    Where the package and its ``book`` extra are installed (locally, in the tests) it does
-    nothing. Elsewhere (Colab, Binder, a fresh Jupyter) it installs them from the repository,
-    or, when the book has no repository URL yet, stops with one line saying what to run.
-    """
-    head = ("# Installs the course's library, perceptron_core, where it is missing (Colab, a\n"
-            "# fresh Jupyter). Where it is installed already, this cell does nothing.\n"
-            "import importlib.util\n"
-            "import subprocess\n"
-            "import sys\n\n"
-            f"needed = {_needed_tuple()}\n"
-            "if any(importlib.util.find_spec(name) is None for name in needed):\n")
-    spec = install_spec(repository_url)
-    if spec:
-        body = (f"    package = {spec!r}\n"
-                "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"--quiet\","
-                " package],\n"
-                "                   check=True)\n"
-                "    importlib.invalidate_caches()")
+def found(module):
+    try:  # find_spec("a.b") imports a, which can fail in any way
+        spec = importlib.util.find_spec(module)
+    except Exception:
+        return False
+    # What an uninstall leaves behind (numba's cache folder) is a folder with no origin.
+    return spec is not None and spec.origin is not None
+
+
+def ready():
+    try:
+        version = importlib.metadata.version("perceptron_core")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return version == VERSION and all(found(module) for module in NEEDED)
+
+
+if not ready():
+    # The first that works: a wheel beside this notebook (the book's notebooks come
+    # with it; in Colab, upload it), then SOURCES. [book] adds what the chapters draw
+    # with (matplotlib, ...), from pip's index.
+    wheels = sorted(glob.glob("perceptron_core-*.whl"), key=lambda name: name != WHEEL)
+    for source in [pathlib.Path(w).resolve().as_uri() for w in wheels] + SOURCES:
+        pip = [sys.executable, "-m", "pip", "install", "--quiet",
+               "--disable-pip-version-check", f"perceptron_core[book] @ {source}"]
+        if subprocess.run(pip).returncode == 0:
+            break
     else:
-        body = ("    missing = [name for name in needed if importlib.util.find_spec(name) is None]\n"
-                "    sys.exit(f\"{', '.join(missing)} not installed: in a copy of the book's \"\n"
-                "             \"repository run `pip install -e '.[book]'`, then restart the kernel.\")")
+        sys.exit(f"perceptron_core {VERSION} could not be installed: put {WHEEL}, "
+                 f"which comes with the book's notebooks, in {pathlib.Path.cwd()} "
+                 "and run this cell again.")
+    # Modules of the library imported while checking (another version) would hide it.
+    for name in [m for m in sys.modules if m.split(".")[0] == "perceptron_core"]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+"""
+
+
+def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) -> dict[str, Any]:
+    """A notebook's first code cell: install ``perceptron_core`` where it is needed.
+
+    Where ``perceptron_core`` is installed at the book's :data:`VERSION` and every module of
+    ``imports`` is found, it does nothing. Otherwise it pip-installs ``perceptron_core[book]``
+    from the first source that works: a ``perceptron_core-*.whl`` beside the notebook (the
+    student zip's, or one uploaded to Colab; :data:`WHEEL` first), the wheel on the book's site
+    (``site_url`` + :data:`WHEEL_PATH`), the repository (``git+`` ``repository_url``). Where
+    none works it stops with one sentence: put the wheel beside the notebook and run the cell
+    again. Another version installed counts as missing: the chapters use the book's.
+
+    Parameters
+    ----------
+    repository_url : str
+        The book's repository ("" when it has none).
+    site_url : str
+        The published book's address ("" when unknown).
+    imports : sequence of str
+        The modules the notebook imports (``"perceptron_core.figures"``, ``"ipywidgets"``):
+        each is looked for with ``find_spec``, not by a folder's existence.
+    """
+    site, spec = site_url.strip().rstrip("/"), install_spec(repository_url)
+    # As code: the site's wheel named by WHEEL, so that its line fits the page.
+    sources = [f'"{site}/{WHEEL_PATH.removesuffix(WHEEL)}" + WHEEL'] if site else []
+    sources += [f'"{spec.split(" @ ")[1]}"'] if spec else []
+    listed = (",\n" + " " * len("SOURCES = [")).join(sources)
+    needed = textwrap.fill(", ".join(f'"{m}"' for m in sorted(set(imports))) + "]", width=88,
+                           initial_indent="NEEDED = [", subsequent_indent=" " * 10,
+                           break_long_words=False, break_on_hyphens=False)
+    source = (
+        "# Installs perceptron_core, the course's library, and what this notebook imports,\n"
+        "# where any of it is missing or the library is not the book's version. Where all\n"
+        "# is in place, it does nothing.\n"
+        "import glob\nimport importlib.metadata\nimport importlib.util\nimport pathlib\n"
+        "import subprocess\nimport sys\n\n"
+        f'VERSION = "{VERSION}"\n'
+        'WHEEL = f"perceptron_core-{VERSION}-py3-none-any.whl"\n'
+        f"{needed}\n"
+        "# After a wheel beside this notebook: the book's site, then its repository.\n"
+        f"SOURCES = [{listed}]\n" + _INSTALL_CODE.rstrip("\n"))
     return {"cell_type": "code", "execution_count": None, "id": INSTALL_TAG,
-            "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": head + body}
+            "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}
 
 
 # ```{name} argument   or   :::{name} argument   (colon_fence), with 3 or more fence characters.
@@ -289,7 +346,44 @@ def tight_math(text: str) -> str:
     return "$$".join(parts)
 
 
-def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
+def _bound(node: ast.AST) -> set[str]:
+    """The names a node binds directly (an assignment's, a definition's, an import's)."""
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        return {node.id}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    return {node.arg} if isinstance(node, ast.arg) else set()
+
+
+def _names(source: str) -> tuple[set[str], set[str], set[str], list[str]]:
+    """What a code cell binds for the cells after it (outside functions and classes), binds
+    anywhere (a function's arguments too) and reads, and the modules it imports at its top
+    level (an import in a ``try`` or a function may fail without harm: the glue's)."""
+    tree = ast.parse(source)
+    anywhere = set().union(*map(_bound, ast.walk(tree)))
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    top, todo = set(), [tree]
+    while todo:
+        node = todo.pop()
+        top |= _bound(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo += ast.iter_child_nodes(node)
+    imports = [a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names]
+    imports += [n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module
+                and not n.level]
+    imports = [m for m in imports if m.split(".")[0] not in sys.stdlib_module_names]
+    return top, anywhere, read, imports
+
+
+def _fenced(code: str) -> str:
+    """``code`` as a Markdown ```` ```python ```` block (a longer fence if it holds one)."""
+    fence = "`" * max([3] + [len(run) + 1 for run in re.findall(r"`+", code)])
+    return f"{fence}python\n{code.strip()}\n{fence}"
+
+
+def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str, site_url: str = "",
                     solutions: bool = True) -> dict[str, Any]:
     """The reader notebook of one chapter (a notebook as JSON; the input is not changed).
 
@@ -300,8 +394,9 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
         removed (``sphinx_extension.strip_solutions``).
     book : Book
         The chapter's glued values and the book's numbers, labels and citations.
-    repository_url : str
-        Where the install cell gets the package from ("" when the book has no repository).
+    repository_url, site_url : str
+        The book's repository and its published address, where the install cell gets the
+        package (:func:`install_cell`; "" for none).
     solutions : bool
         Whether solutions may appear (the full edition); ``False`` makes any left an error.
 
@@ -310,11 +405,23 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
     dict
         A new notebook: plain-Markdown cells, the chapter's code cells without outputs
         (plumbing cells, tagged ``remove-input``/``hide-input``/``remove-cell``, collapsed in
-        JupyterLab), and the install cell before the first code cell.
+        JupyterLab), and the install cell before the first code cell. Cells tagged
+        :data:`BOOK_ONLY_TAG` are left out. A solution's code is a Markdown ```` ```python ````
+        block under its "Solution to Exercise N": Run All runs the same code in both editions,
+        and never prints the solution's "all cases passed" under the student's stub.
+
+    Raises
+    ------
+    ValueError
+        On MyST with no plain form here, or where a cell that runs reads a name that only
+        cells left out (tagged book-only, or a solution's) define: Run All would fail there.
     """
     converter = _Converter(book, solutions)
     cells: list[dict[str, Any]] = []
     gated = [False]
+    ran: set[str] = set()  # names the cells that run bind
+    left_out: set[str] = set()  # names only cells left out bind
+    imports: list[str] = []
     for cell in nb["cells"]:
         tags = cell.get("metadata", {}).get("tags", [])
         if cell["cell_type"] == "markdown":
@@ -323,19 +430,36 @@ def reader_notebook(nb: dict[str, Any], book: Book, *, repository_url: str,
             if text.strip():
                 cells.append({"cell_type": "markdown", "id": cell.get("id", f"md-{len(cells)}"),
                               "metadata": {}, "source": text})
-        elif cell["cell_type"] == "code":
-            if INSTALL_TAG in tags:
-                continue  # written afresh below, from the book's setting
-            metadata: dict[str, Any] = {}
-            if {"remove-input", "hide-input", "remove-cell"} & set(tags):
-                # Plumbing (the numbers glued into the prose): collapsed, but run, since later
-                # cells may use what it computes.
-                metadata["jupyter"] = {"source_hidden": True}
-            cells.append({"cell_type": "code", "execution_count": None,
-                          "id": cell.get("id", f"code-{len(cells)}"), "metadata": metadata,
-                          "outputs": [], "source": _text(cell["source"])})
+            continue
+        if cell["cell_type"] != "code" or INSTALL_TAG in tags:
+            continue  # the install cell is written afresh below, from the book's settings
+        source = _text(cell["source"])
+        top, anywhere, read, imported = _names(source)
+        hidden = {"remove-input", "hide-input", "remove-cell"} & set(tags)
+        if BOOK_ONLY_TAG in tags or gated[0]:
+            left_out |= top - ran
+            if gated[0] and not hidden:  # a hidden cell in a solution only glues its numbers
+                cells.append({"cell_type": "markdown", "id": cell.get("id", f"sol-{len(cells)}"),
+                              "metadata": {}, "source": _fenced(source)})
+            continue
+        missing = sorted((read - anywhere) & left_out - ran)
+        if missing:
+            raise ValueError(f"a code cell reads {', '.join(missing)}, which only cells the "
+                             "reader notebook leaves out (tagged book-only, or a solution's "
+                             f"code) define: define it in a cell that runs\n{source[:300]}")
+        ran |= top
+        imports += imported
+        metadata: dict[str, Any] = {}
+        if hidden:
+            # Plumbing (the numbers glued into the prose): collapsed, but run, since later
+            # cells may use what it computes.
+            metadata["jupyter"] = {"source_hidden": True}
+        cells.append({"cell_type": "code", "execution_count": None,
+                      "id": cell.get("id", f"code-{len(cells)}"), "metadata": metadata,
+                      "outputs": [], "source": source})
     first_code = next((i for i, c in enumerate(cells) if c["cell_type"] == "code"), len(cells))
-    cells.insert(first_code, install_cell(repository_url))
+    cells.insert(first_code, install_cell(repository_url=repository_url, site_url=site_url,
+                                          imports=[*imports, *BOOK_EXTRA_MODULES]))
     # Kernel: plain Python 3, which Colab and every Jupyter has.
     return {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",

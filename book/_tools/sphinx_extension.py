@@ -16,12 +16,14 @@ before the build (the Makefile's ``jcache`` lines; myst-nb then finds every run 
   edition's reader notebooks, and every reader notebook's install cell installs from it.
 * After the build it writes each chapter's reader notebook (``book/_tools/reader_notebooks.py``:
   plain Markdown, the page's numbers, no MyST) as the page's ``.ipynb`` download and into
-  :data:`READER_DIR` for the launch buttons (:func:`_write_reader_notebooks`).
+  :data:`READER_DIR` for the launch buttons (:func:`_write_reader_notebooks`), and puts the
+  package's wheel (:data:`WHEEL_ENV_VAR`) where their install cell looks: in ``_static/``.
 * With :data:`HIDE_SOLUTIONS_ENV_VAR` set (``make exercises``), it builds the student edition:
   the book without the exercises' solutions, whose reader notebooks have no solutions either
-  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of them: every chapter's, or those
-  :data:`CHAPTERS_ENV_VAR` names (``make exercises CHAPTERS="margin offset"``). References to the
-  instructor guide, which that edition leaves out, become plain text (:func:`_unlink_the_guide`).
+  (:func:`strip_solutions`), plus ``student-notebooks.zip`` of them, with the wheel beside
+  them: every chapter's, or those :data:`CHAPTERS_ENV_VAR` names (``make exercises
+  CHAPTERS="margin offset"``). References to the instructor guide, which that edition leaves
+  out, become plain text (:func:`_unlink_the_guide`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,10 @@ CHAPTERS_ENV_VAR = "PERCEPTRON_CHAPTERS"
 
 
 REPOSITORY_ENV_VAR = "PERCEPTRON_REPOSITORY_URL"
+#: The package's wheel the site ships (``_static/``, where the install cell finds it on the
+#: book's address) and the student zip carries: the Makefile's ``$(WHEEL)``, built before the
+#: book.
+WHEEL_ENV_VAR = "PERCEPTRON_WHEEL"
 BINDERHUB_URL = "https://mybinder.org"
 COLAB_URL = "https://colab.research.google.com"
 
@@ -84,6 +91,22 @@ def _launch_buttons(app: Any, config: Any) -> None:
         options["use_repository_button"] = False
     options["launch_buttons"] = launch
     config.html_theme_options = options
+
+
+def wheel() -> Path:
+    """The wheel to ship, from :data:`WHEEL_ENV_VAR`; a ``ConfigError`` that says how to get
+    it when it is missing or is not this version's (a site without it would point its
+    notebooks at a file that is not there)."""
+    from reader_notebooks import WHEEL
+    from sphinx.errors import ConfigError
+
+    value = os.environ.get(WHEEL_ENV_VAR, "")
+    path = Path(value).resolve()
+    if not value or path.name != WHEEL or not path.is_file():
+        raise ConfigError(f"the book ships the package's wheel, {WHEEL}, but {WHEEL_ENV_VAR} "
+                          f"names {value or 'nothing'}: build with `make book` or `make "
+                          "exercises`, which build the wheel and name it")
+    return path
 
 
 def _hiding_solutions() -> bool:
@@ -200,18 +223,23 @@ def _check_handed_out(app: Any, config: Any) -> None:
             raise ConfigError(str(exc)) from None
 
 
-def write_zip(notebooks: dict[str, dict[str, Any]], archive: Path) -> Path:
-    """Zip ``{file name: notebook}`` as ``student-notebooks/<name>`` into ``archive``.
+def write_zip(notebooks: dict[str, dict[str, Any]], archive: Path,
+              wheel: Path | None = None) -> Path:
+    """Zip ``{file name: notebook}`` as ``student-notebooks/<name>`` into ``archive``, and the
+    package's ``wheel`` beside them, where their install cell looks first.
 
     Byte-for-byte reproducible (fixed timestamps, sorted names), so that a rebuild of the same
     book hands out the same file.
     """
     archive.parent.mkdir(parents=True, exist_ok=True)
+    files = {name: _dumps(nb).encode("utf-8") for name, nb in notebooks.items()}
+    if wheel is not None:
+        files[wheel.name] = wheel.read_bytes()
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(notebooks):
+        for name in sorted(files):
             info = zipfile.ZipInfo(f"student-notebooks/{name}", date_time=(2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, _dumps(notebooks[name]))
+            zf.writestr(info, files[name])
     return archive
 
 
@@ -296,9 +324,12 @@ def _write_reader_notebooks(app: Any, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     from myst_nb.core.variables import format_plain_text
-    from reader_notebooks import Book, glued_values, install_spec, reader_notebook
+    from reader_notebooks import WHEEL_PATH, Book, glued_values, install_spec, reader_notebook
 
-    outdir, student = Path(app.outdir), _hiding_solutions()
+    outdir, student, package = Path(app.outdir), _hiding_solutions(), wheel()
+    # At a fixed address on the site (_static/ is Sphinx's, copied whole; _downloads/ names
+    # its files by a hash), where every reader notebook's install cell looks for it.
+    shutil.copy2(package, outdir / WHEEL_PATH)
     numbers, targets, cite = _book_knowledge(app)
     url = repository_url(app.config)
     readers: dict[str, dict[str, Any]] = {}
@@ -311,7 +342,8 @@ def _write_reader_notebooks(app: Any, exception: Exception | None) -> None:
             nb = strip_solutions(nb)
         book = Book(glued=glued_values(_executed(app, source)), format_glued=format_plain_text,
                     numbers=numbers, targets=targets, cite=cite)
-        reader = reader_notebook(nb, book, repository_url=url, solutions=not student)
+        reader = reader_notebook(nb, book, repository_url=url, site_url=site_url(app.config),
+                                 solutions=not student)
         readers[docname] = reader
         for target in (outdir / READER_DIR / f"{docname}.ipynb",
                        outdir / "_sources" / f"{docname}.ipynb"):
@@ -330,14 +362,15 @@ def _write_reader_notebooks(app: Any, exception: Exception | None) -> None:
     (outdir / READER_DIR / "runtime.txt").write_text(f"python-{BINDER_PYTHON}\n", encoding="utf-8")
     if student:
         student_zip({Path(d).name: r for d, r in readers.items()},
-                    os.environ.get(CHAPTERS_ENV_VAR, ""), outdir / STUDENT_ZIP)
+                    os.environ.get(CHAPTERS_ENV_VAR, ""), outdir / STUDENT_ZIP, package)
 
 
-def student_zip(readers: dict[str, dict[str, Any]], requested: str, archive: Path) -> Path:
+def student_zip(readers: dict[str, dict[str, Any]], requested: str, archive: Path,
+                wheel: Path | None = None) -> Path:
     """Zip the reader notebooks (by chapter name, in book order) of the chapters ``requested``
-    names (:func:`handed_out`: all when empty) into ``archive``."""
+    names (:func:`handed_out`: all when empty), and ``wheel``, into ``archive``."""
     chosen = handed_out(list(readers), requested)
-    return write_zip({f"{name}.ipynb": readers[name] for name in chosen}, archive)
+    return write_zip({f"{name}.ipynb": readers[name] for name in chosen}, archive, wheel)
 
 
 def _citation_list_roles(
@@ -392,6 +425,7 @@ def setup(app: Any) -> dict[str, Any]:
         app.tags.add("student")
     app.connect("config-inited", _launch_buttons)
     app.connect("config-inited", _check_handed_out)
+    app.connect("config-inited", lambda app, config: wheel())  # before the long build
     app.connect("config-inited", _student_toc)
     app.connect("doctree-read", _drop_solutions)
     app.connect("missing-reference", _unlink_the_guide)

@@ -10,20 +10,24 @@ the installed wheel, is ``make test-lowest``'s part (tests/tools/run_chapters_ou
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
 from conftest import made_up_book
-from reader_notebooks import (INSTALL_TAG, Book, Target, citations, glued_values, install_cell,
-                              install_spec, page_numbers, reader_notebook)
+from reader_notebooks import (BOOK_ONLY_TAG, INSTALL_TAG, VERSION, WHEEL, WHEEL_PATH, Book, Target,
+                              citations, glued_values, install_cell, install_spec, page_numbers,
+                              reader_notebook)
+from sphinx_extension import site_url, strip_solutions
 
 REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
@@ -95,10 +99,14 @@ def test_directives_roles_and_numbers_become_plain_markdown():
                   "[\\[Ng, n.d.; Balcan, 2015\\]](https://b.io/book/references.html)"):
         assert shown in text, shown
     assert book.used_glue == {"c-m", "c-r"}
-    # The code: the install cell first (written anew), then the chapter's cells, no outputs.
+    # The code: the install cell first (written anew), then the chapter's cells, no outputs;
+    # the solution's code is shown under its title, as Markdown: Run All does not run it.
     code = [c for c in out["cells"] if c["cell_type"] == "code"]
-    assert [c["source"] for c in code[1:]] == ["x = 1", "glue_numbers('c', m=3)", "answer_b = 2"]
+    assert [c["source"] for c in code[1:]] == ["x = 1", "glue_numbers('c', m=3)"]
     assert INSTALL_TAG in code[0]["metadata"]["tags"] and "git+" + SAMPLE_URL in code[0]["source"]
+    sources = [c["source"] for c in out["cells"]]
+    solution = next(i for i, t in enumerate(sources) if "**Solution to Exercise 13.**" in t)
+    assert sources[solution + 1] == "```python\nanswer_b = 2\n```"
     assert all(c["outputs"] == [] and c["execution_count"] is None for c in code)
     assert code[2]["metadata"] == {"jupyter": {"source_hidden": True}}  # plumbing, collapsed
     assert out["metadata"]["kernelspec"]["name"] == "python3"
@@ -158,7 +166,9 @@ def test_every_chapter_converts_with_every_construct_known(name):
     assert not RAW_MYST.search(text), (name, RAW_MYST.search(text))
     assert text.count("### Box ") == source.count("{exercise}")
     assert book.used_glue == glued
-    kept = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    # Run All runs the same code in both editions: the student edition's, without solutions.
+    kept = ["".join(c["source"]) for c in strip_solutions(nb)["cells"] if c["cell_type"] == "code"
+            and BOOK_ONLY_TAG not in c["metadata"].get("tags", [])]
     assert [c["source"] for c in out["cells"] if c["cell_type"] == "code"][1:] == kept
 
 
@@ -191,39 +201,149 @@ def test_install_spec_comes_from_the_one_url():
     assert install_spec(SAMPLE_URL) == install_spec(SAMPLE_URL + ".git/") == expected
 
 
-def _run_cell(source: str, monkeypatch, *, missing: str | None) -> list:
-    calls = []
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == missing else real(name, *a))
-    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append((a, k)))
-    exec(compile(source, "<install cell>", "exec"), {})
-    return calls
+def test_book_only_cells_are_left_out_and_nothing_later_may_need_them():
+    nb = {"metadata": {}, "cells": [
+        _code("import math\ntry:\n    from glue_numbers import glue_numbers\nexcept ImportError:\n"
+              "    pass\nfrom perceptron_core.figures import explore\nimport sklearn.svm as svm"),
+        _code("slow = 34", BOOK_ONLY_TAG), _code("def f(slow):\n    return slow\nprint(f(2))")]}
+    out = reader_notebook(nb, _book(), repository_url="")
+    code = [c["source"] for c in out["cells"] if c["cell_type"] == "code"]
+    assert code[1:] == [nb["cells"][0]["source"], nb["cells"][2]["source"]]
+    # What the cells import at their top level, and the book extra: not the stdlib, nor an
+    # import that may fail (the glue's, in a try).
+    needed = re.search(r"^NEEDED = \[(.*?)\]", code[0], re.M | re.S).group(1)
+    assert re.findall(r'"([\w.]+)"', needed) == ["PIL", "anywidget", "ipywidgets", "matplotlib",
+                                                 "numba", "perceptron_core.figures", "sklearn",
+                                                 "sklearn.svm"]
+    nb["cells"].append(_code("print(slow + 1)"))
+    with pytest.raises(ValueError, match="reads slow, which only cells the reader notebook leaves"):
+        reader_notebook(nb, _book(), repository_url="")
+    nb["cells"].insert(3, _code("slow = 1"))  # defined again where it runs: fine
+    reader_notebook(nb, _book(), repository_url="")
 
 
-def test_install_cell_does_nothing_where_installed(monkeypatch):
-    for url in (SAMPLE_URL, ""):
-        assert _run_cell(install_cell(url)["source"], monkeypatch, missing=None) == []
+# The install cell runs in a subprocess, in a folder of its own, with pip replaced by a fake
+# that records what it was asked to install and answers with the next return code of CODES;
+# SITE, a folder of fake installed packages, is on sys.path, and no site-packages (python -S)
+# is. Nothing reaches a network.
+_HARNESS = """
+import json, subprocess, sys
+calls, codes = [], iter(CODES)
+def fake_run(args, **kwargs):
+    calls.append(args)
+    return subprocess.CompletedProcess(args, next(codes))
+subprocess.run = fake_run
+sys.path.insert(0, SITE)
+try:
+    exec(compile(CELL, "<install cell>", "exec"), {"__name__": "__main__"})
+finally:
+    print(json.dumps({"calls": calls, "imported": "perceptron_core" in sys.modules}))
+"""
 
 
-@pytest.mark.parametrize("missing", ["perceptron_core", "matplotlib", "ipywidgets", "sklearn",
-                                     "numba"])
-def test_install_cell_installs_from_the_repository_when_missing(monkeypatch, missing):
-    (args, kwargs), = _run_cell(install_cell(SAMPLE_URL + ".git")["source"], monkeypatch,
-                                missing=missing)
-    assert args[0][:4] == [sys.executable, "-m", "pip", "install"]
-    assert args[0][-1] == f"perceptron_core[book] @ git+{SAMPLE_URL}" and kwargs["check"] is True
+def _installed(site: Path, version: str | None, init: str | None, figures: bool = True) -> None:
+    """A fake perceptron_core in ``site``: its metadata at ``version`` (None: none), its
+    ``__init__.py`` (None: a namespace package, as an uninstall leaves numba's cache behind)."""
+    package = site / "perceptron_core"
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "__pycache__" / "_compiled.perceptron_epochs-1.py311.nbi").write_bytes(b"numba")
+    if init is not None:
+        (package / "__init__.py").write_text(init)
+    if figures and init is not None:
+        (package / "figures").mkdir()
+        (package / "figures" / "__init__.py").write_text("")
+    if version is not None:
+        info = site / f"perceptron_core-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: perceptron_core\n"
+                                       f"Version: {version}\n")
 
 
-def test_without_a_url_the_install_cell_says_in_one_line_what_to_run(monkeypatch):
-    source = install_cell("")["source"]
-    with pytest.raises(SystemExit) as stop:
-        _run_cell(source, monkeypatch, missing="perceptron_core")
-    message = str(stop.value.code)
-    assert "\n" not in message and "pip install -e '.[book]'" in message
-    assert message.startswith("perceptron_core not installed")
-    assert "subprocess.run" not in source
-    assert max(len(line) for line in source.splitlines()) <= 88
+def _run_install_cell(tmp_path: Path, codes: list[int], wheels: tuple[str, ...] = (),
+                      site_url: str = "https://b.io/book/", repository_url: str = SAMPLE_URL,
+                      imports: tuple[str, ...] = ("perceptron_core.figures", "json")):
+    """Run the install cell as a notebook in ``tmp_path/nb`` would; its exit code, stderr,
+    the pip commands it ran and whether perceptron_core was left imported."""
+    folder = tmp_path / "nb"
+    folder.mkdir()
+    for name in wheels:
+        (folder / name).write_bytes(b"a wheel")
+    cell = install_cell(repository_url=repository_url, site_url=site_url, imports=imports)
+    assert max(len(line) for line in cell["source"].splitlines()) <= 88
+    code = (f"CELL = {cell['source']!r}\nCODES = {codes!r}\nSITE = {str(tmp_path / 'site')!r}\n"
+            + _HARNESS)
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=folder, capture_output=True,
+                          text=True, timeout=60)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    for args in report["calls"]:
+        assert args[:4] == [sys.executable, "-m", "pip", "install"], args
+    return (done.returncode, done.stderr, [a[-1] for a in report["calls"]], report["imported"])
+
+
+def test_install_cell_does_nothing_where_the_books_version_and_every_import_are_found(tmp_path):
+    _installed(tmp_path / "site", VERSION, "")
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[], wheels=(WHEEL,))
+    assert (code, calls) == (0, []), err
+
+
+@pytest.mark.parametrize("version, init, imports", [
+    (None, None, ("perceptron_core.figures",)),  # uninstalled: numba's cache folder is left
+    # The metadata says installed, but the package is that folder: a namespace package, found
+    (VERSION, None, ("perceptron_core",)),
+    (VERSION, "raise RuntimeError('broken')", ("perceptron_core.figures",)),  # fails to import
+    ("0.0.1", "", ("perceptron_core.figures",)),  # another version
+])
+def test_install_cell_installs_from_a_wheel_beside_it_first(tmp_path, version, init, imports):
+    """Where the package is missing, broken or not the book's version, the wheel beside the
+    notebook (the book's version first, then any other) comes first; the first install that
+    works ends the search, and no module of the old package stays imported."""
+    _installed(tmp_path / "site", version, init)
+    wheels = ("perceptron_core-0.0.9-py3-none-any.whl", WHEEL)
+    code, err, calls, imported = _run_install_cell(tmp_path, codes=[1, 0], wheels=wheels,
+                                                   imports=imports)
+    folder = (tmp_path / "nb").resolve()
+    assert code == 0, err
+    assert calls == [f"perceptron_core[book] @ {(folder / w).as_uri()}" for w in wheels[::-1]]
+    assert not imported
+
+
+def test_install_cell_tries_the_site_then_the_repository_then_names_what_to_do(tmp_path):
+    _installed(tmp_path / "site", None, None)
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[1, 0])
+    assert code == 0 and calls == [f"perceptron_core[book] @ https://b.io/book/{WHEEL_PATH}",
+                                   f"perceptron_core[book] @ git+{SAMPLE_URL}"]
+    shutil.rmtree(tmp_path / "nb")
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[1, 1])
+    message = err.strip().splitlines()[-1]
+    assert code == 1 and len(calls) == 2
+    assert message == (f"perceptron_core {VERSION} could not be installed: put {WHEEL}, which comes "
+                       f"with the book's notebooks, in {(tmp_path / 'nb').resolve()} and run this "
+                       "cell again.")
+    shutil.rmtree(tmp_path / "nb")
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[], site_url="", repository_url="")
+    assert code == 1 and calls == [] and err.strip().splitlines()[-1] == message
+
+
+def test_a_build_without_the_wheel_stops_and_says_how_to_get_it(tmp_path, monkeypatch):
+    """The site and the zip ship the wheel the install cell names: a build without it (a plain
+    `jupyter-book build`), or with another version's, stops before it starts."""
+    from sphinx.errors import ConfigError
+
+    import sphinx_extension
+
+    (tmp_path / WHEEL).write_bytes(b"wheel")
+    (tmp_path / "perceptron_core-0.0.1-py3-none-any.whl").write_bytes(b"wheel")
+    for value in (None, "", str(tmp_path / "perceptron_core-0.0.1-py3-none-any.whl"),
+                  str(tmp_path / "missing" / WHEEL)):
+        if value is None:
+            monkeypatch.delenv(sphinx_extension.WHEEL_ENV_VAR, raising=False)
+        else:
+            monkeypatch.setenv(sphinx_extension.WHEEL_ENV_VAR, value)
+        with pytest.raises(ConfigError, match=f"ships the package's wheel, {re.escape(WHEEL)}.*"
+                                              "build with `make book` or `make exercises`"):
+            sphinx_extension.wheel()
+    monkeypatch.setenv(sphinx_extension.WHEEL_ENV_VAR, str(tmp_path / WHEEL))
+    assert sphinx_extension.wheel() == tmp_path / WHEEL
 
 
 # --------------------------------------------------------------------- what a build wrote
@@ -261,27 +381,36 @@ def test_a_built_reader_notebook_reads_like_its_page(name):
               soup.select("div.admonition:not(.solution) > p.admonition-title span.caption-number")]
     for title in titles:
         assert (f"**{title}" in text) or (f"### {title}" in text), f"{name}: no {title!r}"
-    # The download is the reader notebook; its code cells are the chapter's, install cell first.
+    # The download is the reader notebook; its code cells are the chapter's that the student
+    # edition keeps (no solution, nothing book-only), install cell first.
     download = HTML_DIR / "_sources" / "book" / f"{name}.ipynb"
     assert json.loads(download.read_text(encoding="utf-8")) == nb
-    source = json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
+    source = strip_solutions(json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8")))
     code = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code[1:] == ["".join(c["source"]) for c in source["cells"] if c["cell_type"] == "code"]
+    assert code[1:] == ["".join(c["source"]) for c in source["cells"] if c["cell_type"] == "code"
+                        and BOOK_ONLY_TAG not in c["metadata"].get("tags", [])]
     assert INSTALL_TAG in nb["cells"][[c["cell_type"] for c in nb["cells"]].index("code")][
         "metadata"]["tags"]
 
 
 @pytest.mark.notebooks
 def test_the_built_reader_notebooks_are_valid_and_install_from_the_config():
+    """Each install cell is the one the config makes, and the site serves the wheel it names."""
     import nbformat
     import yaml
 
-    url = (yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))["repository"]
-           ["url"] or "")
+    config = yaml.safe_load((REPO / "_config.yml").read_text(encoding="utf-8"))
+    url = config["repository"]["url"] or ""
+    site = site_url(SimpleNamespace(html_baseurl=config["html"].get("baseurl", ""),
+                                    html_theme_options={"repository_url": url}))
     for name in chapter_names():
         nb, _ = _built(name)
         nbformat.validate(nbformat.from_dict(nb))
-        assert nb["cells"][[c["cell_type"] for c in nb["cells"]].index("code")]["source"] == \
-            install_cell(url)["source"]
+        source = json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
+        expected = reader_notebook(source, made_up_book(source), repository_url=url, site_url=site)
+        assert nb["cells"][[c["cell_type"] for c in nb["cells"]].index("code")] == \
+            next(c for c in expected["cells"] if c["cell_type"] == "code")
     requirements = (HTML_DIR / "_notebooks" / "requirements.txt").read_text(encoding="utf-8")
     assert (install_spec(url) in requirements) if url else requirements.startswith("#")
+    with zipfile.ZipFile(HTML_DIR / WHEEL_PATH) as wheel:
+        assert "perceptron_core/figures/__init__.py" in wheel.namelist()

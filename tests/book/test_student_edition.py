@@ -26,6 +26,7 @@ import pytest
 
 import sphinx_extension as sphinxext
 from chapters import chapter_names  # book/_tools (tests/conftest.py puts it on sys.path)
+from reader_notebooks import INSTALL_TAG, WHEEL
 from sphinx_extension import strip_solutions
 
 REPO = Path(__file__).resolve().parents[2]
@@ -336,7 +337,8 @@ def test_student_notebooks_are_solution_free_reader_notebooks(student_build):
     archive = student_build / sphinxext.STUDENT_ZIP
     assert archive.is_file()
     with zipfile.ZipFile(archive) as zf:
-        zipped = {Path(n).name: json.loads(zf.read(n)) for n in zf.namelist()}
+        zipped = {Path(n).name: json.loads(zf.read(n)) for n in zf.namelist() if n.endswith(".ipynb")}
+        assert sorted(zf.namelist()) == sorted(f"student-notebooks/{n}" for n in [*zipped, WHEEL])
     print(f"student-notebooks.zip: {archive.stat().st_size / 1024:.1f} KB, {len(zipped)} notebooks")
     for name in chapter_names():
         download = json.loads((student_build / "_sources" / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
@@ -420,6 +422,47 @@ def test_student_notebooks_run_top_to_bottom(student_build, tmp_path):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         failures = [f for f in pool.map(run, paths) if f]
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.browser
+def test_a_chapter_from_the_student_zip_installs_the_package_the_zip_carries(student_build, tmp_path):
+    """Issue 35, done means: in a new venv with only ipykernel and nbclient, a chapter from the
+    student zip, unpacked in an empty folder outside the repository, runs with no error (nbclient's
+    jupyter-execute), its first cell installing the package from the wheel beside it. pip gets the
+    rest from its index at requirements.txt's pins (PIP_CONSTRAINT, in the kernel's environment:
+    what pip has cached already), without compiling their bytecode (PIP_NO_COMPILE: time only)."""
+    import time
+
+    start, chapter = time.perf_counter(), "margin"
+    folder, venv = tmp_path / "class", tmp_path / "venv"
+    with zipfile.ZipFile(student_build / sphinxext.STUDENT_ZIP) as zf:
+        zf.extractall(folder)
+    notebooks = folder / "student-notebooks"
+    assert not notebooks.resolve().is_relative_to(REPO) and (notebooks / WHEEL).is_file()
+    # Nothing of the repository, its venv or its Jupyter reaches the kernel.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUPYTER", "VIRTUAL_ENV"))}
+    env.update(PIP_CONSTRAINT=str(REPO / "requirements.txt"), PIP_NO_COMPILE="1",
+               JUPYTER_DATA_DIR=str(tmp_path / "jupyter"), JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter"))
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "ipykernel", "nbclient"],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    ready = time.perf_counter()
+    run = subprocess.run([str(venv / "bin" / "jupyter-execute"), "--kernel_name=python3",
+                          "--output={notebook_name}-run", f"{chapter}.ipynb"],
+                         cwd=notebooks, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-5000:]
+    ran = json.loads((notebooks / f"{chapter}-run.ipynb").read_text(encoding="utf-8"))
+    code = [c for c in ran["cells"] if c["cell_type"] == "code"]
+    assert INSTALL_TAG in code[0]["metadata"]["tags"]
+    assert not [o for c in code for o in c["outputs"] if o["output_type"] == "error"]
+    # pip records where it installed a package from (PEP 610): the wheel the zip carries.
+    origin = subprocess.run([str(venv / "bin" / "python"), "-c", "from importlib.metadata import "
+                             "distribution; print(distribution('perceptron_core').read_text('direct_url.json'))"],
+                            env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert json.loads(origin.stdout)["url"] == (notebooks / WHEEL).resolve().as_uri(), origin.stderr
+    print(f"venv with ipykernel and nbclient {ready - start:.0f} s, {chapter} with its install "
+          f"{time.perf_counter() - ready:.0f} s")
 
 
 @pytest.mark.browser

@@ -3,8 +3,8 @@
 The book's build code (the Sphinx extension, ``glue_numbers``, the notebook tools) lives under
 ``book/`` and needs myst-nb and Sphinx, which the package does not depend on. A wheel that
 carried it, or any module that imports it, would fail for a student who installs the package
-(issue 21: ``No module named 'myst_nb'`` in every chapter). ``make test-lowest`` runs this on the
-wheel it builds, before installing it.
+(issue 21: ``No module named 'myst_nb'`` in every chapter). The Makefile's ``$(WHEEL)`` rule runs
+this on the wheel it builds, before the book ships it and ``make test-lowest`` installs it.
 
 Usage::
 

@@ -5,7 +5,8 @@ Colab) and opens a chapter's notebook somewhere else than this repository: the r
 the book build writes for downloads and launch buttons (``--readers _build/html/_notebooks``,
 as ``make test-lowest`` runs it), or the chapter's source. There is no ``book/`` beside it,
 no myst-nb, no ``glue_numbers``: the chapter must still run, gluing nothing. ``make test-lowest``
-builds the wheel, installs it with its ``book`` extra into a clean venv, and runs this script:
+installs the wheel (the Makefile's ``$(WHEEL)``) with its ``book`` extra into a clean venv,
+and runs this script:
 
 1. copies the chapters of ``_toc.yml`` (``book/_tools/chapters.py``), or their reader
    notebooks, into a new temporary directory outside the repository;
