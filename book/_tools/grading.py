@@ -428,16 +428,10 @@ def _last_line(text: str) -> str:
 
 
 def _first_failure(output: str) -> str:
-    """The error line of the first failing test case in otter's output for a question
-    ("Error at line N in test q6:", the test's source line indented deeper, then the error)."""
-    lines = output.splitlines()
-    for i, line in enumerate(lines):
-        if line.strip().startswith("Error at line"):
-            indent = len(line) - len(line.lstrip())
-            for after in lines[i + 1:]:
-                if after.strip() and len(after) - len(after.lstrip()) <= indent:
-                    return after.strip()
-    return _last_line(output)
+    """The error line of the first failing test case in otter's output for a question: after
+    "Error at line N in test q6:" and the one line of the test it quotes."""
+    found = re.search(r"Error at line \d+ in test [^\n]*\n[^\n]*\n\s*([^\n]+)", output)
+    return found.group(1).strip() if found else _last_line(output)
 
 
 def _why(output: str, cells: list[dict], sources: list[str]) -> str:
