@@ -647,7 +647,7 @@ def grade_folder(submissions: Path | str, chapter: str, *, assignments: Path | s
         manual = [q.name for q in assignment.questions if q.manual]
         note = f" ({', '.join(manual)} graded by hand: left empty)" if manual else ""
         left = sum(r["status"] != "graded" for r in rows)
-        echo(f"Gradebook of {len(rows)} students: {path}{note}; otter's output for regrades in "
+        echo(f"Gradebook of {len(rows)} student{'s' * (len(rows) != 1)}: {path}{note}; otter's output for regrades in "
              f"{path.with_suffix('')}/" + (f"; {left} not graded (see their status)" if left else ""))
     return rows
 

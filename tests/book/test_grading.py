@@ -226,6 +226,9 @@ CLASS = {
     "empty.ipynb": (0, 0, "graded", r"{a}: check\.margin: not implemented yet\. \| "
                                     r"{b}: check\.radius: not implemented yet\."),
     "unreadable.ipynb": (None, None, r"not a notebook: not JSON \(Expecting value, line 1 column 1\)", ""),
+    # the notebook of another assignment: otter refuses it
+    "another_assignment.ipynb": (None, None, r"otter failed: OtterRuntimeError: Received submission for "
+                                             r"assignment 'offset' \(this is assignment 'margin'\)", ""),
     # Canvas's name for a Colab download handed in late
     "lovelaceada_LATE_12345_67890_Copy_of_margin-1.ipynb": (2, 2, "graded", ""),
     # A Gradescope export: submission_metadata.yml names the submission_<ID> folders' students.
@@ -295,7 +298,8 @@ def class_notebooks(chapter: str) -> dict[str, dict | str]:
         nb["cells"].insert(at + 1, _code_cell(source))
         return nb
 
-    syntax_error, deleted = copy.deepcopy(solution), copy.deepcopy(solution)
+    syntax_error, deleted, another = copy.deepcopy(solution), copy.deepcopy(solution), _notebook(chapter, "student")
+    another["metadata"]["otter"]["assignment_name"] = "offset"
     broken = re.sub(rf"^(def {f}\(.*\)):", r"\1", _text(solution["cells"][i]["source"]), count=1, flags=re.M)
     syntax_error["cells"][i]["source"] = broken
     del deleted["cells"][j]
@@ -315,6 +319,7 @@ def class_notebooks(chapter: str) -> dict[str, dict | str]:
         "deleted_cell.ipynb": deleted,
         "empty.ipynb": _notebook(chapter, "student"),
         "unreadable.ipynb": "My answers are in the attached PDF.\n",
+        "another_assignment.ipynb": another,
         "lovelaceada_LATE_12345_67890_Copy_of_margin-1.ipynb": solution,
         "submission_101/margin.ipynb": solution,
         "submission_102/work/Copy of margin.ipynb": partial,
@@ -367,7 +372,7 @@ def test_a_class_is_graded_with_a_reason_for_every_lost_point(chapter, tmp_path,
         assert graded == (kept / "results.json").is_file() == (kept / "executed.ipynb").is_file(), row
     loop = re.search(r"^loop_at_top_level: .*\(([\d.]+) s\)", out, re.M)
     assert loop and float(loop.group(1)) < CELL + 30, out  # the cell's limit, not the whole run's
-    assert f"Gradebook of {len(rows)} students: {gradebook}" in out and "2 not graded" in out
+    assert f"Gradebook of {len(rows)} students: {gradebook}" in out and "3 not graded" in out
 
 
 def _running_in(folder: Path) -> list[str]:
