@@ -28,9 +28,11 @@ state instead of at its check.
 **Grading** is otter's non-containerized runner, the function ``otter run`` calls
 (``otter.run.main``) with the autograder that ``make assignments CHAPTERS=<chapter>`` built in
 ``_build/assignments/<chapter>/autograder/``, in a process of its own (``--jobs`` at once,
-default one per core). Its output is kept for regrades in ``<gradebook folder>/<chapter>/<student>/``
-(``_build/grades/margin/ada/``): otter's ``results.json`` (every test's score and output), the
-executed notebook ``executed.ipynb``, and otter's log ``otter.log``.
+default one per core). Its output is kept for regrades beside the gradebook, in a folder of the
+gradebook's name, one a student (``_build/grades/margin/ada/``; the id in parentheses after the
+name where there is one): otter's ``results.json`` (every test's score and output), the executed
+notebook ``executed.ipynb``, otter's log ``otter.log`` and the grader's note of the cells that
+raised, ``cells.jsonl``.
 
 **The gradebook** (default ``_build/grades/<chapter>.csv``) has one row a student, the columns
 ``student``, ``id`` (from the export; empty for a plain file), one per question in the
@@ -47,7 +49,10 @@ assignment's order (the points scored; empty for a question graded by hand), ``t
   number was expected", "uses perceptron_core.dataset_margin", "ran out of time" ...; a function
   no cell defines is "margin is not defined", with the error of the cell that should have defined
   it, or "(no cell defines it: was its cell deleted?)"), and every cell the grader stopped.
-  The questions are separated by `` | ``, since the check's own messages hold semicolons.
+  The questions are separated by `` | ``, since the check's own messages hold semicolons. One
+  column, not one a question: a spreadsheet shows a student's reasons in one cell, and an upload
+  to an LMS has one column to leave out (Canvas makes an assignment of every column it does not
+  know).
 
 **Time limits.** Three, from the inside out. (1) The tests call the student's functions through
 the package's checks, which stop a call after ``perceptron_core.check.TIME_LIMIT`` (5 s, or
