@@ -276,11 +276,11 @@ STUDENTS = {"lovelaceada_LATE_12345_67890_Copy_of_margin-1.ipynb": [("lovelacead
 
 def _answer_cell(nb: dict, question: str) -> tuple[int, str]:
     """The index of the question's answer cell (the last solution cell before its check) and
-    the one function it defines."""
+    the function it asks for (the one the cell passes to the package's check)."""
     cells = nb["cells"]
     at = next(i for i in range(_check_cell(cells, question) - 1, -1, -1) if cells[i]["cell_type"] == "code"
               and "otter_assign_solution_cell" in cells[i].get("metadata", {}).get("tags", []))
-    (name,) = [n.name for n in ast.parse(_text(cells[at]["source"])).body if isinstance(n, ast.FunctionDef)]
+    (name,) = re.findall(r"^check\.(\w+)\(\1\)", _text(cells[at]["source"]), re.M)
     return at, name
 
 
