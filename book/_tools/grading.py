@@ -31,8 +31,8 @@ state instead of at its check.
 default one per core). Its output is kept for regrades beside the gradebook, in a folder of the
 gradebook's name, one a student (``_build/grades/margin/ada/``; the id in parentheses after the
 name where there is one): otter's ``results.json`` (every test's score and output), the executed
-notebook ``executed.ipynb``, otter's log ``otter.log`` and the grader's note of the cells that
-raised, ``cells.jsonl``.
+notebook ``executed.ipynb``, otter's log ``otter.log`` and, where a cell raised, the grader's note
+of those cells, ``cells.jsonl``.
 
 **The gradebook** (default ``_build/grades/<chapter>.csv``) has one row a student, the columns
 ``student``, ``id`` (from the export; empty for a plain file), one per question in the
