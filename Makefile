@@ -125,11 +125,14 @@ assignments: $(STAMP)
 	rm -rf build
 	$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --out _build/assignments
 
-# Grading (book/_tools/grading.py): every file of the folder SUBMISSIONS graded by otter's own
-# runner (`otter run`) with the autograder `make assignments CHAPTERS=<chapter>` built for CHAPTER,
-# JOBS at a time (default: one per core), each within TIMEOUT seconds (default 300, or
-# 12 × CHECK_TIME_LIMIT + 60 when that is more); the gradebook, one row a
-# student and one column a question, goes to GRADEBOOK (default _build/grades/<chapter>.csv).
+# Grading (book/_tools/grading.py): every hand-in in the folder SUBMISSIONS (a notebook or a folder
+# a student; Gradescope's and Canvas's downloads as they come) graded by otter's own runner with
+# the autograder `make assignments CHAPTERS=<chapter>` built for CHAPTER, JOBS at a time (default:
+# one per core), each cell within 6 × CHECK_TIME_LIMIT seconds and each notebook within TIMEOUT
+# seconds (default 300, or 12 × CHECK_TIME_LIMIT + 60 when that is more); the gradebook, one row
+# a student, one column a question, a status (why a hand-in was not graded: its cells left empty)
+# and the reason for every lost point, goes to GRADEBOOK (default _build/grades/<chapter>.csv),
+# otter's output for regrades beside it (_build/grades/<chapter>/<student>/).
 # CHECK_TIME_LIMIT: seconds each call of a student's function may take in the tests (default 5).
 #   make grade SUBMISSIONS=hand-ins/ CHAPTER=margin
 SUBMISSIONS ?=
@@ -178,8 +181,9 @@ test-notebooks: $(BOOK_HTML)
 
 # Every chapter's assignment graded by otter as `make grade` grades (tests/book/test_grading.py):
 # the solution gets full marks, the student notebook nothing, one wrong answer costs its question
-# only, code that raises is graded, an endless loop is stopped at its time limit, a file that is
-# not a notebook gets its row; and the student notebook holds no solution and no hidden test.
+# only, each with its reason; a class of every kind of hand-in (wrong types, loops, a syntax error,
+# a deleted cell, exports of Gradescope and Canvas, unreadable files) gets its scores, statuses
+# and reasons; and the student notebook holds no solution and no hidden test.
 # PERCEPTRON_GRADING=1 runs them (test-notebooks-native selects `-m notebooks` too).
 test-assignments: assignments
 	PERCEPTRON_GRADING=1 $(BIN)/python -m pytest tests/book/test_grading.py -m notebooks -q $(XDIST)
