@@ -266,7 +266,7 @@ def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
     after an import of the package's functions it names that no such cell imports.
 
     What it uses: the names in the prompt's code spans (`` `max_margin` ``, `` `fig.peak` ``,
-    `` `X, y` ``) and those the book's solution code reads; then, cell by cell upwards, what the
+    `` `X, y` ``, not a call's arguments) and those the book's solution code reads; then, cell by cell upwards, what the
     cells chosen read. The cells in ``skip`` (the solutions, the code exercise's stub) and the
     plumbing are never chosen. A name no cell defines and the package does not export (the
     ``rng`` a question asks the student to make) is left to the student. "" when nothing is
@@ -277,7 +277,9 @@ def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
     wanted: set[str] = set()
     for span in re.findall(r"`([^`\n]+)`", prompt):
         with contextlib.suppress(SyntaxError):
-            wanted |= _names(ast.parse(span), False)
+            tree = ast.parse(span)  # a call's arguments are its parameters: `augment(X_mm, c)`
+            wanted |= _names(tree, False) - {a.id for n in ast.walk(tree) if isinstance(n, ast.Call)
+                                             for a in n.args if isinstance(a, ast.Name)}
     wanted |= _flow(_code(exercise.solution))[1]
     skipped = {id(c) for c in skip}
     chosen: list[str] = []
