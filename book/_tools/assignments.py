@@ -506,7 +506,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     md(f"{head}\n\n{note}"),
                     raw("# BEGIN SOLUTION"),
                     # The check call stays in the students' cell, as in the book's: the
-                    # exercise's text says that running the cell checks the function.
+                    # exercise's text says it comes after their code.
                     code(exercises.solution_cell(checked, name, preamble=k == 0)),
                     raw("# END SOLUTION"),
                     raw("# BEGIN TESTS"),
@@ -529,8 +529,8 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                 md(f"{prompt}\n\n{note}"),
                 *[code(f"# Set-up: the chapter's code this question uses.\n{setup}")] * bool(setup),
                 # otter's answer cells: shown to students, editable (the question's own cells
-                # are locked); without them otter adds a text cell for the answer itself.
-                *([raw("# BEGIN PROMPT"), code(""), md("*Your answer.*"), raw("# END PROMPT")]
+                # are locked); without them otter adds the text cell alone, with this text.
+                *([raw("# BEGIN PROMPT"), code(""), md("_Type your answer here, replacing this text._"), raw("# END PROMPT")]
                   * coded),
                 raw("# BEGIN SOLUTION"),
                 md(answer or f"*The book gives no solution to {book.numbers[exercise.label]}.*"),

@@ -28,7 +28,8 @@ What is made from it:
 
 * the chapter's exercise cells (:func:`cells`, written into ``book/<chapter>.ipynb`` by
   ``python book/_tools/exercises.py``; ``--check`` fails when a chapter differs): the
-  ``{exercise}`` box, the stub cell, and the solution between ``{solution-start}`` and
+  ``{exercise}`` box (the ``.md``'s text, then :func:`closing`, the paragraph every code
+  exercise ends with: its checks, the type rule and the precision), the stub cell, and the solution between ``{solution-start}`` and
   ``{solution-end}``, which the student edition strips (``sphinx_extension.strip_solutions``);
 * the self-check, ``check.<function>(f)``, from the ``.py`` file;
 * the otter assignment's autograded questions (``assignments.py`` calls :func:`question_cells`):

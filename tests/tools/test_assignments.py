@@ -5,7 +5,7 @@ without otter.
 Every chapter's master is built from its source notebook with made-up numbers for its labels and
 glued values, and read as otter would: the config, one autograded question per checked function
 and one written question per other exercise, in the chapter's order, the solution code and the
-tests. The hidden tests are run here as otter runs them (each test function given the student's
+tests; each written question's set-up runs, and the book's solution code runs after it. The hidden tests are run here as otter runs them (each test function given the student's
 function by name): the book's solution passes them, and a function that passes the public check
 but is wrong elsewhere fails every one. The otter runs themselves are the grading tests'.
 """
