@@ -206,17 +206,10 @@ def converted(exercise: Exercise, book: Book) -> tuple[str, str]:
 
 
 def _names(node: ast.AST, bound: bool) -> set[str]:
-    """The names ``node`` reads, or (``bound``) binds: assigned, arguments, defined, imported."""
+    """The names ``node`` reads, or (``bound``) assigns anywhere in it, arguments included."""
     ctx = ast.Store if bound else ast.Load
     found = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
-    for n in ast.walk(node) if bound else ():
-        if isinstance(n, ast.arg):
-            found.add(n.arg)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            found.add(n.name)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            found |= {(a.asname or a.name).split(".")[0] for a in n.names}
-    return found
+    return found | {a.arg for a in ast.walk(node) if bound and isinstance(a, ast.arg)}
 
 
 def _bound(node: ast.AST) -> set[str]:
