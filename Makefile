@@ -117,13 +117,12 @@ student: exercises
 # Autograded assignments (otter-grader): every chapter's exercises, or those of the chapters
 # CHAPTERS names (`make assignments CHAPTERS="margin offset"`), as an otter assignment in
 # _build/assignments/<chapter>/: student/ to hand out, autograder/ with the solution notebook and
-# the autograder zip. The names are checked before the book builds; the masters take the built
-# book's numbers (book/_tools/assignments.py). setuptools' build/ goes first, as in test-wheel.
-assignments: $(STAMP)
+# the autograder zip, each with the package's wheel. The names are checked before the book
+# builds; the masters take the built book's numbers (book/_tools/assignments.py).
+assignments: $(STAMP) $(WHEEL)
 	@$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --validate
 	$(MAKE) --no-print-directory book
-	rm -rf build
-	$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --out _build/assignments
+	$(BIN)/python book/_tools/assignments.py --chapters "$(CHAPTERS)" --out _build/assignments --wheel $(WHEEL)
 
 # Grading (book/_tools/grading.py): every hand-in in the folder SUBMISSIONS (a notebook or a folder
 # a student; Gradescope's and Canvas's downloads as they come) graded by otter's own runner with

@@ -44,6 +44,12 @@ where no cancellation can occur, otherwise the largest its terms can be). An ans
 float32 (unit roundoff 6e-8) passes; a wrong formula is off by far more. Integer, index, True/
 False answers and labels are compared exactly. A failing verdict states the difference allowed.
 
+**One type rule**, :data:`TYPES`: an answer is of the type its exercise's text asks for (a
+number, an integer, True/False, a NumPy array), NumPy's types and float32 included, or it fails
+the case whatever its values (a list for an array, a one-element array for a number). Every
+exercise's text states it, and a failing verdict names it. The hidden tests are this module's
+checks on other random cases, so they judge types the same way.
+
 **Nothing hangs, where a timer is possible.** Each case runs under a time limit,
 :data:`TIME_LIMIT` (5 s, or ``PERCEPTRON_CHECK_TIME_LIMIT``), unless the check is given
 ``time_limit=`` (``None``: no limit). The limit is a ``SIGALRM`` timer (``signal.setitimer``)
@@ -86,6 +92,21 @@ try:
 except (ValueError, AssertionError):
     raise ValueError(f"PERCEPTRON_CHECK_TIME_LIMIT must be a positive number of seconds, got {_limit!r}; "
                      "unset it for the default of 5 s.") from None
+#: The one type rule of every check and hidden test, by the kind of answer (``Exercise.kind``),
+#: stated in every code exercise's text (``book/_tools/exercises.py``) and in every failing
+#: verdict: the type the text asks for, with NumPy's and float32 where a float is asked (the
+#: values are compared at :data:`PRECISION`, which float32 arithmetic meets, so the dtype is not
+#: graded). Anything else fails whatever its values: a list or tuple for an array (it has no
+#: array arithmetic, ``[1, 2] * 2`` repeats it), a one-element array or list for a number (it is
+#: not one: ``if margin(...) > 0`` and ``f"{margin(...):.3f}"`` break on it), 3.0 for a count.
+TYPES = {
+    "float": "a number (a Python or NumPy float or int, float32 too)",
+    "int": "an integer (a Python or NumPy int)",
+    "index": "an integer (a Python or NumPy int) or None",
+    "bool": "True or False (a NumPy bool too)",
+    "array": "a NumPy array of numbers (float32 too) of the shape asked for",
+    "labels": "a NumPy array of the labels -1 and +1",
+}
 #: Every exercise by the name of its check, in the book's order.
 EXERCISES: dict[str, Exercise] = {e.name: e for e in exercises()}
 
@@ -127,37 +148,34 @@ class CheckResult:
 
 def _mismatch(kind: str, expected: Any, got: Any, tolerance: float) -> tuple[str, float | None] | None:
     """How ``got`` differs from ``expected`` (and by how much, for floats), or None when it
-    passes. ``kind`` is the exercise's (see ``Exercise``)."""
+    passes. ``kind`` is the exercise's (see ``Exercise``); its type is :data:`TYPES`'s rule."""
     what = type(got).__name__
+    if isinstance(got, np.ndarray) and got.shape == () and kind in ("float", "int", "index", "bool"):
+        got = got[()]  # a 0-d array is a NumPy number in all but name
+    is_bool = isinstance(got, (bool, np.bool_))
+    ok = {"float": isinstance(got, numbers.Real) and not is_bool,
+          "int": isinstance(got, numbers.Integral) and not is_bool,
+          "index": got is None or (isinstance(got, numbers.Integral) and not is_bool),
+          "bool": is_bool,
+          "array": isinstance(got, np.ndarray) and got.dtype.kind in "iuf",
+          "labels": isinstance(got, np.ndarray) and got.dtype.kind in "iuf"}[kind]
+    if not ok:
+        return f"returned {what} where {TYPES[kind]} was expected", None
     if kind in ("int", "index", "bool"):
-        is_bool = isinstance(got, (bool, np.bool_))
         if expected is None or got is None:
             return None if expected is got else (f"returned {what} where {'None' if expected is None else 'an int'} "
                                                  "was expected", None)
-        if kind == "bool" and not is_bool:
-            return f"returned {what} where True or False was expected", None
-        if kind != "bool" and (is_bool or not isinstance(got, numbers.Integral)):
-            return f"returned {what} where an int was expected", None
         return None if got == expected else ("returned a different " + ("truth value" if is_bool else "number"), None)
     if kind == "float":
-        got = got.item() if isinstance(got, np.ndarray) and got.shape == () else got
-        if isinstance(got, (bool, np.bool_)) or not isinstance(got, numbers.Real):
-            return f"returned {what} where a number was expected", None
         difference = abs(float(got) - expected)
         return None if difference <= tolerance else ("returned a different number", difference)  # nan fails
-    try:  # "array" (floats within tolerance) or "labels" (±1, exactly)
-        if got is None or isinstance(got, (str, bytes, dict, set, numbers.Number)):
-            raise TypeError
-        a = np.asarray(got, dtype=float)
-    except (TypeError, ValueError):
-        return f"returned {what} where an array of numbers was expected", None
-    if a.shape != expected.shape:
-        return f"returned shape {a.shape} where shape {expected.shape} was expected", None
+    if got.shape != expected.shape:
+        return f"returned shape {got.shape} where shape {expected.shape} was expected", None
     if kind == "labels":
-        differ = np.flatnonzero(a != expected)
+        differ = np.flatnonzero(got != expected)
         return (f"returned a different label in round {int(differ[0]) + 1}", None) if differ.size else None
     with np.errstate(invalid="ignore", over="ignore"):
-        difference = float(np.max(np.abs(a - expected))) if a.size else 0.0
+        difference = float(np.max(np.abs(got.astype(float) - expected))) if got.size else 0.0
     return None if difference <= tolerance else ("returned different numbers", difference)
 
 
@@ -291,6 +309,9 @@ def run(exercise: str, func: Callable[..., Any], *, quiet: bool = False,
             continue
         hint = (f"The check grades your own code: it reads the names your function uses, and finds {uses}. "
                 "(numpy, scipy and the rest of the package are fine.)" if uses
+                else f"The rule of every check and hidden test: {exercise} returns {TYPES[spec.kind]}, and any "
+                "other type fails whatever its values; convert your answer (np.array(...), float(...), int(...))."
+                if failure.endswith(f"{TYPES[spec.kind]} was expected")
                 else _HINTS.get(failure[:3], "").format(exercise) + case.hint)
         lines = [f"check.{exercise}: {len(passed)} of {len(todo)} cases passed"
                  + (f" ({', '.join(passed[:6])}{', ...' if len(passed) > 6 else ''})" if passed else "")

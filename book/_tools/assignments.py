@@ -4,7 +4,8 @@
 in otter-grader's format from the repository's own sources, and runs ``otter assign`` on it::
 
     _build/assignments/<chapter>/master/<chapter>.ipynb   the master (generated, never stored)
-    _build/assignments/<chapter>/student/<chapter>.ipynb  to hand out: no solution, no hidden test
+    _build/assignments/<chapter>/student/<chapter>.ipynb  to hand out: no solution, no hidden
+                                                          test; the package's wheel beside it
     _build/assignments/<chapter>/autograder/              the solution notebook and the
                                                           autograder zip (Gradescope, otter run)
 
@@ -17,7 +18,11 @@ The master holds, in the chapter's order, one question per exercise (``q1``, ``q
   check; the ``.md``'s hidden tests, in otter's exception-based format;
 * every other exercise is a written question graded by hand (:data:`MANUAL_POINTS` point), with
   the book's solution (text, and its code shown as code) as the solution only the autograder's
-  notebook keeps.
+  notebook keeps; before it, a set-up cell with the chapter's code that the question uses
+  (:func:`setup_code`), and where code is asked for, an empty code cell for it.
+
+The notebook starts with the reader notebooks' install cell (``reader_notebooks.install_cell``),
+which installs the package from the wheel beside it where it is missing, then otter's.
 
 The texts are the reader notebooks' plain Markdown (``reader_notebooks.reader_notebook``): the
 page's exercise numbers and glued numbers, no MyST. :func:`master_notebook` is a pure function of
@@ -27,17 +32,21 @@ the chapter's source notebook and what the book build knows (a ``reader_notebook
 The autograder zip installs the package from the wheel it carries (:func:`grader_requirements`):
 the package as it was when the assignment was made, whether or not the book's repository is
 public, and whatever the repository holds later. A local ``otter run`` uses the current
-environment and installs nothing.
+environment and installs nothing. The same wheel (``--wheel``, which ``make assignments`` builds)
+goes into every ``student/`` folder.
 
 Usage::
 
-    .venv/bin/python book/_tools/assignments.py [--out DIR] [--chapters "margin offset"]
+    .venv/bin/python book/_tools/assignments.py --wheel WHEEL [--out DIR] [--chapters "margin offset"]
     .venv/bin/python book/_tools/assignments.py --chapters "margin offset" --validate
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import builtins
+import contextlib
 import json
 import re
 import shutil
@@ -54,7 +63,7 @@ import yaml
 
 import exercises  # book/_tools, beside this file
 from chapters import REPO, chapter_names
-from reader_notebooks import INSTALL_TAG, Book, install_spec, reader_notebook
+from reader_notebooks import INSTALL_TAG, Book, install_cell, reader_notebook
 
 BOOK_DIR = REPO / "book"
 OUT = REPO / "_build" / "assignments"
@@ -88,6 +97,8 @@ class Exercise:
 
     label: str
     directive: str
+    #: The index of the chapter's cell that holds the directive.
+    at: int
     #: The solution as notebook cells (MyST Markdown and code), directives included: a
     #: ``{solution}`` block, or everything from ``{solution-start}`` to ``{solution-end}``.
     solution: list[dict[str, Any]] = field(default_factory=list)
@@ -113,7 +124,7 @@ def chapter_exercises(nb: dict[str, Any]) -> list[Exercise]:
     """
     exercises: dict[str, Exercise] = {}
     gated: Exercise | None = None  # inside solution-start ... solution-end
-    for cell in nb["cells"]:
+    for at, cell in enumerate(nb["cells"]):
         if cell["cell_type"] != "markdown":
             if gated is not None and cell["cell_type"] == "code":
                 gated.solution.append(cell)
@@ -147,7 +158,7 @@ def chapter_exercises(nb: dict[str, Any]) -> list[Exercise]:
                 label = _LABEL.search("\n".join(block))
                 if not label:
                     raise ValueError("an {exercise} without a :label:")
-                exercises[label.group(1)] = Exercise(label.group(1), "\n".join(block))
+                exercises[label.group(1)] = Exercise(label.group(1), "\n".join(block), at)
             elif name == "solution":
                 owner(arg, name).solution.append(
                     {"cell_type": "markdown", "metadata": {}, "source": "\n".join(block)})
@@ -194,6 +205,91 @@ def converted(exercise: Exercise, book: Book) -> tuple[str, str]:
     return parts[0], "\n\n".join(parts[1:])
 
 
+def _names(node: ast.AST, bound: bool) -> set[str]:
+    """The names ``node`` reads, or (``bound``) assigns anywhere in it, arguments included."""
+    ctx = ast.Store if bound else ast.Load
+    found = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+    return found | {a.arg for a in ast.walk(node) if bound and isinstance(a, ast.arg)}
+
+
+def _bound(node: ast.AST) -> set[str]:
+    """The names a statement binds in the notebook: not those of its functions, lambdas and
+    comprehensions (``def f(X_tr)`` defines ``f``, not ``X_tr``)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return set()
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Store) else set()
+    return set().union(*map(_bound, ast.iter_child_nodes(node)))
+
+
+def _flow(source: str) -> tuple[set[str], set[str]]:
+    """What a cell's code defines, and the names it reads before defining them (builtins
+    aside): statement by statement, ``X = X @ M`` reads ``X``, a loop's own variable is not read.
+    A cell that is not plain Python (a magic) defines and reads nothing."""
+    defined: set[str] = set()
+    free: set[str] = set()
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return defined, free
+    for stmt in body:
+        simple = isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and stmt.value
+        inner = stmt.value if simple else stmt
+        free |= _names(inner, False) - _names(inner, True) - defined
+        if isinstance(stmt, ast.AugAssign):
+            free |= _names(stmt.target, True) - defined
+        defined |= _bound(stmt)
+    return defined, free - set(dir(builtins))
+
+
+def _code(cells: list[dict[str, Any]]) -> str:
+    """The code of ``cells`` that a student sees: not plumbing, which glues numbers into the text."""
+    return "\n\n".join(_source(c).strip() for c in cells if c["cell_type"] == "code"
+                        and not _PLUMBING & set(c["metadata"].get("tags", [])))
+
+
+def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
+               skip: Sequence[dict[str, Any]] = ()) -> str:
+    """The code a written question needs to be answered in a notebook of its own: the fewest of
+    the chapter's cells above the exercise that define what it uses, in the chapter's order,
+    after an import of the package's functions it names that no such cell imports.
+
+    What it uses: the names in the prompt's code spans (`` `max_margin` ``, `` `fig.peak` ``,
+    `` `X, y` ``, not a call's arguments) and those the book's solution code reads; then, cell by cell upwards, what the
+    cells chosen read. The cells in ``skip`` (the solutions, the code exercise's stub) and the
+    plumbing are never chosen. A name no cell defines and the package does not export (the
+    ``rng`` a question asks the student to make) is left to the student. "" when nothing is
+    needed.
+    """
+    import perceptron_core
+
+    wanted: set[str] = set()
+    for span in re.findall(r"`([^`\n]+)`", prompt):
+        with contextlib.suppress(SyntaxError):
+            tree = ast.parse(span)  # a call's arguments are its parameters: `augment(X_mm, c)`
+            wanted |= _names(tree, False) - {a.id for n in ast.walk(tree) if isinstance(n, ast.Call)
+                                             for a in n.args if isinstance(a, ast.Name)}
+    wanted |= _flow(_code(exercise.solution))[1]
+    skipped = {id(c) for c in skip}
+    chosen: list[str] = []
+    for cell in reversed(nb["cells"][:exercise.at]):
+        if _code([cell]) and id(cell) not in skipped:
+            defined, free = _flow(_source(cell))
+            if defined & wanted:
+                chosen.insert(0, _source(cell).strip())
+                wanted = (wanted - defined) | free
+    package = sorted(wanted & set(perceptron_core.__all__))
+    imports = [line for name, line in (("pc", "import perceptron_core as pc"),
+                                        ("perceptron_core", "import perceptron_core")) if name in wanted]
+    if package:
+        imports.append(f"from perceptron_core import {', '.join(package)}")
+    return "\n\n".join(["\n".join(imports)] * bool(imports) + chosen)
+
+
 # ------------------------------------------------------------------------------------ the master
 
 
@@ -216,33 +312,26 @@ def otter_requirement() -> str:
     raise RuntimeError(f"requirements.txt pins no {OTTER[1]}: the student notebook installs that pin")
 
 
-def init_cell(chapter: str, repository_url: str) -> str:
-    """The student notebook's first code cell, otter's own ``grader = otter.Notebook(...)`` with
-    two things before and after it.
+def init_cell(chapter: str) -> str:
+    """The student notebook's second code cell, otter's own ``grader = otter.Notebook(...)``
+    with two things before and after it (the first cell installs the package).
 
-    Before: where ``perceptron_core`` or otter-grader is missing (Colab, a fresh Jupyter), it
-    installs it (the package from the book's repository, otter at its pin), as the reader
-    notebooks' first cell does; where both are installed, as on the grading machine, it does
-    nothing. After: on Colab, where otter reads its tests only from a ``tests/`` folder that a
-    single notebook cannot carry, ``otter.Notebook`` raises, and it also raises when the
-    notebook was renamed; the cell then says why and to use the package's checks, the same public tests,
-    instead of stopping the notebook there.
+    Before: where otter-grader is missing (Colab, a fresh Jupyter), it installs it at its pin;
+    where it is installed, as on the grading machine, it does nothing. After: on Colab, where
+    otter reads its tests only from a ``tests/`` folder that a single notebook cannot carry,
+    ``otter.Notebook`` raises, and it also raises when the notebook was renamed; the cell then
+    says why and to use the package's checks, the same public tests, instead of stopping the
+    notebook there.
     """
-    spec = install_spec(repository_url) or None
     return (
-        "# Installs what this notebook needs where it is missing (Colab, a fresh Jupyter): the\n"
-        "# course's library and otter-grader, which checks the answers. Where both are there, it\n"
-        "# installs nothing.\n"
+        "# Installs otter-grader, which checks the answers, where it is missing (Colab, a fresh\n"
+        "# Jupyter). Where it is there, it installs nothing.\n"
         "import importlib.util\n"
         "import subprocess\n"
         "import sys\n\n"
-        f"needed = {{\"otter\": {otter_requirement()!r}, \"perceptron_core\": {spec!r}}}\n"
-        "missing = {m: p for m, p in needed.items() if importlib.util.find_spec(m) is None}\n"
-        "if \"perceptron_core\" in missing and missing[\"perceptron_core\"] is None:  # no repository\n"
-        "    sys.exit(\"perceptron_core is not installed: in a copy of the book's repository run \"\n"
-        "             \"`pip install -e '.[book]'`, then restart the kernel.\")\n"
-        "if missing:\n"
-        "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"--quiet\", *missing.values()],\n"
+        "if importlib.util.find_spec(\"otter\") is None:\n"
+        "    subprocess.run([sys.executable, \"-m\", \"pip\", \"install\", \"--quiet\", "
+        f"{otter_requirement()!r}],\n"
         "                   check=True)\n"
         "    importlib.invalidate_caches()\n"
         "\n"
@@ -255,6 +344,28 @@ def init_cell(chapter: str, repository_url: str) -> str:
         "          \"question's cell runs the package's check of your function, the same public \"\n"
         "          \"test: read its verdict.\")"
     )
+
+
+def first_cell(repository_url: str, book_url: str, imports: Sequence[str]) -> dict[str, Any]:
+    """The notebook's first cell, the reader notebooks' install cell: it installs
+    ``perceptron_core`` where one of ``imports`` is missing, from the wheel beside the notebook
+    (the ``student/`` folder carries it), the book's address or its repository."""
+    try:
+        return install_cell(repository_url=repository_url, site_url=book_url, imports=list(imports))
+    except TypeError:  # install_cell(repository_url), until the install cell's rework is merged
+        return install_cell(repository_url)
+
+
+def _imports(sources: Sequence[str]) -> list[str]:
+    """The modules the code imports (``perceptron_core.figures``, ``numpy``), sorted."""
+    found: set[str] = set()
+    for source in sources:
+        for n in ast.walk(ast.parse(source)):
+            if isinstance(n, ast.Import):
+                found |= {a.name for a in n.names}
+            elif isinstance(n, ast.ImportFrom) and n.level == 0 and n.module:
+                found.add(n.module)
+    return sorted(found)
 
 
 def _config(chapter: str, requirements: Sequence[str], autograder_files: Sequence[str]) -> str:
@@ -289,20 +400,23 @@ def _intro(chapter: str, title: str, page_url: str, questions: list[tuple[str, b
     return "\n".join([
         f"# {title}: exercises",
         "",
-        f"The exercises of {where}, with their numbers there. Read the chapter and run its "
-        "notebook first: the exercises use its data and its functions.",
+        f"The exercises of {where}, with their numbers there. Read the chapter first. A question "
+        "that uses the chapter's data or functions has a set-up cell, the chapter's own code "
+        "for them: run it before you answer.",
         "",
         f"- **Code, graded automatically** ({', '.join(auto)}): write the function in its cell, "
         "keeping its name and arguments, and run the cell: its last line, "
         "`check.<function>(<function>)`, tries your function and prints a detailed verdict. "
         f"Then run `grader.check(\"{first}\")` (with the question's name) in the cell below it, "
         "otter's run of the same public test; the autograder also runs hidden tests.",
-        f"- **Written, graded by hand** ({', '.join(written) or 'none'}): answer in the cell "
-        "below the question, in text and $math$; add code cells where the exercise asks for code.",
+        f"- **Written, graded by hand** ({', '.join(written) or 'none'}): answer in the text cell "
+        "below the question, in words and $math$; a question that asks for code has an empty "
+        "code cell for it above that text cell.",
         "",
         "It runs where the chapters' notebooks run (Jupyter, JupyterLab, VS Code), with "
-        "otter-grader besides: its first code cell installs what is missing (`perceptron_core` "
-        f"and `{otter_requirement()}`). On Colab `grader.check` cannot run, since otter reads its "
+        "otter-grader besides: its first two code cells install what is missing, "
+        "`perceptron_core` (from the wheel beside this notebook, where there is one) and "
+        f"`{otter_requirement()}`. On Colab `grader.check` cannot run, since otter reads its "
         "tests there from a `tests/` folder; each code question's cell runs the same public "
         "test, `check.<function>(<function>)`, and prints its verdict.",
         "",
@@ -315,6 +429,7 @@ def _intro(chapter: str, title: str, page_url: str, questions: list[tuple[str, b
 def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     page_url: str = "",
                     repository_url: str = "",
+                    book_url: str = "",
                     requirements: Sequence[str] = (),
                     autograder_files: Sequence[str] = (),
                     checked: exercises.CodeExercise | None = None,
@@ -331,9 +446,9 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         What the book build knows: exercise numbers, glued numbers, labels, citations.
     page_url : str
         The chapter's page in the published book ("" when the book has no address).
-    repository_url : str
-        The book's repository, from which the first cell installs ``perceptron_core`` where it
-        is missing ("": it says how to install it instead).
+    repository_url, book_url : str
+        The book's repository and its address ("": none), from which the first cell installs
+        ``perceptron_core`` where it is missing and no wheel is beside the notebook.
     requirements, autograder_files : sequence of str
         What the grading image installs, and the files the autograder zip carries for it.
     checked : exercises.CodeExercise, optional
@@ -360,6 +475,9 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
     def question(config: str, cells: list[nbformat.NotebookNode]) -> None:
         body.extend([raw(f"# BEGIN QUESTION\n{config}"), *cells, raw("# END QUESTION")])
 
+    # Never a setup's: the solutions, and the code exercise's stub.
+    skip = [c for e in boxes for c in e.solution] + [c for c in nb["cells"]
+                                                      if c.get("id", "").startswith(label)]
     for exercise in boxes:
         prompt, answer = converted(exercise, book)
         if exercise.label == label:
@@ -381,7 +499,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                     md(f"{head}\n\n{note}"),
                     raw("# BEGIN SOLUTION"),
                     # The check call stays in the students' cell, as in the book's: the
-                    # exercise's text says that running the cell checks the function.
+                    # exercise's text says it comes after their code.
                     code(exercises.solution_cell(checked, name, preamble=k == 0)),
                     raw("# END SOLUTION"),
                     raw("# BEGIN TESTS"),
@@ -391,9 +509,22 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         else:
             q = f"q{len(questions) + 1}"
             questions.append((q, False))
-            note = (f"*{q}, {MANUAL_POINTS} point, graded by hand.* Answer in the cell below.")
+            setup = setup_code(nb, exercise, prompt, skip)
+            # Code is asked for where the question uses the chapter's code, the book's solution
+            # has code, or the text says so.
+            coded = bool(setup or _code(exercise.solution) or re.search(r"\bcode\b", prompt, re.I))
+            note = (f"*{q}, {MANUAL_POINTS} point, graded by hand.* "
+                    + ("The cell below sets up what the question uses, from the chapter's code. "
+                       * bool(setup))
+                    + ("Write your code in the empty code cell and your answer in the text cell "
+                       "after it." if coded else "Answer in the cell below."))
             question(f"name: {q}\nmanual: true\npoints: {MANUAL_POINTS}", [
                 md(f"{prompt}\n\n{note}"),
+                *[code(f"# Set-up: the chapter's code this question uses.\n{setup}")] * bool(setup),
+                # otter's answer cells: shown to students, editable (the question's own cells
+                # are locked); without them otter adds the text cell alone, with this text.
+                *([raw("# BEGIN PROMPT"), code(""), md("_Type your answer here, replacing this text._"), raw("# END PROMPT")]
+                  * coded),
                 raw("# BEGIN SOLUTION"),
                 md(answer or f"*The book gives no solution to {book.numbers[exercise.label]}.*"),
                 raw("# END SOLUTION"),
@@ -405,7 +536,9 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                             book, repository_url="")["cells"][0]["source"]
     cells = [raw(_config(chapter, requirements, autograder_files)),
              md(_intro(chapter, title, page_url, questions)),
-             code(init_cell(chapter, repository_url)), code(SETUP), *body]
+             nbformat.from_dict(first_cell(repository_url, book_url, _imports(
+                 [SETUP] + [c.source for c in body if c.cell_type == "code"]))),
+             code(init_cell(chapter)), code(SETUP), *body]
     for i, cell in enumerate(cells):
         cell["id"] = f"{chapter}-{i:03d}"
     master = nbformat.v4.new_notebook(cells=cells)
@@ -517,16 +650,6 @@ def grader_requirements(wheel: str) -> list[str]:
     return [f"perceptron_core[book] @ file://{GRADER_DIR}/source/files/{wheel}", *pins]
 
 
-def build_wheel(dist: Path) -> Path:
-    """The package's wheel, built from the repository into ``dist`` (emptied first)."""
-    shutil.rmtree(dist, ignore_errors=True)
-    dist.mkdir(parents=True)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist),
-                    str(REPO)], check=True)
-    (wheel,) = dist.glob("perceptron_core-*.whl")
-    return wheel
-
-
 def run_otter(master: Path, result: Path) -> None:
     """``otter assign`` from this environment: ``result/student`` and ``result/autograder``."""
     done = subprocess.run([sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master),
@@ -534,6 +657,24 @@ def run_otter(master: Path, result: Path) -> None:
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise RuntimeError(f"otter assign failed on {master}")
+
+
+# otter's markers in a solution cell: the students' stub as a string between the PROMPT lines
+# (dead code after the solution's return), and the lines around the solution.
+_MARKERS = re.compile(r'^[ \t]*""" # BEGIN PROMPT\n.*?""" # END PROMPT\n?'
+                      r"|^[ \t]*# (BEGIN SOLUTION( NO PROMPT)?|END SOLUTION)\n", re.M | re.S)
+
+
+def solution_only(path: Path) -> None:
+    """The solution notebook at ``path`` with its solution cells as a reader wants them, the
+    solution alone: otter keeps its markers there, and each stub as a dead string after the
+    solution's ``return``. (The student notebook keeps the stub, not the solution; otter assign
+    has graded this notebook by now.)"""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = _MARKERS.sub("", cell.source + "\n")[:-1]
+    nbformat.write(nb, path)
 
 
 def chosen(requested: str) -> list[str]:
@@ -562,11 +703,15 @@ def make_assignment(chapter: str, out: Path, wheel: Path, *,
     master = master_notebook(chapter, nb, book,
                              page_url=f"{base}book/{chapter}.html" if base else "",
                              repository_url=(_config_yml().get("repository") or {}).get("url", ""),
+                             book_url=base,
                              requirements=grader_requirements(wheel.name),
                              autograder_files=[wheel.name])
     path = master_dir / f"{chapter}.ipynb"
     nbformat.write(master, path)
     run_otter(path, result)
+    solution_only(result / "autograder" / f"{chapter}.ipynb")
+    # Beside the notebook, for its first cell to install where there is no network address.
+    shutil.copy(wheel, result / "student" / wheel.name)
     return result
 
 
@@ -584,6 +729,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="chapter names, separated by spaces or commas (default: all)")
     parser.add_argument("--validate", action="store_true",
                         help="only check the chapter names")
+    parser.add_argument("--wheel", type=Path,
+                        help="the package's wheel, for the student/ folders and the autograder")
     args = parser.parse_args(argv)
     try:
         chapters = chosen(args.chapters)
@@ -592,10 +739,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.validate:
         return 0
+    if args.wheel is None or not args.wheel.is_file():
+        print(f"--wheel must name the package's wheel (got {args.wheel}): build it with "
+              "`pip wheel --no-deps -w <folder> .`; `make assignments` does.", file=sys.stderr)
+        return 2
     out = args.out.resolve()
-    wheel = build_wheel(out / "dist")
     for chapter in chapters:
-        result = make_assignment(chapter, out, wheel)
+        result = make_assignment(chapter, out, args.wheel.resolve())
         (zipped,) = (result / "autograder").glob(f"{chapter}-autograder_*.zip")
         print(f"{chapter}: hand out {_shown(result / 'student' / f'{chapter}.ipynb')}; "
               f"autograder {_shown(zipped)}")

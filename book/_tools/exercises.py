@@ -28,7 +28,8 @@ What is made from it:
 
 * the chapter's exercise cells (:func:`cells`, written into ``book/<chapter>.ipynb`` by
   ``python book/_tools/exercises.py``; ``--check`` fails when a chapter differs): the
-  ``{exercise}`` box, the stub cell, and the solution between ``{solution-start}`` and
+  ``{exercise}`` box (the ``.md``'s text, then :func:`closing`, the paragraph every code
+  exercise ends with: its checks, the type rule and the precision), the stub cell, and the solution between ``{solution-start}`` and
   ``{solution-end}``, which the student edition strips (``sphinx_extension.strip_solutions``);
 * the self-check, ``check.<function>(f)``, from the ``.py`` file;
 * the otter assignment's autograded questions (``assignments.py`` calls :func:`question_cells`):
@@ -46,8 +47,10 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import math
 import re
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,11 +111,34 @@ def read(chapter: str) -> CodeExercise:
 # --------------------------------------------------------------------------- the chapter's cells
 
 
+def closing(exercise: CodeExercise) -> str:
+    """The text's last paragraph, the same in every exercise: what checks the functions, and the
+    type rule (``check.TYPES``) and precision (``check.PRECISION``) every check and hidden test
+    applies. It names no cell, so it reads right both in the book, where one cell holds every
+    function, and in the assignment, where each function has a cell of its own."""
+    from perceptron_core import check
+
+    calls = " and ".join(f"`check.{n}({n})`" for n in exercise.names)
+    kinds: dict[str, list[str]] = {}
+    for name in exercise.names:
+        kinds.setdefault(check.EXERCISES[name].kind, []).append(f"`{name}`")
+    types = "; ".join(f"{' and '.join(names)} return{'s' * (len(names) == 1)} {check.TYPES[kind]}"
+                      for kind, names in kinds.items())
+    text = (f"{calls}, the lines after your code, try your functions on edge cases and on random "
+            f"data and report the first case each gets wrong. {types[0].upper()}{types[1:]}; any "
+            "other type, a list say, fails the case whatever its values.")
+    if {"float", "array"} & set(kinds):
+        text += (f" Numbers pass within $10^{{{math.log10(check.PRECISION):.0f}}}$ times the size "
+                 "of the numbers involved, so float32 arithmetic is precise enough.")
+    return textwrap.fill(text, 96, break_long_words=False, break_on_hyphens=False)
+
+
 def cells(exercise: CodeExercise) -> list[dict]:
     """The chapter's five exercise cells, with ids ``<label>-exercise``, ``-stub``,
     ``-solution``, ``-solution-code``, ``-solution-end``."""
     label = exercise.label
-    sources = [("markdown", f"```{{exercise}}\n{exercise.options}\n\n{exercise.text}\n```"),
+    sources = [("markdown", f"```{{exercise}}\n{exercise.options}\n\n{exercise.text}\n\n"
+                             f"{closing(exercise)}\n```"),
                ("code", exercise.stub),
                ("markdown", f"````{{solution-start}} {label}\n:class: dropdown\n````\n\n"
                             f"{exercise.solution_text}"),

@@ -58,7 +58,7 @@ def _adversary(label_of, *, unit=False, tell=True):
             x[i] = 1.0 if unit else R
             labels.append(label_of(learner.predict(x)))
             learner.update(x, labels[-1]) if tell else None
-        return labels
+        return np.array(labels)
     return adversary
 
 
@@ -175,19 +175,58 @@ def test_the_stub_says_not_implemented(capsys):
 
 @pytest.mark.parametrize("func,why", [
     (lambda X, y, w, b: 1 / 0, "raised an exception"),
-    (lambda X, y, w, b: "2.0", "returned str where a number was expected"),
-    (lambda X, y, w, b: True, "returned bool where a number was expected"),
-    (lambda X, y, w, b: np.array([2.0, 1.0]), "returned ndarray where a number was expected"),
+    (lambda X, y, w, b: "2.0", "returned str where a number ("),
+    (lambda X, y, w, b: True, "returned bool where a number ("),
+    (lambda X, y, w, b: np.array([2.0, 1.0]), "returned ndarray where a number ("),
 ])
 def test_exceptions_and_wrong_types_are_failing_cases(func, why):
     result = check.margin(func, quiet=True)
     assert not result and why in result.message and result.case == "unit w and no offset"
 
 
+def _hidden_verdict(name: str, func) -> bool:
+    """Whether ``func`` passes every hidden test of the assignment (the ``.md``'s, run as otter
+    runs them: the student's function given by its name)."""
+    namespace: dict = {}
+    exec(exercises.read(check.EXERCISES[name].chapter).hidden, namespace)
+    tests = [f for f in namespace.values() if callable(f) and getattr(f, "__code__", None)
+             and f.__code__.co_varnames[:f.__code__.co_argcount] == (name,)]
+    assert tests, name
+    try:
+        for test in tests:
+            test(func)
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", list(check.EXERCISES))
+def test_one_type_rule_in_the_check_the_hidden_tests_and_the_text(name):
+    """The book's answer handed in as a list, as float32 and as a string: the public check and
+    the hidden tests give the same verdict, the one ``check.TYPES`` states (float32 passes where
+    a float or an array is asked, a list never), the failing verdict names the rule, and the
+    exercise's text states it."""
+    solution, kind = SOLUTIONS[name], check.EXERCISES[name].kind
+
+    def float32(*args):
+        answer = np.asarray(solution(*args), dtype=np.float32)
+        return answer[()] if answer.ndim == 0 else answer
+
+    for func, passes in ((lambda *a: np.atleast_1d(solution(*a)).tolist(), False),
+                         (float32, kind in ("float", "array", "labels")),
+                         (lambda *a: str(solution(*a)), False)):
+        public = check.run(name, func, quiet=True)
+        assert bool(public) == _hidden_verdict(name, func) == passes, (name, public.message)
+        if not passes and kind != "index":  # float32 nan for None is a wrong value, not type
+            assert check.TYPES[kind] + " was expected" in public.message, public.message
+    text = exercises.cells(exercises.read(check.EXERCISES[name].chapter))[0]["source"]
+    assert check.TYPES[kind] in "".join(text).replace("\n", " ")
+
+
 def test_shapes_bools_and_ints_are_compared_exactly():
     assert "returned shape (2,) where shape (2, 3) was expected" in check.augment(lambda X, c: X[0], quiet=True).message
-    assert "where True or False was expected" in check.separable(lambda X, y: 1, quiet=True).message
-    assert "where an int was expected" in check.mistakes(lambda X, y, w: 1.0, quiet=True).message
+    assert "where True or False (a NumPy bool too) was expected" in check.separable(lambda X, y: 1, quiet=True).message
+    assert "where an integer (a Python or NumPy int) was expected" in check.mistakes(lambda X, y, w: 1.0, quiet=True).message
     result = check.first_mistake(lambda X, y, w: _first_index(y * (X @ w) <= 0) or 0, quiet=True)
     assert "returned int where None was expected" in result.message and result.case == "all correct"
 

@@ -5,13 +5,14 @@ without otter.
 Every chapter's master is built from its source notebook with made-up numbers for its labels and
 glued values, and read as otter would: the config, one autograded question per checked function
 and one written question per other exercise, in the chapter's order, the solution code and the
-tests. The hidden tests are run here as otter runs them (each test function given the student's
+tests; each written question's set-up runs, and the book's solution code runs after it. The hidden tests are run here as otter runs them (each test function given the student's
 function by name): the book's solution passes them, and a function that passes the public check
 but is wrong elsewhere fails every one. The otter runs themselves are the grading tests'.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -28,7 +29,7 @@ import exercises
 from chapters import chapter_names
 from conftest import made_up_book
 from perceptron_core import check
-from reader_notebooks import Book
+from reader_notebooks import INSTALL_TAG, Book
 
 REPO = Path(__file__).resolve().parents[2]
 BOOK = REPO / "book"
@@ -108,8 +109,9 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
     assert config["tests"] == {"ok_format": False} and config["run_tests"] and not config["export_cell"]
     assert config["requirements"] == ["perceptron_core[book] @ file:///x.whl"] and config["autograder_files"] == ["x.whl"]
     assert "https://b.io/book/" + name + ".html" in master.cells[1].source
-    assert f'grader = otter.Notebook("{name}.ipynb")' in master.cells[2].source
-    assert master.cells[3].source == "import numpy as np\nfrom perceptron_core import check"
+    assert INSTALL_TAG in master.cells[2].metadata["tags"]  # reader_notebooks.install_cell's
+    assert f'grader = otter.Notebook("{name}.ipynb")' in master.cells[3].source
+    assert master.cells[4].source == "import numpy as np\nfrom perceptron_core import check"
     questions = _questions(master)
     assert [c["name"] for c, _ in questions] == [f"q{i}" for i in range(1, len(questions) + 1)]
     auto = [cells for c, cells in questions if not c.get("manual")]
@@ -131,6 +133,63 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
         with pytest.raises(NotImplementedError):
             namespace[function](*([None] * namespace[function].__code__.co_argcount))
         assert f"check.{function}: all" in _run(answer.source)[1]
+
+
+#: Names the written questions ask the student to make (``rng.permutation``).
+MADE_BY_THE_STUDENT = {"rng"}
+
+
+@pytest.mark.parametrize("name", chapter_names())
+def test_every_written_question_sets_up_what_it_names(name, masters, monkeypatch):
+    """Every written question's set-up cell runs on its own, as the chapter's cells run (in
+    book/), and defines every name the question's code spans read (`` `max_margin` ``,
+    `` `fig.peak` ``, `` `X, y` ``); the book's own solution code then runs after it. A question
+    that asks for code has an empty code cell for it; a proof has none. (A call's arguments in a
+    span are not checked: `orthonormal_worst_case(n)` names its parameter.)"""
+    import builtins
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(BOOK)
+    written = [cells for config, cells in _questions(masters[name]) if config.get("manual")]
+    assert written
+    for cells in written:
+        prompt, solution = cells[0].source, _block(cells, "SOLUTION")[0].source
+        setups = [c.source for c in cells if c.cell_type == "code" and c.source.startswith("# Set-up")]
+        answers = [c for c in cells if c.cell_type == "code" and c.source == ""]
+        namespace: dict = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile("\n".join([assignments.SETUP, *setups]), "<set-up>", "exec"), namespace)
+            read = set()
+            for span in re.findall(r"`([^`\n]+)`", prompt):
+                with contextlib.suppress(SyntaxError):
+                    tree = ast.parse(span)  # a call's arguments may be its parameters: `f(n)`
+                    arguments = {id(a) for c in ast.walk(tree) if isinstance(c, ast.Call) for a in c.args}
+                    read |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                             and isinstance(n.ctx, ast.Load) and id(n) not in arguments}
+            missing = read - set(namespace) - set(dir(builtins)) - MADE_BY_THE_STUDENT
+            assert not missing, (prompt.splitlines()[0], missing)
+            code = "\n\n".join(re.findall(r"```python\n(.*?)\n```", solution, re.S))
+            exec(compile(code, "<the book's solution>", "exec"), namespace)
+        coded = bool(code) or re.search(r"^\(\w[^)]*\bcode\b", prompt.split("\n\n")[1], re.I | re.M)
+        assert len(answers) == 1 if coded else not answers or setups, prompt.splitlines()[0]
+        if prompt.split("\n\n")[1].startswith("(Proof.)"):
+            assert not answers and not setups, prompt.splitlines()[0]
+
+
+def test_the_solution_notebook_shows_the_solution_alone(tmp_path):
+    """otter leaves its markers and the stub, as a dead string, in the solution notebook's cells;
+    what is left is the book's solution and the check."""
+    code = exercises.read("margin")
+    cell = exercises.solution_cell(code, "radius", preamble=False)
+    path = tmp_path / "margin.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)]), path)
+    assignments.solution_only(path)
+    shown = nbformat.read(path, as_version=4).cells[0].source
+    assert "PROMPT" not in shown and "SOLUTION" not in shown and "NotImplementedError" not in shown
+    assert shown.endswith("check.radius(radius)") and "def radius(X):" in shown
+    assert f"check.radius: all" in _run(shown)[1]
 
 
 def _hidden_tests(name: str) -> list:
@@ -229,6 +288,8 @@ def test_an_unknown_chapter_stops_with_the_list_of_chapters(capsys):
     err = capsys.readouterr().err
     assert "nope" in err and " ".join(chapter_names()) in err
     assert assignments.main(["--chapters", "margin", "--validate"]) == 0
+    assert assignments.main(["--chapters", "margin", "--wheel", "nowhere.whl"]) == 2
+    assert "--wheel must name the package's wheel" in capsys.readouterr().err
 
 
 def test_the_grader_installs_the_wheel_it_carries_at_the_book_s_pins():
@@ -264,31 +325,18 @@ def _run_init(cell, monkeypatch, tmp_path, absent=(), chapter="margin"):
     return namespace, pip
 
 
-def test_the_init_cell_installs_what_is_missing(monkeypatch, tmp_path):
+def test_the_init_cell_installs_otter_where_it_is_missing(monkeypatch, tmp_path):
     pytest.importorskip("otter")  # not in the lowest environment (tests/tools/lowest_versions.py)
     nbformat.write(nbformat.v4.new_notebook(), tmp_path / "margin.ipynb")
-    url = "https://github.com/someone/perceptron-book"
-    cell = assignments.init_cell("margin", url)
-    # Everything installed (here, and on the grading machine): nothing is installed, otter's
-    # grader is made for the notebook of the assignment's name.
+    cell = assignments.init_cell("margin")
+    # Installed (here, and on the grading machine): nothing is installed, otter's grader is
+    # made for the notebook of the assignment's name.
     namespace, pip = _run_init(cell, monkeypatch, tmp_path)
     assert pip == [] and type(namespace["grader"]).__name__ == "Notebook"
-    # Colab or a fresh Jupyter: both are installed, the package from the repository and otter at
-    # the version requirements.txt pins (the one the tests grade with).
-    namespace, pip = _run_init(cell, monkeypatch, tmp_path, absent={"perceptron_core", "otter"})
-    (args,) = pip
-    assert args[1:4] == ["-m", "pip", "install"]
-    assert set(args[5:]) == {f"perceptron_core[book] @ git+{url}", assignments.otter_requirement()}
-    assert assignments.otter_requirement().startswith("otter-grader==")
-    # Only otter missing: only otter.
+    # Colab or a fresh Jupyter: otter at the version requirements.txt pins (the tests' own).
     _, pip = _run_init(cell, monkeypatch, tmp_path, absent={"otter"})
-    assert pip[0][5:] == [assignments.otter_requirement()]
-
-
-def test_without_a_repository_the_init_cell_says_how_to_install(monkeypatch, tmp_path):
-    cell = assignments.init_cell("margin", "")
-    with pytest.raises(SystemExit, match=r"perceptron_core is not installed.*pip install -e"):
-        _run_init(cell, monkeypatch, tmp_path, absent={"perceptron_core"})
+    assert pip[0][1:4] == ["-m", "pip", "install"] and pip[0][5:] == [assignments.otter_requirement()]
+    assert assignments.otter_requirement().startswith("otter-grader==")
 
 
 def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_path, capsys):
@@ -302,7 +350,7 @@ def test_on_colab_the_init_cell_explains_instead_of_stopping(monkeypatch, tmp_pa
 
     for error in (colab, renamed):
         monkeypatch.setattr(otter, "Notebook", error)
-        namespace, _ = _run_init(assignments.init_cell("margin", ""), monkeypatch, tmp_path)
+        namespace, _ = _run_init(assignments.init_cell("margin"), monkeypatch, tmp_path)
         assert "grader" not in namespace
         out = capsys.readouterr().out
         assert "grader.check cannot run here" in out and "keep this notebook's name, margin.ipynb" in out
