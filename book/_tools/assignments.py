@@ -346,16 +346,6 @@ def init_cell(chapter: str) -> str:
     )
 
 
-def first_cell(repository_url: str, book_url: str, imports: Sequence[str]) -> dict[str, Any]:
-    """The notebook's first cell, the reader notebooks' install cell: it installs
-    ``perceptron_core`` where one of ``imports`` is missing, from the wheel beside the notebook
-    (the ``student/`` folder carries it), the book's address or its repository."""
-    try:
-        return install_cell(repository_url=repository_url, site_url=book_url, imports=list(imports))
-    except TypeError:  # install_cell(repository_url), until the install cell's rework is merged
-        return install_cell(repository_url)
-
-
 def _imports(sources: Sequence[str]) -> list[str]:
     """The modules the code imports (``perceptron_core.figures``, ``numpy``), sorted."""
     found: set[str] = set()
@@ -536,8 +526,10 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
                             book, repository_url="")["cells"][0]["source"]
     cells = [raw(_config(chapter, requirements, autograder_files)),
              md(_intro(chapter, title, page_url, questions)),
-             nbformat.from_dict(first_cell(repository_url, book_url, _imports(
-                 [SETUP] + [c.source for c in body if c.cell_type == "code"]))),
+             # The reader notebooks' install cell: the student/ folder carries the wheel.
+             nbformat.from_dict(install_cell(repository_url=repository_url, site_url=book_url,
+                                             imports=_imports([SETUP] + [
+                                                 c.source for c in body if c.cell_type == "code"]))),
              code(init_cell(chapter)), code(SETUP), *body]
     for i, cell in enumerate(cells):
         cell["id"] = f"{chapter}-{i:03d}"
