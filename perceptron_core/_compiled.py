@@ -15,10 +15,10 @@ to. ``tests/core/test_runs.py`` checks compiled against Python on random data.
 numba is imported, and the loop compiled (or loaded from numba's on-disk cache), only when a
 run is long, not at ``import perceptron_core``. That first call costs about a second where the
 cache is warm and several where numba must compile (a fresh install: pip does not run numba),
-more than most of the book's runs take as Python. So a run starts as Python, and only a run
-still going after :data:`PYTHON_STEPS` steps passes to the compiled loop, which continues it
-from the state it reached: the same run, since the loop holds nothing between epochs but that
-state. Once numba is loaded, every run is compiled.
+more than most of the book's runs take as Python. So each loop runs as Python until it has made
+:data:`PYTHON_STEPS` steps in the process; a run still going then passes to the compiled loop,
+which continues it from the state it reached: the same run, since the loop holds nothing
+between epochs but that state. Once numba is loaded, every run is compiled.
 """
 
 from __future__ import annotations
@@ -27,32 +27,39 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 __all__ = ["perceptron_epochs", "margin_epochs", "PYTHON_STEPS"]
 
-#: The steps (a row times a feature: n·d per epoch) a run makes as Python before numba is
-#: loaded: about a tenth of a second. Whole epochs only; an epoch longer than this is compiled.
-PYTHON_STEPS = 100_000
+#: The steps (a row times a feature: n·d per epoch) each loop makes as Python in a process
+#: before it loads numba: about 0.2 s. Whole epochs only: an epoch longer than what is left
+#: goes to the compiled loop at once.
+PYTHON_STEPS = 2_000_000
 
 
 class _Loop:
-    """``fn`` compiled by ``numba.njit(cache=True)`` when a run is long, or ``fn`` itself
-    without numba. ``py_func`` is the plain function; ``compiled`` loads numba if needed (the
-    compiled function, or ``py_func`` without numba); ``uses_numba`` says which (the Makefile
-    calls it once). ``fn(data, ..., max_epochs, rounds)`` returns ``(epochs, clean, updates)``
-    and keeps its whole state in its arguments, so a run can stop after some epochs and go on."""
+    """``fn`` compiled by ``numba.njit(cache=True)`` once runs are long, or ``fn`` itself
+    without numba. ``py_func`` is the plain function, ``python`` runs it over memoryviews of
+    the arrays (their items are Python floats, the same IEEE doubles as NumPy's, read five
+    times faster than NumPy's scalars); ``compiled`` loads numba if needed (the compiled
+    function, or ``python`` without numba); ``uses_numba`` says which (the Makefile calls it
+    once). ``fn(data, ..., max_epochs, rounds)`` returns ``(epochs, clean, updates)`` and
+    keeps its whole state in its arguments, so a run can stop after some epochs and go on."""
 
     def __init__(self, fn: Callable) -> None:
-        self.py_func, self.__doc__, self._run = fn, fn.__doc__, None
+        self.py_func, self.__doc__, self._run, self._steps = fn, fn.__doc__, None, 0
+        self.python = lambda *a: fn(*(memoryview(v) if isinstance(v, np.ndarray) else v for v in a))
 
     def __call__(self, *args: Any) -> Any:
         if self._run is not None:
             return self._run(*args)
         n, d = args[0].shape
         head, max_epochs, rounds = args[:-2], args[-2], args[-1]
-        first = min(max_epochs, PYTHON_STEPS // max(1, n * d))
-        if first == 0:
+        first = min(max_epochs, (PYTHON_STEPS - self._steps) // max(1, n * d))
+        if first <= 0:
             return self.compiled(*args)
-        epochs, clean, updates = self.py_func(*head, first, rounds)
+        epochs, clean, updates = self.python(*head, first, rounds)
+        self._steps += epochs * n * d
         if clean or epochs == max_epochs:
             return epochs, clean, updates
         rest = rounds[min(updates, len(rounds)):]  # a view: the compiled run records into it
@@ -68,13 +75,13 @@ class _Loop:
 
     @property
     def uses_numba(self) -> bool:
-        return self.compiled is not self.py_func
+        return self.compiled is not self.python
 
     def _compile(self) -> Callable:
         try:
             import numba
         except ImportError:  # not installed: the same loop, run as Python
-            return self.py_func
+            return self.python
         try:
             return numba.njit(cache=True)(self.py_func)
         except RuntimeError:  # "cannot cache": no writable cache folder; compile in each process
