@@ -15,10 +15,10 @@ to. ``tests/core/test_runs.py`` checks compiled against Python on random data.
 numba is imported, and the loop compiled (or loaded from numba's on-disk cache), only when a
 run is long, not at ``import perceptron_core``. That first call costs about a second where the
 cache is warm and several where numba must compile (a fresh install: pip does not run numba),
-more than most of the book's runs take as Python. So each loop runs as Python until it has made
-:data:`PYTHON_STEPS` steps in the process; a run still going then passes to the compiled loop,
-which continues it from the state it reached: the same run, since the loop holds nothing
-between epochs but that state. Once numba is loaded, every run is compiled.
+more than most of the book's runs take as Python. So a run starts as Python, and passes to the
+compiled loop once it has made :data:`RUN_STEPS` steps, or its loop :data:`PYTHON_STEPS` in the
+process; the compiled loop continues it from the state it reached: the same run, since the loop
+holds nothing between epochs but that state. Once numba is loaded, every run is compiled.
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["perceptron_epochs", "margin_epochs", "PYTHON_STEPS"]
+__all__ = ["perceptron_epochs", "margin_epochs", "RUN_STEPS", "PYTHON_STEPS"]
 
-#: The steps (a row times a feature: n·d per epoch) each loop makes as Python in a process
-#: before it loads numba: about 0.2 s. Whole epochs only: an epoch longer than what is left
-#: goes to the compiled loop at once.
-PYTHON_STEPS = 2_000_000
+#: The steps (a row times a feature: n·d per epoch) a run makes as Python before it loads numba,
+#: about 10 ms, and those each loop makes as Python in a process, about 0.2 s: short runs never
+#: load numba, and neither a long run nor many short ones pay Python's price for long. Whole
+#: epochs only: an epoch longer than what is left goes to the compiled loop at once.
+RUN_STEPS, PYTHON_STEPS = 100_000, 2_000_000
 
 
 class _Loop:
@@ -55,7 +56,7 @@ class _Loop:
             return self._run(*args)
         n, d = args[0].shape
         head, max_epochs, rounds = args[:-2], args[-2], args[-1]
-        first = min(max_epochs, (PYTHON_STEPS - self._steps) // max(1, n * d))
+        first = min(max_epochs, min(RUN_STEPS, PYTHON_STEPS - self._steps) // max(1, n * d))
         if first <= 0:
             return self.compiled(*args)
         epochs, clean, updates = self.python(*head, first, rounds)
