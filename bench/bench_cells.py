@@ -1,9 +1,10 @@
 """How long does each cell of each chapter take, run as a student runs it?
 
-Every chapter (or those named) runs in a kernel of its own, copied to an empty folder (so
-``glue_numbers`` is missing and the glue cells do nothing, as in a reader notebook) with live
-sliders (``PERCEPTRON_STATIC_WIDGETS`` unset). For each chapter it prints the whole run and its
-slowest cells: wall-clock seconds (nbclient's timing of the cell) and the kernel's CPU seconds
+Every chapter (or those named) runs in a kernel of its own, in an empty folder (so
+``glue_numbers`` is missing and the glue cells do nothing, as in a reader notebook), without its
+cells tagged ``book-only`` (the reader notebooks leave them out), with live sliders
+(``PERCEPTRON_STATIC_WIDGETS`` unset). For each chapter it prints the whole run and its slowest
+cells: wall-clock seconds (nbclient's timing of the cell) and the kernel's CPU seconds
 (IPython's cell events), which a busy machine moves less. ``--fresh-numba`` points numba's
 cache at an empty folder, as on a fresh install, where numba compiles the loops once.
 
@@ -53,9 +54,9 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     for path in args.chapters:
         nb = nbformat.read(path, as_version=4)
-        code = [c for c in nb.cells if c.cell_type == "code"]
-        nb.cells = [nbformat.v4.new_code_cell(HOOK), *nb.cells,
-                    nbformat.v4.new_code_cell("print(_cpu)")]
+        code = [c for c in nb.cells  # the reader notebooks leave out what only the prose needs
+                if c.cell_type == "code" and "book-only" not in c.metadata.get("tags", [])]
+        nb.cells = [nbformat.v4.new_code_cell(HOOK), *code, nbformat.v4.new_code_cell("print(_cpu)")]
         with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cache:
             if args.fresh_numba:
                 os.environ["NUMBA_CACHE_DIR"] = cache
