@@ -21,6 +21,7 @@ scipy is imported by the function that solves a linear program, when it runs.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
@@ -187,8 +188,13 @@ def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
     weights of one sign on the pair); a singular value decomposition of each such set then gives
     its weights, and the set counts when its smallest singular value, of its rows scaled to
     length 1 (positive weights rescale), is at most :data:`NEAR_TOL` and all weights have one
-    sign. Bases of s - 2 points are C(n, s - 2): for the 100 versicolor and virginica flowers
-    and sets of 5, about a second.
+    sign. The work grows like C(n, s), the sets of s points: for the 100 versicolor and virginica
+    flowers and sets of 5 (C(100, 5) = 75,287,520), about a second.
+
+    Raises
+    ------
+    ValueError
+        If some size to search has more than 200,000,000 sets of points.
 
     This is a search in floating point, not a proof: a set dependent up to the tolerance need
     not carry an *exact* certificate (:func:`carries_certificate` checks each listed set), and
@@ -209,8 +215,12 @@ def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
     keep = np.flatnonzero(length > 0)
     U = Z[keep] / length[keep, None]
     m, k = U.shape
-    # A certificate on more than k + 1 points always has a smaller one (Carathéodory).
-    for size in range(2, min(max_size, k + 1) + 1):
+    top = min(max_size, k + 1)  # more points always hold a smaller certificate (Carathéodory)
+    if math.comb(m, top) > 2 * 10**8:  # the search's time (and memory) grow with it
+        raise ValueError(f"a search for sets of {top} of {m} points goes through C({m}, {top}) = "
+                         f"{math.comb(m, top):,} sets, too many to search here (at most "
+                         "200,000,000); lower max_size or pass fewer points.")
+    for size in range(2, top + 1):
         b, sets = size - 2, []
         for t in range(b - 1, m - 2) if b else [-1]:  # t: the base's largest index
             bases = [c + (t,) for c in itertools.combinations(range(t), b - 1)] if b else [()]
