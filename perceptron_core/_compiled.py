@@ -32,10 +32,10 @@ import numpy as np
 __all__ = ["perceptron_epochs", "margin_epochs", "RUN_STEPS", "PYTHON_STEPS"]
 
 #: The steps (a row times a feature: n·d per epoch) a run makes as Python before it loads numba,
-#: about 10 ms, and those each loop makes as Python in a process, about 0.2 s: short runs never
+#: about 10 ms, and those each loop makes as Python in a process, about 50 ms: short runs never
 #: load numba, and neither a long run nor many short ones pay Python's price for long. Whole
 #: epochs only: an epoch longer than what is left goes to the compiled loop at once.
-RUN_STEPS, PYTHON_STEPS = 100_000, 2_000_000
+RUN_STEPS, PYTHON_STEPS = 100_000, 500_000
 
 
 class _Loop:
