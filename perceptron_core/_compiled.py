@@ -12,8 +12,13 @@ written. numba is asked for nothing that may reorder or fuse floating-point oper
 ``fastmath``, and LLVM does not contract a separate multiply and add into an FMA unless told
 to. ``tests/core/test_runs.py`` checks compiled against Python on random data.
 
-numba is imported, and the loop compiled (or loaded from numba's on-disk cache), at the first
-call, not at ``import perceptron_core``: a reader who only draws figures never pays for it.
+numba is imported, and the loop compiled (or loaded from numba's on-disk cache), only when a
+run is long, not at ``import perceptron_core``. That first call costs about a second where the
+cache is warm and several where numba must compile (a fresh install: pip does not run numba),
+more than most of the book's runs take as Python. So a run starts as Python, and passes to the
+compiled loop once it has made :data:`RUN_STEPS` steps, or its loop :data:`PYTHON_STEPS` in the
+process; the compiled loop continues it from the state it reached: the same run, since the loop
+holds nothing between epochs but that state. Once numba is loaded, every run is compiled.
 """
 
 from __future__ import annotations
@@ -22,33 +27,62 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["perceptron_epochs", "margin_epochs"]
+import numpy as np
+
+__all__ = ["perceptron_epochs", "margin_epochs", "RUN_STEPS", "PYTHON_STEPS"]
+
+#: The steps (a row times a feature: n·d per epoch) a run makes as Python before it loads numba,
+#: about 10 ms, and those each loop makes as Python in a process, about 50 ms: short runs never
+#: load numba, and neither a long run nor many short ones pay Python's price for long. Whole
+#: epochs only: an epoch longer than what is left goes to the compiled loop at once.
+RUN_STEPS, PYTHON_STEPS = 100_000, 500_000
 
 
 class _Loop:
-    """``fn`` compiled by ``numba.njit(cache=True)`` at its first call, or ``fn`` itself
-    without numba. ``py_func`` is the plain function; ``uses_numba`` compiles if needed and
-    says whether the compiled version runs (the Makefile calls it once, to fill the cache)."""
+    """``fn`` compiled by ``numba.njit(cache=True)`` once runs are long, or ``fn`` itself
+    without numba. ``py_func`` is the plain function, ``python`` runs it over memoryviews of
+    the arrays (their items are Python floats, the same IEEE doubles as NumPy's, read five
+    times faster than NumPy's scalars); ``compiled`` loads numba if needed (the compiled
+    function, or ``python`` without numba); ``uses_numba`` says which (the Makefile calls it
+    once). ``fn(data, ..., max_epochs, rounds)`` returns ``(epochs, clean, updates)`` and
+    keeps its whole state in its arguments, so a run can stop after some epochs and go on."""
 
     def __init__(self, fn: Callable) -> None:
-        self.py_func, self.__doc__, self._run = fn, fn.__doc__, None
+        self.py_func, self.__doc__, self._run, self._steps = fn, fn.__doc__, None, 0
+        self.python = lambda *a: fn(*(memoryview(v) if isinstance(v, np.ndarray) else v for v in a))
 
     def __call__(self, *args: Any) -> Any:
+        if self._run is not None:
+            return self._run(*args)
+        n, d = args[0].shape
+        head, max_epochs, rounds = args[:-2], args[-2], args[-1]
+        first = min(max_epochs, min(RUN_STEPS, PYTHON_STEPS - self._steps) // max(1, n * d))
+        if first <= 0:
+            return self.compiled(*args)
+        epochs, clean, updates = self.python(*head, first, rounds)
+        self._steps += epochs * n * d
+        if clean or epochs == max_epochs:
+            return epochs, clean, updates
+        rest = rounds[min(updates, len(rounds)):]  # a view: the compiled run records into it
+        more, clean, extra = self.compiled(*head, max_epochs - epochs, rest)
+        rest[:extra] += epochs * n  # its rounds counted from the start of the whole run
+        return epochs + more, clean, updates + extra
+
+    @property
+    def compiled(self) -> Callable:
         if self._run is None:
             self._run = self._compile()
-        return self._run(*args)
+        return self._run
 
     @property
     def uses_numba(self) -> bool:
-        if self._run is None:
-            self._run = self._compile()
-        return self._run is not self.py_func
+        return self.compiled is not self.python
 
     def _compile(self) -> Callable:
         try:
             import numba
         except ImportError:  # not installed: the same loop, run as Python
-            return self.py_func
+            return self.python
         try:
             return numba.njit(cache=True)(self.py_func)
         except RuntimeError:  # "cannot cache": no writable cache folder; compile in each process

@@ -8,19 +8,20 @@ module asks which points such a certificate needs, and answers in exact arithmet
 * :func:`float_values` and :func:`recorded_values`: the data as exact fractions, either the
   binary floats the computer holds or the decimals that were written down (5.1 is not 51/10);
 * :func:`carries_certificate`: whether a given set of points carries a certificate, exactly;
-* :func:`near_certificates`: a mixed-integer search (scipy's ``milp``) for the smallest sets,
-  up to the solver's tolerance, each of which :func:`carries_certificate` can then check;
+* :func:`near_certificates`: a search in floats for the smallest sets, up to a tolerance,
+  each of which :func:`carries_certificate` can then check;
 * :func:`exhaustive_small_certificates`: every smallest set of at most d + 1 points, by an
   exhaustive and exact screen (determinants modulo two primes, then fractions);
 * :func:`rounding_margin_bound`: the margin left to the floats when their decimals carry a
   certificate, at most the largest rounding error of a point.
 
-scipy is imported by the functions that solve a linear or mixed-integer program, when they run.
+scipy is imported by the function that solves a linear program, when it runs.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
@@ -170,22 +171,35 @@ def _carries_certificate(values: Sequence[Sequence[Fraction]], y: NDArray, point
     return False
 
 
+#: A set of unit rows whose smallest singular value is at most this counts as dependent.
+NEAR_TOL = 1e-9
+
+
 def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
                       offset: bool = True) -> list[tuple[int, ...]]:
-    """The smallest sets of points that carry a certificate up to the solver's tolerance.
+    """The smallest sets of points that carry a certificate up to rounding, found in floats.
 
-    A mixed-integer program (scipy's ``milp``, HiGHS) looks for a certificate on as few points
-    as possible: 0/1 variables sᵢ say which points are used, λᵢ ≤ sᵢ, and Σ sᵢ is minimized.
-    Each set it finds is recorded and cut off together with its supersets, and the search goes
-    on until no set of at most ``max_size`` points is left. So the result lists, smallest
-    first, every set of at most ``max_size`` points that carries a certificate within the
-    solver's tolerance and contains no smaller such set.
+    Every set of at most ``max_size`` points whose signed points zᵢ (``yᵢxᵢ``, or
+    ``yᵢ(xᵢ, 1)`` with an offset) are dependent up to a tolerance with weights λ > 0, and that
+    contains no smaller such set. Such a set is a *circuit*: its points are dependent, every
+    smaller subset is not. So the search takes each independent *base* of all but the two
+    largest indices of a set, projects the other points onto the complement of the base's span,
+    and looks there for two opposite directions (a pair that, with the base, is dependent with
+    weights of one sign on the pair); a singular value decomposition of each such set then gives
+    its weights, and the set counts when its smallest singular value, of its rows scaled to
+    length 1 (positive weights rescale), is at most :data:`NEAR_TOL` and all weights have one
+    sign. The work grows like C(n, s), the sets of s points: for the 100 versicolor and virginica
+    flowers and sets of 5 (C(100, 5) = 75,287,520), about a second.
 
-    This is a search, not a proof: the solver computes in floating point with tolerances,
-    and nothing guarantees that they err towards accepting, so a set that carries an *exact*
-    certificate (:func:`carries_certificate`) could in principle be missed. Every listed set
-    can be checked exactly; that none was missed is what :func:`exhaustive_small_certificates`
-    settles.
+    Raises
+    ------
+    ValueError
+        If some size to search has more than 200,000,000 sets of points.
+
+    This is a search in floating point, not a proof: a set dependent up to the tolerance need
+    not carry an *exact* certificate (:func:`carries_certificate` checks each listed set), and
+    rounding could in principle hide one that does. That none was missed is what
+    :func:`exhaustive_small_certificates` settles, exactly.
 
     Returns
     -------
@@ -194,30 +208,40 @@ def near_certificates(X: ArrayLike, y: ArrayLike, *, max_size: int,
     X, y = check_X_y(X, y)
     check_count(max_size, "max_size", why=" (the largest set to look for)")
     offset = check_flag(offset, "offset")
-    from scipy.optimize import Bounds, LinearConstraint, milp  # here: scipy is slow to import
-
     n = len(y)
     Z = y[:, None] * (np.hstack([X, np.ones((n, 1))]) if offset else X)
-    top = np.max(np.abs(Z), axis=0)
-    Z = Z / np.where(top > 0, top, 1.0)  # columns of one size: the same tolerance for each
-    k = Z.shape[1]
-    cons = [LinearConstraint(np.hstack([Z.T, np.zeros((k, n))]), 0.0, 0.0),
-            LinearConstraint(np.r_[np.ones(n), np.zeros(n)][None], 1.0, 1.0),
-            LinearConstraint(np.hstack([np.eye(n), -np.eye(n)]), -np.inf, 0.0),
-            LinearConstraint(np.r_[np.zeros(n), np.ones(n)][None], 0.0, max_size)]
-    found: list[tuple[int, ...]] = []
-    while True:
-        res = milp(np.r_[np.zeros(n), np.ones(n)], constraints=cons,
-                   integrality=np.r_[np.zeros(n), np.ones(n)], bounds=Bounds(0.0, 1.0))
-        if res.status == 2:  # infeasible: no set of at most max_size points is left
-            break
-        if res.status != 0:
-            raise RuntimeError(f"the search did not finish: {res.message}")
-        chosen = tuple(int(i) for i in np.flatnonzero(res.x[n:] > 0.5))
-        found.append(chosen)
-        cut = np.zeros(2 * n)
-        cut[[n + i for i in chosen]] = 1.0  # at most size - 1 of these points from now on
-        cons.append(LinearConstraint(cut[None], -np.inf, len(chosen) - 1))
+    length = np.linalg.norm(Z, axis=1)
+    found = [(int(i),) for i in np.flatnonzero(length == 0)]  # zᵢ = 0: a certificate alone
+    keep = np.flatnonzero(length > 0)
+    U = Z[keep] / length[keep, None]
+    m, k = U.shape
+    top = min(max_size, k + 1)  # more points always hold a smaller certificate (Carathéodory)
+    if math.comb(m, top) > 2 * 10**8:  # the search's time (and memory) grow with it
+        raise ValueError(f"a search for sets of {top} of {m} points goes through C({m}, {top}) = "
+                         f"{math.comb(m, top):,} sets, too many to search here (at most "
+                         "200,000,000); lower max_size or pass fewer points.")
+    for size in range(2, top + 1):
+        b, sets = size - 2, []
+        for t in range(b - 1, m - 2) if b else [-1]:  # t: the base's largest index
+            bases = [c + (t,) for c in itertools.combinations(range(t), b - 1)] if b else [()]
+            heads = np.array(bases, dtype=np.int64).reshape(len(bases), b)
+            J = np.arange(t + 1, m)
+            P = U[J][None]
+            if b:  # the complement of each base's span, from a complete QR of its rows
+                P = P @ np.linalg.qr(np.swapaxes(U[heads], 1, 2), mode="complete")[0][:, :, b:]
+            P /= np.maximum(np.linalg.norm(P, axis=2, keepdims=True), 1e-300)
+            h, i, j = np.nonzero(P @ np.swapaxes(P, 1, 2) < 1e-12 - 1)  # cosine near -1
+            sets.append(np.c_[heads[h[i < j]], J[i[i < j]], J[j[i < j]]])
+        sets = np.concatenate(sets) if sets else np.zeros((0, size), np.int64)
+        if not len(sets):
+            continue
+        left, sigma, _ = np.linalg.svd(U[sets])  # the weights: the last left singular vector
+        lam = left[:, :, -1] * np.sign(left[:, :1, -1])
+        near = np.all(lam > NEAR_TOL, axis=1) & (sigma[:, -1] <= NEAR_TOL if size <= k else True)
+        for S in sets[near]:
+            S = tuple(int(keep[v]) for v in S)
+            if not any(set(T) <= set(S) for T in found):
+                found.append(S)
     return sorted(found, key=lambda S: (len(S), S))
 
 
@@ -282,8 +306,7 @@ def exhaustive_small_certificates(values: Sequence[Sequence[Fraction]], y: Array
                                   ) -> list[tuple[int, ...]]:
     """Every smallest set of at most d + 1 points that carries a certificate with an offset.
 
-    Exhaustive and exact, independent of the mixed-integer search of
-    :func:`near_certificates`. ``values`` are the data as fractions (:func:`float_values` or
+    Exhaustive and exact, independent of the search in floats of :func:`near_certificates`. ``values`` are the data as fractions (:func:`float_values` or
     :func:`recorded_values`), d measurements per point. A certificate with an offset on a set S
     makes the rows (xᵢ, 1), i ∈ S, linearly dependent, so for |S| = d + 1 their square
     determinant is 0, and every set of at most d + 1 points lies inside such a set. Each

@@ -132,6 +132,8 @@ def test_rounding_margin_bound_is_the_largest_rounding_error_of_the_points_round
      r"points must be distinct indices of data points, in 0\.\.0"),
     (lambda: cert.carries_certificate(cert.float_values([[1.0]]), [3.0], [0]), ValueError, "labels must be"),
     (lambda: cert.near_certificates([[1.0]], [1.0], max_size=0), ValueError, "max_size must be a positive"),
+    (lambda: cert.near_certificates(*iris_pair("versicolor", "virginica"), max_size=6), ValueError,
+     r"C\(100, 6\) = 1,192,052,400 sets, too many to search here"),
     (lambda: cert.rounding_margin_bound([[0.5]], []), ValueError, "at least one data point"),
     (lambda: cert.exhaustive_small_certificates([[Fraction(1)], [Fraction(2)]], [1.0]), ValueError,
      "X has 2 samples but y has 1 labels"),

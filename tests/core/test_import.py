@@ -2,7 +2,7 @@
 
 The core is the mathematics of the book and nothing else. Importing it must not pull in the
 drawing layer's libraries (matplotlib, ipywidgets, IPython, Pillow), the optional ones (scipy is
-imported where a linear program is solved, numba at the first run of the compiled loop,
+imported where a linear program is solved, numba at the first long run of a loop,
 scikit-learn with the estimator), or the build's (myst-nb); and it must change nothing in the
 session of the reader who imports it. Each check runs in a fresh interpreter, since this test
 process has long imported all of them.
@@ -41,6 +41,16 @@ def test_import_loads_none_of_the_heavy_or_optional_libraries():
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     )
     assert loaded == "[]", loaded
+
+
+def test_a_short_run_does_not_load_numba_and_a_long_one_does():
+    """Loading numba costs a second or more (several where it compiles, on a fresh install):
+    short runs go as Python (_compiled.RUN_STEPS)."""
+    code = ("import perceptron_core as pc, sys, warnings; warnings.simplefilter('ignore'); "
+            "pc.perceptron(*pc.xor(), offset=True, max_epochs=100); a = 'numba' in sys.modules; "
+            "pc.perceptron(*pc.xor(), offset=True, max_epochs=10**5); print(a, 'numba' in sys.modules)")
+    pytest.importorskip("numba")
+    assert _run(code) == "False True"
 
 
 def test_import_changes_nothing_in_the_callers_session():

@@ -99,10 +99,29 @@ def test_the_compiled_loop_adds_as_python_does_where_rounding_decides():
         n, d = rng.integers(4, 16), rng.integers(4, 13)
         X, y = rng.integers(-9, 10, (n, d)) / 10, rng.choice([-1.0, 1.0], n)
         runs = []
-        for loop in (_compiled.perceptron_epochs, _compiled.perceptron_epochs.py_func):
+        for loop in (_compiled.perceptron_epochs.compiled, _compiled.perceptron_epochs.py_func):
             theta = np.zeros(d + 1)
             runs.append((loop(X, y, theta, True, 0, 10, np.empty(0, np.int64)), _bits(theta)))
         assert runs[0] == runs[1], seed
+
+
+@pytest.mark.parametrize("margin", [False, True])
+def test_a_run_passed_from_python_to_numba_midway_is_one_run(monkeypatch, margin):
+    """A run starts as Python and goes on compiled after PYTHON_STEPS (here 3 epochs): its
+    state, epochs, updates and recorded rounds are those of the run made as Python alone,
+    with a record buffer that holds all rounds, or fills up in either part."""
+    rng = np.random.default_rng(3)
+    X, y = rng.integers(-9, 10, (30, 4)) / 10, rng.choice([-1.0, 1.0], 30)  # never separated
+    monkeypatch.setattr(_compiled, "PYTHON_STEPS", 3 * X.size)
+    fn = _compiled._margin_epochs if margin else _compiled._perceptron_epochs
+    for size in (0, 10, 60, 1000):
+        runs = []
+        for loop in (_compiled._Loop(fn), fn):  # a new _Loop: numba not yet loaded for it
+            state = (y[:, None] * X)[0].copy() if margin else np.zeros(5)
+            head = (y[:, None] * X, state, 0.3) if margin else (X, y, state, True, 0)
+            rounds = np.full(size, -1, np.int64)
+            runs.append((loop(*head, 12, rounds), _bits(state), rounds.tolist()))
+        assert runs[0] == runs[1] and runs[0][0][0] == 12 and runs[0][0][2] > 60
 
 
 def test_numba_compiles_both_loops():
