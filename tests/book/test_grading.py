@@ -375,12 +375,13 @@ def test_a_class_is_graded_with_a_reason_for_every_lost_point(chapter, tmp_path,
     assert f"Gradebook of {len(rows)} students: {gradebook}" in out and "3 not graded" in out
 
 
-def _running_in(folder: Path) -> list[str]:
+def _running_in(folder: Path, wait: float = 0) -> list[str]:
     """The live processes that work in ``folder``: started there, or with their temporary files
-    there (every ``otter run`` of grading.py and the kernel it starts have TMPDIR in its folder)."""
+    there (every ``otter run`` of grading.py and the kernel it starts have TMPDIR in its folder);
+    with ``wait``, those still alive after waiting up to ``wait`` seconds for them to end."""
     import psutil
 
-    found = []
+    found, procs = [], []
     for proc in psutil.process_iter(["pid", "cmdline", "status"]):
         try:
             if proc.info["status"] == psutil.STATUS_ZOMBIE:
@@ -389,8 +390,22 @@ def _running_in(folder: Path) -> list[str]:
         except (psutil.Error, OSError):
             continue
         if any(str(folder) in place for place in places):
+            procs.append(proc)
             found.append(f"{proc.info['pid']}: {' '.join(proc.info['cmdline'] or [])}")
+    if wait and procs:
+        _, alive = psutil.wait_procs(procs, timeout=wait)
+        dead = {p.pid for p in procs} - {p.pid for p in alive if _alive(p)}
+        found = [f for f, p in zip(found, procs) if p.pid not in dead]
     return found
+
+
+def _alive(proc) -> bool:
+    try:
+        import psutil
+
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except Exception:  # gone
+        return False
 
 
 @on_the_build
@@ -558,10 +573,7 @@ def test_a_run_out_of_time_is_killed_with_the_processes_it_started(fake_otter):
     assert not list(work.iterdir())  # its folder removed,
     # and the stand-in kernel with it, though in a session of its own (a zombie waiting for its
     # new parent to reap it does not count); a SIGKILLed process may take a moment to die
-    deadline = time.monotonic() + 5
-    while _running_in(work) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _running_in(work) == []
+    assert _running_in(work, wait=5) == []
 
 
 def test_the_hand_ins_of_a_folder_as_systems_export_them(tmp_path):
