@@ -253,7 +253,7 @@ def _code(cells: list[dict[str, Any]]) -> str:
 
 
 def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
-               skip: Sequence[dict[str, Any]] = (), theirs: Sequence[str] = ()) -> str:
+               skip: Sequence[dict[str, Any]] = ()) -> str:
     """The code a written question needs to be answered in a notebook of its own: the fewest of
     the chapter's cells above the exercise that define what it uses, in the chapter's order,
     after an import of the package's functions it names that no such cell imports.
@@ -264,11 +264,6 @@ def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
     plumbing are never chosen. A name no cell defines and the package does not export (the
     ``rng`` a question asks the student to make) is left to the student. "" when nothing is
     needed.
-
-    ``theirs``: the functions the student writes for the checked exercise. A set-up that binds
-    one (the chapter's cells use the package's ``radius``) deletes it at its end: otherwise the
-    package's function would stand in for a student's deleted or unrun cell, and be graded as
-    the student's (as a forbidden call, not as "not defined").
     """
     import perceptron_core
 
@@ -292,12 +287,7 @@ def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
                                         ("perceptron_core", "import perceptron_core")) if name in wanted]
     if package:
         imports.append(f"from perceptron_core import {', '.join(package)}")
-    code = "\n\n".join(["\n".join(imports)] * bool(imports) + chosen)
-    mine = sorted(_flow(code)[0] & set(theirs))
-    if mine:
-        code += (f"\n\n# The package's {', '.join(mine)}, used above, goes: the checked "
-                 f"exercise asks\n# for yours.\ndel {', '.join(mine)}")
-    return code
+    return "\n\n".join(["\n".join(imports)] * bool(imports) + chosen)
 
 
 # ------------------------------------------------------------------------------------ the master
@@ -509,7 +499,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         else:
             q = f"q{len(questions) + 1}"
             questions.append((q, False))
-            setup = setup_code(nb, exercise, prompt, skip, theirs=names)
+            setup = setup_code(nb, exercise, prompt, skip)
             # Code is asked for where the question uses the chapter's code, the book's solution
             # has code, or the text says so.
             coded = bool(setup or _code(exercise.solution) or re.search(r"\bcode\b", prompt, re.I))
