@@ -276,7 +276,8 @@ def run(exercise: str, func: Callable[..., Any], *, quiet: bool = False,
         raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}.")
     todo, passed = cases(exercise, seed, n_random), []
     # The rule "write it yourself": the function is, or its code names, a package answer.
-    uses = (f"perceptron_core.{func.__name__}" if str(getattr(func, "__module__", "")).startswith("perceptron_core")
+    itself = str(getattr(func, "__module__", "")).startswith("perceptron_core")
+    uses = (f"perceptron_core.{func.__name__}" if itself
             else next((f"perceptron_core.{n}" for n in spec.forbidden if n in _names(func)), None))
 
     def done(result: CheckResult) -> CheckResult:
@@ -287,7 +288,10 @@ def run(exercise: str, func: Callable[..., Any], *, quiet: bool = False,
         expected, tolerance = spec.reference(*case.args), PRECISION * (spec.scale(*case.args) if spec.scale else 0)
         copies = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in case.args)
         failure, received, difference = None, None, None
-        if uses:
+        if itself:  # imported by a cell of the chapter's code, where the student's is missing
+            failure = (f"is {uses} itself, not yours (was the cell with your {func.__name__} "
+                       "deleted, or not run?): define it in its cell and run that cell")
+        elif uses:
             failure = f"uses {uses}, which this exercise asks you to write: write it yourself"
         else:
             try:

@@ -121,24 +121,30 @@ def ready():
     return version == VERSION and all(found(module) for module in NEEDED)
 
 
-if not ready():
-    # The first that works: a wheel beside this notebook (the book's notebooks come
-    # with it; in Colab, upload it), then SOURCES. [book] adds what the chapters draw
-    # with (matplotlib, ...), from pip's index.
-    wheels = sorted(glob.glob("perceptron_core-*.whl"), key=lambda name: name != WHEEL)
-    for source in [pathlib.Path(w).resolve().as_uri() for w in wheels] + SOURCES:
-        pip = [sys.executable, "-m", "pip", "install", "--quiet",
-               "--disable-pip-version-check", f"perceptron_core[book] @ {source}"]
-        if subprocess.run(pip).returncode == 0:
-            break
-    else:
-        sys.exit(f"perceptron_core {VERSION} could not be installed: put {WHEEL}, "
-                 f"which comes with the book's notebooks, in {pathlib.Path.cwd()} "
-                 "and run this cell again.")
+def install(source):
+    pip = [sys.executable, "-m", "pip", "install", "--quiet",
+           "--disable-pip-version-check", f"perceptron_core[book] @ {source}"]
+    if subprocess.run(pip).returncode != 0:
+        return False
     # Modules of the library imported while checking (another version) would hide it.
     for name in [m for m in sys.modules if m.split(".")[0] == "perceptron_core"]:
         del sys.modules[name]
     importlib.invalidate_caches()
+    return ready()
+
+
+if not ready():
+    # The first that works: the book's wheel beside this notebook (the book's notebooks
+    # come with it; in Colab, upload it), then SOURCES. [book] adds what the chapters
+    # draw with (matplotlib, ...), from pip's index.
+    here = pathlib.Path(WHEEL).resolve()
+    if not any(install(s) for s in [here.as_uri()] * here.is_file() + SOURCES):
+        if here.is_file():
+            sys.exit(f"perceptron_core {VERSION} could not be installed from {WHEEL}: "
+                     "pip's messages above say why (it needs its package index for the "
+                     "libraries the chapters draw with).")
+        sys.exit(f"perceptron_core {VERSION} could not be installed: put {WHEEL} "
+                 f"({GET}) in {here.parent} and run this cell again.")
 """
 
 
@@ -147,8 +153,8 @@ def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) 
 
     Where ``perceptron_core`` is installed at the book's :data:`VERSION` and every module of
     ``imports`` is found, it does nothing. Otherwise it pip-installs ``perceptron_core[book]``
-    from the first source that works: a ``perceptron_core-*.whl`` beside the notebook (the
-    student zip's, or one uploaded to Colab; :data:`WHEEL` first), the wheel on the book's site
+    from the first source that works: the book's wheel, :data:`WHEEL`, beside the notebook
+    (the student zip's, or one uploaded to Colab), the wheel on the book's site
     (``site_url`` + :data:`WHEEL_PATH`), the repository (``git+`` ``repository_url``). Where
     none works it stops with one sentence: put the wheel beside the notebook and run the cell
     again. Another version installed counts as missing: the chapters use the book's.
@@ -168,6 +174,8 @@ def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) 
     sources = [f'"{site}/{WHEEL_PATH.removesuffix(WHEEL)}" + WHEEL'] if site else []
     sources += [f'"{spec.split(" @ ")[1]}"'] if spec else []
     listed = (",\n" + " " * len("SOURCES = [")).join(sources)
+    # Where a student gets the wheel: the site's copy where the book has an address.
+    get = ('"from " + SOURCES[0]' if site else '"it comes with the book\'s student notebooks"')
     needed = textwrap.fill(", ".join(f'"{m}"' for m in sorted(set(imports))) + "]", width=88,
                            initial_indent="NEEDED = [", subsequent_indent=" " * 10,
                            break_long_words=False, break_on_hyphens=False)
@@ -175,13 +183,15 @@ def install_cell(*, repository_url: str, site_url: str, imports: Sequence[str]) 
         "# Installs perceptron_core, the course's library, and what this notebook imports,\n"
         "# where any of it is missing or the library is not the book's version. Where all\n"
         "# is in place, it does nothing.\n"
-        "import glob\nimport importlib.metadata\nimport importlib.util\nimport pathlib\n"
+        "import importlib.metadata\nimport importlib.util\nimport pathlib\n"
         "import subprocess\nimport sys\n\n"
         f'VERSION = "{VERSION}"\n'
         'WHEEL = f"perceptron_core-{VERSION}-py3-none-any.whl"\n'
         f"{needed}\n"
-        "# After a wheel beside this notebook: the book's site, then its repository.\n"
-        f"SOURCES = [{listed}]\n" + _INSTALL_CODE.rstrip("\n"))
+        + ("# After the wheel beside this notebook: the book's site, then its repository.\n"
+           if sources else "# This book names no site or repository: only the wheel beside it.\n")
+        + f"SOURCES = [{listed}]\n"
+        + f"GET = {get}\n" + _INSTALL_CODE.rstrip("\n"))
     return {"cell_type": "code", "execution_count": None, "id": INSTALL_TAG,
             "metadata": {"tags": [INSTALL_TAG]}, "outputs": [], "source": source}
 

@@ -203,13 +203,12 @@ def test_one_wrong_answer_costs_that_question_only(chapter, graded):
 LIMIT, CELL = 2.5, 6 * 2.5
 CLASS = {
     "right.ipynb": (2, 2, "graded", ""),
-    # computed in float32 (inputs cast, a np.float32 returned): the text says it is precise
-    # enough. NOTE for the one type rule: as the checks and hidden tests have it now.
+    # computed in float32 (inputs cast, a np.float32 returned): the type rule accepts it
     "float32.ipynb": (2, 2, "graded", ""),
-    # margin returns [m], a list where a number is asked. NOTE for the one type rule: as the
-    # checks and hidden tests have it now.
+    # margin returns [m], a list where a number is asked: the type rule refuses it
     "list.ipynb": (0, 2, "graded", r"{a}: check\.margin: 0 of \d+ cases passed; case '[^']+' failed: "
-                                   r"your function returned list where a number was expected\."),
+                                   r"your function returned list where a number \(a Python or NumPy "
+                                   r"float or int, float32 too\) was expected\."),
     "partial.ipynb": (2, 0, "graded", r"{b}: check\.radius: not implemented yet\."),
     "calls_package.ipynb": (0, 2, "graded", r"{a}: check\.margin: 0 of \d+ cases passed; case '[^']+' "
                                             r"failed: your function uses perceptron_core\.dataset_margin, "
@@ -221,8 +220,11 @@ CLASS = {
                                                 r"loop\?\): while True:"),
     "syntax_error.ipynb": (0, 2, "graded", r"{a}: margin is not defined: its cell raised SyntaxError: "
                                            r"expected ':' \(line \d+\)"),
-    "deleted_cell.ipynb": (2, 0, "graded", r"{b}: radius is not defined: no cell defines it \(was its "
-                                           r"cell deleted\?\)"),
+    # the package's radius, which the set-up cells of the written questions import, stands in
+    "deleted_cell.ipynb": (2, 0, "graded", r"{b}: check\.radius: 0 of \d+ cases passed; case '[^']+' "
+                                           r"failed: your function is perceptron_core\.radius itself, "
+                                           r"not yours \(was the cell with your radius deleted, or not "
+                                           r"run\?\): define it in its cell and run that cell\."),
     "empty.ipynb": (0, 0, "graded", r"{a}: check\.margin: not implemented yet\. \| "
                                     r"{b}: check\.radius: not implemented yet\."),
     "unreadable.ipynb": (None, None, r"not a notebook: not JSON \(Expecting value, line 1 column 1\)", ""),

@@ -223,21 +223,35 @@ def test_book_only_cells_are_left_out_and_nothing_later_may_need_them():
 
 
 # The install cell runs in a subprocess, in a folder of its own, with pip replaced by a fake
-# that records what it was asked to install and answers with the next return code of CODES;
-# SITE, a folder of fake installed packages, is on sys.path, and no site-packages (python -S)
-# is. Nothing reaches a network.
+# that records what it was asked to install and answers with the next return code of CODES
+# (on 0 it installs the book's version into SITE, as pip would; -1: returns 0 but installs
+# nothing, as an install of another version would); SITE, a folder of fake installed packages,
+# is on sys.path, and no site-packages (python -S) is. Nothing reaches a network.
 _HARNESS = """
-import json, subprocess, sys
+import json, pathlib, shutil, subprocess, sys
 calls, codes = [], iter(CODES)
 def fake_run(args, **kwargs):
     calls.append(args)
-    return subprocess.CompletedProcess(args, next(codes))
+    code = next(codes)
+    if code == 0:
+        site = pathlib.Path(SITE)
+        for old in site.glob("perceptron_core*"):
+            shutil.rmtree(old)
+        (site / "perceptron_core" / "figures").mkdir(parents=True)
+        (site / "perceptron_core" / "__init__.py").write_text("NEW = True")
+        (site / "perceptron_core" / "figures" / "__init__.py").write_text("")
+        info = site / f"perceptron_core-{VERSION}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\\nName: perceptron_core\\n"
+                                       f"Version: {VERSION}\\n")
+    return subprocess.CompletedProcess(args, max(code, 0))
 subprocess.run = fake_run
 sys.path.insert(0, SITE)
 try:
     exec(compile(CELL, "<install cell>", "exec"), {"__name__": "__main__"})
 finally:
-    print(json.dumps({"calls": calls, "imported": "perceptron_core" in sys.modules}))
+    old = "perceptron_core" in sys.modules and not getattr(sys.modules["perceptron_core"], "NEW", 0)
+    print(json.dumps({"calls": calls, "imported": old}))
 """
 
 
@@ -263,7 +277,8 @@ def _run_install_cell(tmp_path: Path, codes: list[int], wheels: tuple[str, ...] 
                       site_url: str = "https://b.io/book/", repository_url: str = SAMPLE_URL,
                       imports: tuple[str, ...] = ("perceptron_core.figures", "json")):
     """Run the install cell as a notebook in ``tmp_path/nb`` would; its exit code, stderr,
-    the pip commands it ran and whether perceptron_core was left imported."""
+    the pip commands it ran and whether a perceptron_core other than the one installed was left
+    imported."""
     folder = tmp_path / "nb"
     folder.mkdir()
     for name in wheels:
@@ -271,7 +286,7 @@ def _run_install_cell(tmp_path: Path, codes: list[int], wheels: tuple[str, ...] 
     cell = install_cell(repository_url=repository_url, site_url=site_url, imports=imports)
     assert max(len(line) for line in cell["source"].splitlines()) <= 88
     code = (f"CELL = {cell['source']!r}\nCODES = {codes!r}\nSITE = {str(tmp_path / 'site')!r}\n"
-            + _HARNESS)
+            f"VERSION = {VERSION!r}\n" + _HARNESS)
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=folder, capture_output=True,
                           text=True, timeout=60)
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -294,17 +309,34 @@ def test_install_cell_does_nothing_where_the_books_version_and_every_import_are_
     ("0.0.1", "", ("perceptron_core.figures",)),  # another version
 ])
 def test_install_cell_installs_from_a_wheel_beside_it_first(tmp_path, version, init, imports):
-    """Where the package is missing, broken or not the book's version, the wheel beside the
-    notebook (the book's version first, then any other) comes first; the first install that
-    works ends the search, and no module of the old package stays imported."""
+    """Where the package is missing, broken or not the book's version, the book's wheel beside
+    the notebook comes first (another version's there is not tried); the first install that
+    leaves the book's version in place ends the search, and no module of the old package stays
+    imported."""
     _installed(tmp_path / "site", version, init)
     wheels = ("perceptron_core-0.0.9-py3-none-any.whl", WHEEL)
-    code, err, calls, imported = _run_install_cell(tmp_path, codes=[1, 0], wheels=wheels,
+    code, err, calls, imported = _run_install_cell(tmp_path, codes=[0], wheels=wheels,
                                                    imports=imports)
     folder = (tmp_path / "nb").resolve()
     assert code == 0, err
-    assert calls == [f"perceptron_core[book] @ {(folder / w).as_uri()}" for w in wheels[::-1]]
+    assert calls == [f"perceptron_core[book] @ {(folder / WHEEL).as_uri()}"]
     assert not imported
+
+
+def test_install_cell_goes_on_where_an_install_leaves_another_version(tmp_path):
+    """pip may succeed and still leave the book's version missing: the next source is tried,
+    and where none works the cell says pip's messages explain why."""
+    _installed(tmp_path / "site", None, None)
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[-1, -1, 0], wheels=(WHEEL,))
+    assert code == 0 and len(calls) == 3, err
+    for folder in ("nb", "site"):
+        shutil.rmtree(tmp_path / folder)
+    _installed(tmp_path / "site", None, None)
+    code, err, calls, _ = _run_install_cell(tmp_path, codes=[1, 1, 1], wheels=(WHEEL,))
+    assert code == 1 and len(calls) == 3
+    assert err.strip().splitlines()[-1] == (
+        f"perceptron_core {VERSION} could not be installed from {WHEEL}: pip's messages above say "
+        "why (it needs its package index for the libraries the chapters draw with).")
 
 
 def test_install_cell_tries_the_site_then_the_repository_then_names_what_to_do(tmp_path):
@@ -312,16 +344,19 @@ def test_install_cell_tries_the_site_then_the_repository_then_names_what_to_do(t
     code, err, calls, _ = _run_install_cell(tmp_path, codes=[1, 0])
     assert code == 0 and calls == [f"perceptron_core[book] @ https://b.io/book/{WHEEL_PATH}",
                                    f"perceptron_core[book] @ git+{SAMPLE_URL}"]
-    shutil.rmtree(tmp_path / "nb")
+    for folder in ("nb", "site"):
+        shutil.rmtree(tmp_path / folder)
+    _installed(tmp_path / "site", None, None)
     code, err, calls, _ = _run_install_cell(tmp_path, codes=[1, 1])
     message = err.strip().splitlines()[-1]
     assert code == 1 and len(calls) == 2
-    assert message == (f"perceptron_core {VERSION} could not be installed: put {WHEEL}, which comes "
-                       f"with the book's notebooks, in {(tmp_path / 'nb').resolve()} and run this "
-                       "cell again.")
+    assert message == (f"perceptron_core {VERSION} could not be installed: put {WHEEL} (from "
+                       f"https://b.io/book/{WHEEL_PATH}) in {(tmp_path / 'nb').resolve()} and run "
+                       "this cell again.")
     shutil.rmtree(tmp_path / "nb")
     code, err, calls, _ = _run_install_cell(tmp_path, codes=[], site_url="", repository_url="")
-    assert code == 1 and calls == [] and err.strip().splitlines()[-1] == message
+    assert code == 1 and calls == [] and err.strip().splitlines()[-1] == message.replace(
+        f"from https://b.io/book/{WHEEL_PATH}", "it comes with the book's student notebooks")
 
 
 def test_a_build_without_the_wheel_stops_and_says_how_to_get_it(tmp_path, monkeypatch):
