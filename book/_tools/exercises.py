@@ -126,7 +126,8 @@ def closing(exercise: CodeExercise) -> str:
                       for kind, names in kinds.items())
     text = (f"{calls}, the lines after your code, try your functions on edge cases and on random "
             f"data and report the first case each gets wrong. {types[0].upper()}{types[1:]}; any "
-            "other type, a list say, fails the case whatever its values.")
+            "other type (a list, or a one-element array for a number) fails the case whatever "
+            "its values.")
     if {"float", "array"} & set(kinds):
         text += (f" Numbers pass within $10^{{{math.log10(check.PRECISION):.0f}}}$ times the size "
                  "of the numbers involved, so float32 arithmetic is precise enough.")

@@ -48,7 +48,7 @@ assignment's order (the points scored; empty for a question graded by hand), ``t
   its first failing test>`` (the package's check says "not implemented yet", "returned list where a
   number was expected", "uses perceptron_core.dataset_margin", "ran out of time" ...; a function
   no cell defines is "margin is not defined", with the error of the cell that should have defined
-  it, or "(no cell defines it: was its cell deleted?)"), and every cell the grader stopped.
+  it, or "no cell defines it (was its cell deleted?)"), and every cell the grader stopped.
   The questions are separated by `` | ``, since the check's own messages hold semicolons. One
   column, not one a question: a spreadsheet shows a student's reasons in one cell, and an upload
   to an LMS has one column to leave out (Canvas makes an assignment of every column it does not
