@@ -14,8 +14,13 @@ export PYTHONDONTWRITEBYTECODE :=
 
 # numba compiles the package's two loops into its on-disk cache (perceptron_core/__pycache__) when
 # an environment is set up, as pip compiles a package's bytecode when it installs it: every test
-# process, chapter and book build after that loads them instead of compiling them again.
-export COMPILE_LOOPS := from perceptron_core import _compiled; \
+# process, chapter and book build after that loads them instead of compiling them again. numba
+# compiles a loop at its first call, and a run calls it only once it is long (_compiled.RUN_STEPS):
+# hence a long run of each, on data that no few epochs separate.
+export COMPILE_LOOPS := import warnings, numpy as np, perceptron_core as pc; \
+  from perceptron_core import _compiled; warnings.simplefilter("ignore"); \
+  X = np.random.default_rng(0).normal(size=(2000, 60)); y = np.where(X[:, 0] > 0, 1, -1); \
+  pc.perceptron(X, np.roll(y, 1), max_epochs=2); pc.margin_perceptron(X, y, 0.01, max_epochs=2); \
   print("numba loops compiled:", _compiled.perceptron_epochs.uses_numba and _compiled.margin_epochs.uses_numba)
 
 # The stamp makes the venv rebuild when the pins change, and only then.
