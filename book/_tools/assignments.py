@@ -19,7 +19,8 @@ The master holds, in the chapter's order, one question per exercise (``q1``, ``q
 * every other exercise is a written question graded by hand (:data:`MANUAL_POINTS` point), with
   the book's solution (text, and its code shown as code) as the solution only the autograder's
   notebook keeps; before it, a set-up cell with the chapter's code that the question uses
-  (:func:`setup_code`), and where code is asked for, an empty code cell for it.
+  (:func:`setup_code`) and the set-up its exercise declares (:func:`declared_setups`), and
+  where code is asked for, an empty code cell for it.
 
 The notebook starts with the reader notebooks' install cell (``reader_notebooks.install_cell``),
 which installs the package from the wheel beside it where it is missing, then otter's.
@@ -47,6 +48,7 @@ import argparse
 import ast
 import builtins
 import contextlib
+import inspect
 import json
 import re
 import shutil
@@ -252,28 +254,74 @@ def _code(cells: list[dict[str, Any]]) -> str:
                         and not _PLUMBING & set(c["metadata"].get("tags", [])))
 
 
-def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
-               skip: Sequence[dict[str, Any]] = ()) -> str:
-    """The code a written question needs to be answered in a notebook of its own: the fewest of
-    the chapter's cells above the exercise that define what it uses, in the chapter's order,
-    after an import of the package's functions it names that no such cell imports.
+def question_names(prompt: str) -> set[str]:
+    """The names a question's code spans read from the chapter: `` `max_margin` ``,
+    `` `fig.peak` ``, `` `X, y` ``.
 
-    What it uses: the names in the prompt's code spans (`` `max_margin` ``, `` `fig.peak` ``,
-    `` `X, y` ``, not a call's arguments) and those the book's solution code reads; then, cell by cell upwards, what the
-    cells chosen read. The cells in ``skip`` (the solutions, the code exercise's stub) and the
-    plumbing are never chosen. A name no cell defines and the package does not export (the
-    ``rng`` a question asks the student to make) is left to the student. "" when nothing is
-    needed.
+    Not a call's arguments (`` `augment(X_mm, c)` `` names its parameters), nor a span that is a
+    statement (`` `X_mm = np.round(10 * X)` ``, `` `tie="negative"` ``: what it assigns is the
+    student's, and the data its right side names the question defines in its words, "the Iris
+    petals", which a set-up declares where a student needs it: :func:`declared_setups`). A span
+    that is only a name is prose for the package (`` `perceptron_core` ``) or for a keyword-only
+    parameter of a package function another span names (`` `gamma` `` of
+    `` `kernel_perceptron` ``), not the chapter's variable of that name.
     """
     import perceptron_core
 
     wanted: set[str] = set()
+    bare: set[str] = set()
     for span in re.findall(r"`([^`\n]+)`", prompt):
-        with contextlib.suppress(SyntaxError):
-            tree = ast.parse(span)  # a call's arguments are its parameters: `augment(X_mm, c)`
-            wanted |= _names(tree, False) - {a.id for n in ast.walk(tree) if isinstance(n, ast.Call)
-                                             for a in n.args if isinstance(a, ast.Name)}
-    wanted |= _flow(_code(exercise.solution))[1]
+        try:
+            (stmt,) = ast.parse(span).body
+        except (SyntaxError, ValueError):  # prose, or more than one statement
+            continue
+        if not isinstance(stmt, ast.Expr):
+            continue
+        if isinstance(stmt.value, ast.Name):
+            bare.add(stmt.value.id)
+        arguments = {id(a) for n in ast.walk(stmt) if isinstance(n, ast.Call) for a in n.args}
+        wanted |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in arguments}
+    prose = {perceptron_core.__name__}
+    for name in wanted & set(perceptron_core.__all__):
+        with contextlib.suppress(TypeError, ValueError):  # no signature to read
+            prose |= {p.name for p in inspect.signature(getattr(perceptron_core, name))
+                      .parameters.values() if p.kind is p.KEYWORD_ONLY}
+    return wanted - (bare & prose)
+
+
+#: A set-up a written exercise declares in ``perceptron_core/exercises/<chapter>.md``, after the
+#: code exercise's blocks (``exercises.read`` reads only those): a block ```` ```python setup
+#: <label> ```` holding the code that gives what the question means where no chapter cell does,
+#: or the one that does would mislead (the Iris split of the comparison, which the chapter's
+#: loop leaves at its last seed).
+_DECLARED = re.compile(r"^```python setup (\S+)\n(.*?)\n```$", re.M | re.S)
+
+
+def declared_setups(chapter: str) -> dict[str, str]:
+    """The set-ups the chapter's written exercises declare, by label (see :data:`_DECLARED`)."""
+    path = exercises.HERE / f"{chapter}.md"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return {m.group(1): m.group(2) for m in _DECLARED.finditer(text)}
+
+
+def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
+               skip: Sequence[dict[str, Any]] = (), declared: str = "") -> str:
+    """The code a written question needs to be answered in a notebook of its own: the fewest of
+    the chapter's cells above the exercise that define what it uses, in the chapter's order,
+    after an import of the package's functions it names that no such cell imports, and before
+    the set-up the exercise declares (``declared``, from :func:`declared_setups`).
+
+    What it uses: the names its code spans read (:func:`question_names`), those the book's
+    solution code reads and those the declared set-up reads, less what the declared set-up
+    defines; then, cell by cell upwards, what the cells chosen read. The cells in ``skip`` (the
+    solutions, the code exercise's stub) and the plumbing are never chosen. A name no cell
+    defines and the package does not export (the ``rng`` a question asks the student to make)
+    is left to the student. "" when nothing is needed.
+    """
+    import perceptron_core
+
+    defined, free = _flow(declared)
+    wanted = ((question_names(prompt) | _flow(_code(exercise.solution))[1]) - defined) | free
     skipped = {id(c) for c in skip}
     chosen: list[str] = []
     for cell in reversed(nb["cells"][:exercise.at]):
@@ -287,7 +335,8 @@ def setup_code(nb: dict[str, Any], exercise: Exercise, prompt: str,
                                         ("perceptron_core", "import perceptron_core")) if name in wanted]
     if package:
         imports.append(f"from perceptron_core import {', '.join(package)}")
-    return "\n\n".join(["\n".join(imports)] * bool(imports) + chosen)
+    return "\n\n".join(["\n".join(imports)] * bool(imports) + chosen
+                        + [declared.strip()] * bool(declared.strip()))
 
 
 # ------------------------------------------------------------------------------------ the master
@@ -468,6 +517,12 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
     # Never a setup's: the solutions, and the code exercise's stub.
     skip = [c for e in boxes for c in e.solution] + [c for c in nb["cells"]
                                                       if c.get("id", "").startswith(label)]
+    declared = declared_setups(chapter)
+    stray = (set(declared) - {e.label for e in boxes}) | ({label} & set(declared))
+    if stray:
+        raise ValueError(f"perceptron_core/exercises/{chapter}.md declares a set-up for "
+                         f"{', '.join(sorted(stray))}, which is not a written exercise of the "
+                         f"chapter: name the label of a written exercise of book/{chapter}.ipynb")
     for exercise in boxes:
         prompt, answer = converted(exercise, book)
         if exercise.label == label:
@@ -499,7 +554,7 @@ def master_notebook(chapter: str, nb: dict[str, Any], book: Book, *,
         else:
             q = f"q{len(questions) + 1}"
             questions.append((q, False))
-            setup = setup_code(nb, exercise, prompt, skip)
+            setup = setup_code(nb, exercise, prompt, skip, declared.get(exercise.label, ""))
             # Code is asked for where the question uses the chapter's code, the book's solution
             # has code, or the text says so.
             coded = bool(setup or _code(exercise.solution) or re.search(r"\bcode\b", prompt, re.I))

@@ -139,13 +139,17 @@ def test_every_chapter_has_a_master_with_a_question_per_exercise(name, masters):
 MADE_BY_THE_STUDENT = {"rng"}
 
 
+def _setup(cells: list) -> str:
+    return "\n".join(c.source for c in cells if c.cell_type == "code" and c.source.startswith("# Set-up"))
+
+
 @pytest.mark.parametrize("name", chapter_names())
 def test_every_written_question_sets_up_what_it_names(name, masters, monkeypatch):
     """Every written question's set-up cell runs on its own, as the chapter's cells run (in
-    book/), and defines every name the question's code spans read (`` `max_margin` ``,
-    `` `fig.peak` ``, `` `X, y` ``); the book's own solution code then runs after it. A question
-    that asks for code has an empty code cell for it; a proof has none. (A call's arguments in a
-    span are not checked: `orthonormal_worst_case(n)` names its parameter.)"""
+    book/), and defines every name the question's code spans read from the chapter
+    (``assignments.question_names``: `` `max_margin` ``, `` `fig.peak` ``, `` `X, y` ``); the
+    book's own solution code then runs after it. A question that asks for code has an empty
+    code cell for it; a proof has none."""
     import builtins
 
     import matplotlib
@@ -156,26 +160,56 @@ def test_every_written_question_sets_up_what_it_names(name, masters, monkeypatch
     assert written
     for cells in written:
         prompt, solution = cells[0].source, _block(cells, "SOLUTION")[0].source
-        setups = [c.source for c in cells if c.cell_type == "code" and c.source.startswith("# Set-up")]
+        setup = _setup(cells)
         answers = [c for c in cells if c.cell_type == "code" and c.source == ""]
         namespace: dict = {}
         with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile("\n".join([assignments.SETUP, *setups]), "<set-up>", "exec"), namespace)
-            read = set()
-            for span in re.findall(r"`([^`\n]+)`", prompt):
-                with contextlib.suppress(SyntaxError):
-                    tree = ast.parse(span)  # a call's arguments may be its parameters: `f(n)`
-                    arguments = {id(a) for c in ast.walk(tree) if isinstance(c, ast.Call) for a in c.args}
-                    read |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-                             and isinstance(n.ctx, ast.Load) and id(n) not in arguments}
-            missing = read - set(namespace) - set(dir(builtins)) - MADE_BY_THE_STUDENT
+            exec(compile("\n".join([assignments.SETUP, setup]), "<set-up>", "exec"), namespace)
+            missing = (assignments.question_names(prompt) - set(namespace) - set(dir(builtins))
+                       - MADE_BY_THE_STUDENT)
             assert not missing, (prompt.splitlines()[0], missing)
             code = "\n\n".join(re.findall(r"```python\n(.*?)\n```", solution, re.S))
             exec(compile(code, "<the book's solution>", "exec"), namespace)
         coded = bool(code) or re.search(r"^\(\w[^)]*\bcode\b", prompt.split("\n\n")[1], re.I | re.M)
-        assert len(answers) == 1 if coded else not answers or setups, prompt.splitlines()[0]
+        assert len(answers) == 1 if coded else not answers or setup, prompt.splitlines()[0]
         if prompt.split("\n\n")[1].startswith("(Proof.)"):
-            assert not answers and not setups, prompt.splitlines()[0]
+            assert not answers and not setup, prompt.splitlines()[0]
+
+
+def test_a_set_up_gives_what_the_question_means(masters, monkeypatch):
+    """The names a span assigns, passes as arguments or as keywords, and the package's own name,
+    are the student's or prose, not the chapter's variables of that name; where the question's
+    words name the data (the Iris petals, the comparison's first split), the set-up the
+    exercise's .md declares gives them, not the chapter's other data of that name."""
+    from perceptron_core import iris_pair
+    from perceptron_core.figures.nonseparable import WAYS
+
+    assert assignments.question_names(
+        "`X_mm = np.round(10 * X)`, `augment(X_mm, c)` on `X, y`; `kernel_perceptron` with "
+        "`kernel=\"rbf\"` and `gamma`; in `perceptron_core`; `fig.peak`, not `f(a) + b`"
+    ) == {"augment", "X", "y", "kernel_perceptron", "fig", "f", "b"}
+    monkeypatch.chdir(BOOK)
+
+    def set_up(chapter, label):
+        title = "### " + made_up_book(_nb(chapter), "Exercise").numbers[label]
+        (cells,) = [c for _, c in _questions(masters[chapter])
+                    if c[0].source.split("\n")[0].split(" (")[0] == title]
+        namespace: dict = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile("\n".join([assignments.SETUP, _setup(cells)]), "<set-up>", "exec"), namespace)
+        return namespace
+
+    petals = set_up("convergence", "conv-ex-offset")
+    assert np.array_equal(petals["X"], iris_pair("setosa", "versicolor", features=(2, 3))[0])
+    split = set_up("nonseparable", "ns-ex-rbf")
+    assert "gamma" not in split and "R" not in split  # not the hinge bound's cell
+    species, per_class = split["yi"][split["train"]], WAYS["iris_train"]
+    assert np.sum(species > 0) == np.sum(species < 0) == per_class
+    assert sorted(np.r_[split["train"], split["test"]]) == list(range(len(split["yi"])))
+    monkeypatch.setattr(assignments, "declared_setups", lambda chapter: {"ns-ex-nope": "x = 1"})
+    with pytest.raises(ValueError, match="declares a set-up for ns-ex-nope, which is not a written"):
+        assignments.master_notebook("nonseparable", _nb("nonseparable"),
+                                    made_up_book(_nb("nonseparable"), "Exercise"))
 
 
 def test_the_solution_notebook_shows_the_solution_alone(tmp_path):
