@@ -13,7 +13,10 @@ Every chapter has one code exercise, which asks for one or two functions. Its tw
   **hidden tests**, exception-based test functions (``otter.test_files.test_case``) that take
   the student's function by its name. Its format is read by ``book/_tools/exercises.py``, which
   writes the chapter's exercise cells, the otter assignment's questions and the instructor
-  guide's list of them from it.
+  guide's list of them from it. It may also hold ```` ```python setup <label> ```` blocks: the
+  set-up code of a written exercise's assignment question, where the question's words name data
+  that the chapter's own cells do not give as the question means them
+  (``book/_tools/assignments.py``, ``declared_setups``).
 
 The solution and the hidden tests stay out of the wheel (as before: the wheel is what students
 install); the references are package functions or short re-statements of the chapter's
