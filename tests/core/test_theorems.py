@@ -240,7 +240,7 @@ def test_margin_perceptron_updates_within_the_bound_and_reach_the_target(case):
     assert np.min(y * (X @ run.w)) / np.linalg.norm(run.w) >= target * gamma * (1 - 1e-12)
     assert run.epochs <= math.floor(formula * (1 + REL)) + 1
     if target == 0.5:
-        assert pc.margin_perceptron_bound(R, gamma) == 8 * (R / gamma) ** 2 + 4 * R / gamma
+        assert pc.margin_perceptron_bound(R, gamma) == pytest.approx(8 * (R / gamma) ** 2 + 4 * R / gamma, rel=1e-12)
 
 
 @given(margin_runs(max_n=30, max_d=5, record=True))
