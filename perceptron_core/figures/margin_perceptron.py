@@ -63,10 +63,12 @@ def draw(frames: dict, R: float, gstar: float, fraction: float, target: float) -
              label="margin reached")
     ax2.plot([target], [here["margin"]], "o", ms=12, mfc="none", mec="black")
     ax2.set_xlim(0, 1)
-    ax2.set_ylim(0, 1.08 * gstar)
+    ax2.set_ylim(0, 1.4 * gstar)
     ax2.set_xlabel("target τ")
     ax2.set_ylabel("normalized margin reached")
-    ax2.legend(loc="upper left", fontsize=9)
+    # Two rows in room of their own above γ* (the limit leaves it): over the data it hid the γ*
+    # and γ lines, or the marks.
+    ax2.legend(loc="upper center", ncol=2, fontsize=9, columnspacing=1.0, handlelength=1.5)
     ax2.set_title(f"reached {here['margin']:.4f} ≥ τγ = {target * here['gamma']:.4f}",
                   fontsize=10)
     return fig

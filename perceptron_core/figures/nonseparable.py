@@ -91,10 +91,14 @@ def draw_never_settles(X: ArrayLike, y: ArrayLike, run, cycle: tuple[int, int] |
     fig.subplots_adjust(left=0.11, right=0.975, bottom=0.27, wspace=0.38)
     k = np.arange(1, shown + 1)
     colors = [POSITIVE, NEGATIVE, _ORANGE, "#2ca02c", "#9467bd"]
-    for j in range(X.shape[1]):
-        ax.plot(k, theta[:, j], "-", lw=1, color=colors[j % 5], marker="o" if few else None, ms=3,
-                label=f"$w_{j + 1}$")
-    ax.plot(k, theta[:, -1], "--", lw=1, color="black", marker="s" if few else None, ms=3, label="$b$")
+    # With few mistakes, each series wider and with larger marks than the next, drawn under
+    # it: where they agree (XOR's w₁ and b, often) the one below shows round the one on top.
+    d, wide = X.shape[1], (lambda j: d - j) if few else (lambda j: 0)
+    for j in range(d):
+        ax.plot(k, theta[:, j], "-", lw=1 + 1.2 * wide(j), color=colors[j % 5], zorder=2 + j,
+                marker="o" if few else None, ms=3 + 2.5 * wide(j), label=f"$w_{j + 1}$")
+    ax.plot(k, theta[:, -1], "--", lw=1, color="black", marker="s" if few else None, ms=3,
+            zorder=2 + d, label="$b$")
     ax.set_xlabel("mistakes $k$")
     ax.set_ylabel("weight after mistake $k$")
     ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=3)

@@ -61,8 +61,8 @@ def draw(frames: dict, limits, shift: float, c: float) -> Figure:
     ax.set_ylim(lo, hi)
     ax.set_aspect("equal")
     plot_points(ax, f["X"], f["y"], size=18)
-    ax.scatter([0.0], [0.0], marker="+", s=80, c="black", zorder=4)
-    ax.annotate("origin", (0.0, 0.0), textcoords="offset points", xytext=(4, -12), fontsize=9)
+    # Named in the legend: a label beside the origin lands on the data while they surround it.
+    ax.scatter([0.0], [0.0], marker="+", s=80, c="black", zorder=4, label="origin")
     plot_separator(ax, f["u"], b, margin=g, label="max margin", show_normal=False)
     plot_separator(ax, w_run, b_run, color="#ff7f0e", label="perceptron", show_normal=False)
     # A fixed corner: loc="best" tries every placement against every point, on every frame.

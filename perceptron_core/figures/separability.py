@@ -141,8 +141,9 @@ def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability, gam
     """Two clouds whose centres are ``distance`` apart, the points ``flipped`` marked.
 
     The title gives the verdict ``sep`` of the test with an offset and its evidence; when the
-    data are separable also their maximum margin with an offset, ``gamma`` (γ*_b), which
-    shrinks towards 0 as the clouds approach each other.
+    data are separable also their maximum margin with an offset, ``gamma`` (the chapter's
+    γ*_b, named in words: a title has no math), which shrinks towards 0 as the clouds approach
+    each other.
     """
     # Narrow enough for a phone to show it with 9 pt text at 9 px or more; the legend sits
     # below the axes, where it hides no point.
@@ -164,7 +165,7 @@ def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability, gam
     n_flip = len(flipped)
     head = f"centres {distance:.1f} apart, {n_flip} label{'s' if n_flip != 1 else ''} flipped"
     if sep.separable:
-        head += f", max margin γ*_b = {gamma:.2f}"
+        head += f", max margin with an offset {gamma:.2f}"
     ax.set_title(_wrap(head) + "\n" + _wrap(verdict_text(X, y, sep)), fontsize=9)
     _legend_below(ax, 0.46 / (_CLOUD_AX_W * _CLOUD_ASPECT))
     ax.set_xlabel("x₁")
