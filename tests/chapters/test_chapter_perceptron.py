@@ -41,6 +41,11 @@ def test_the_online_runs_last_mistake_is_the_last_one_ever():
     w, u = steps[-1].w, np.array([np.cos(0.5), np.sin(0.5)])
     theta = math.acos(w @ u / np.linalg.norm(w))
     assert theta < math.asin(0.1)
+    # The prose's step: over a = y u.x in [γ, 1], a cos θ - sqrt(1 - a²) sin θ is least at a = γ.
+    a = np.linspace(0.1, 1.0, 10_001)
+    low = a * math.cos(theta) - np.sqrt(1 - a**2) * math.sin(theta)
+    assert np.argmin(low) == 0 and low[0] > 0
+    assert low[0] == pytest.approx(math.sin(math.asin(0.1) - theta))
     more = np.array([x for x, _ in itertools.islice(stream, 100_000)])
     assert np.all(np.sign(more @ u) * (more @ w) > 0)
     assert len(steps) == 5000 and novikoff_bound(1.0, 0.1) == pytest.approx(100)
