@@ -44,14 +44,18 @@ def test_exercise_scale_by_two_is_the_same_run(gamma, seed):
 
 
 def test_exercise_dimension():
-    """fl-ex-dimension: every run within its bound, every bound at most (1/0.1)² = 100."""
+    """fl-ex-dimension: every run within its bound, every bound at most (1/0.1)² = 100; the
+    solution says the planted margin 0.1 holds up to rounding (it does only that: in d = 2 the
+    planted u's computed margin is 0.1 - 2.4e-16)."""
     bounds = []
     for d in (2, 10, 100):
-        Xd, yd, _ = pc.planted(40, d, gamma=0.1, R=1.0, seed=0)
+        Xd, yd, ud = pc.planted(40, d, gamma=0.1, R=1.0, seed=0)
+        assert abs(np.min(yd * (Xd @ ud)) - 0.1) < 1e-12  # margin 0.1, up to rounding
         run_d = pc.perceptron(Xd, yd)
         bound_d = pc.novikoff_bound(pc.radius(Xd), pc.max_margin(Xd, yd).gamma)
         assert run_d.converged and run_d.mistakes <= bound_d <= 100 * (1 + 1e-9)
         bounds.append(bound_d)
+    assert "margin $0.1$,\nboth up to floating-point rounding" in prose("first_look")
     # "the bounds need not even move in the same direction as d"
     assert not (bounds[0] <= bounds[1] <= bounds[2] or bounds[0] >= bounds[1] >= bounds[2])
 
