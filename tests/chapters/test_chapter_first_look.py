@@ -26,6 +26,9 @@ def test_the_slider_claim_and_the_opening_run():
             mistakes.append(len(idx))
             assert len(idx) <= bounds[-1] and pc.perceptron(X, y).mistakes == len(idx)
     assert max(bounds) - min(bounds) > 10 * (max(mistakes) - min(mistakes))
+    # The bound uses gamma*, not the planted gamma: planted 0.05 (data set 0) gives about 148.
+    assert bounds[0] == pytest.approx(148.374, abs=1e-3) and pc.novikoff_bound(1.0, 0.05) == 400
+    assert "{glue:text}`fl-slider-low-bound:.0f`" in prose("first_look")
     X, y, u = pc.planted(40, 2, gamma=0.1, R=1.0, seed=0)
     assert sweep(X, y, exact=True)[2] == sweep(X, y)[2]
     assert float(np.max(np.sum(X**2, axis=1))) - 1 < 1e-15  # within R, up to rounding
