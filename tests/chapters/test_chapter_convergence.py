@@ -58,6 +58,11 @@ def test_the_shell_run_and_the_two_lemmas():
     k = np.arange(1, len(idx) + 1)
     prog, grow = (W @ u) / (0.1 * k), np.sum(W**2, axis=1) / k
     assert np.isclose(prog[0], 1) and np.isclose(grow[0], 1) and prog.min() >= 1 - 1e-12 >= grow.max() - 2e-12
+    # "met at the first mistake, up to rounding": point 0's margin and norm are gamma and R
+    # only up to the rounding of the operations that build it.
+    assert idx[0] == 0 and max(abs(prog[0] - 1), abs(grow[0] - 1)) < 1e-12
+    text = " ".join(cells("convergence", "markdown"))
+    assert "norm exactly $R$" not in text and "up to\nrounding: it is made on point $0$" in text
     before = np.vstack([np.zeros(10), W[:-1]])
     assert np.all(np.sum(before * (W - before), axis=1)[1:] < 0)
     assert np.sum(np.diff((W @ u) / np.linalg.norm(W, axis=1)) < 0) >= 1

@@ -26,6 +26,9 @@ def test_the_slider_claim_and_the_opening_run():
             mistakes.append(len(idx))
             assert len(idx) <= bounds[-1] and pc.perceptron(X, y).mistakes == len(idx)
     assert max(bounds) - min(bounds) > 10 * (max(mistakes) - min(mistakes))
+    # The bound uses gamma*, not the planted gamma: planted 0.05 (data set 0) gives about 148.
+    assert bounds[0] == pytest.approx(148.374, abs=1e-3) and pc.novikoff_bound(1.0, 0.05) == 400
+    assert "{glue:text}`fl-slider-low-bound:.0f`" in prose("first_look")
     X, y, u = pc.planted(40, 2, gamma=0.1, R=1.0, seed=0)
     assert sweep(X, y, exact=True)[2] == sweep(X, y)[2]
     assert float(np.max(np.sum(X**2, axis=1))) - 1 < 1e-15  # within R, up to rounding
@@ -44,14 +47,18 @@ def test_exercise_scale_by_two_is_the_same_run(gamma, seed):
 
 
 def test_exercise_dimension():
-    """fl-ex-dimension: every run within its bound, every bound at most (1/0.1)² = 100."""
+    """fl-ex-dimension: every run within its bound, every bound at most (1/0.1)² = 100; the
+    solution says the planted margin 0.1 holds up to rounding (it does only that: in d = 2 the
+    planted u's computed margin is 0.1 - 2.4e-16)."""
     bounds = []
     for d in (2, 10, 100):
-        Xd, yd, _ = pc.planted(40, d, gamma=0.1, R=1.0, seed=0)
+        Xd, yd, ud = pc.planted(40, d, gamma=0.1, R=1.0, seed=0)
+        assert abs(np.min(yd * (Xd @ ud)) - 0.1) < 1e-12  # margin 0.1, up to rounding
         run_d = pc.perceptron(Xd, yd)
         bound_d = pc.novikoff_bound(pc.radius(Xd), pc.max_margin(Xd, yd).gamma)
         assert run_d.converged and run_d.mistakes <= bound_d <= 100 * (1 + 1e-9)
         bounds.append(bound_d)
+    assert "margin $0.1$,\nboth up to floating-point rounding" in prose("first_look")
     # "the bounds need not even move in the same direction as d"
     assert not (bounds[0] <= bounds[1] <= bounds[2] or bounds[0] >= bounds[1] >= bounds[2])
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from oracles import prose, sweep
+from scipy.sparse import csr_matrix
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.svm import SVC
 
@@ -40,6 +41,11 @@ def test_the_online_runs_last_mistake_is_the_last_one_ever():
     w, u = steps[-1].w, np.array([np.cos(0.5), np.sin(0.5)])
     theta = math.acos(w @ u / np.linalg.norm(w))
     assert theta < math.asin(0.1)
+    # The prose's step: over a = y u.x in [γ, 1], a cos θ - sqrt(1 - a²) sin θ is least at a = γ.
+    a = np.linspace(0.1, 1.0, 10_001)
+    low = a * math.cos(theta) - np.sqrt(1 - a**2) * math.sin(theta)
+    assert np.argmin(low) == 0 and low[0] > 0
+    assert low[0] == pytest.approx(math.sin(math.asin(0.1) - theta))
     more = np.array([x for x, _ in itertools.islice(stream, 100_000)])
     assert np.all(np.sign(more @ u) * (more @ w) > 0)
     assert len(steps) == 5000 and novikoff_bound(1.0, 0.1) == pytest.approx(100)
@@ -128,11 +134,27 @@ def test_scikit_learn_makes_the_same_runs_bit_for_bit(T):
         assert np.array_equal(sk.coef_[0], ours.w) and sk.intercept_[0] == ours.b
 
 
+def test_on_sparse_input_scikit_learn_damps_the_offset():
+    """Bit for bit holds for dense input only: on a csr_matrix scikit-learn multiplies each update
+    of b by 0.01 (one update from 0 on the label +1 gives b = 0.01), and on Iris its offset after
+    20 epochs is not ours."""
+    one = SkPerceptron(max_iter=1, **SK).fit(csr_matrix([[1.0], [-1.0]]), [1, -1])
+    assert one.intercept_[0] == pytest.approx(0.01, rel=1e-12)
+    Xi, yi = iris_pair("setosa", "versicolor", features=(2, 3))
+    dense = SkPerceptron(max_iter=20, **SK).fit(Xi, yi)
+    sparse = SkPerceptron(max_iter=20, **SK).fit(csr_matrix(Xi), yi)
+    assert dense.intercept_[0] == perceptron(Xi, yi, offset=True, max_epochs=20).b
+    assert sparse.intercept_[0] != dense.intercept_[0]
+    assert "`scipy.sparse` matrix" in prose("perceptron")
+
+
 def test_the_five_points_where_the_order_of_addition_parts_the_runs():
     """Replayed here: scikit-learn is the sweep with b added last, perceptron_core with b first.
     They agree for 4 epochs and part in epoch 5 at point 2, where the score is exactly 0.0 with b
     last and about -9e-17 with b first; in the data's decimals the updates give w = (1, -1.1,
-    0.2), b = 1 and that score is exactly 0."""
+    0.2), b = 1 and that score is exactly 0, while in the floats' binary values it is exactly
+    about -1.2e-16. The whole run in the decimals (a tie a mistake) ends at scikit-learn's
+    weights."""
     Xp = np.array([[0.4, -0.6, 0.8], [0.2, -0.5, 0.8], [-0.1, 0.8, -0.1],
                    [0.7, 0.3, -0.4], [-0.4, 0.9, 0.2]])
     yp = np.array([-1, 1, -1, 1, -1])
@@ -155,11 +177,21 @@ def test_the_five_points_where_the_order_of_addition_parts_the_runs():
     w_dec = [sum(yp[i] * dec[i][j] for i in idx) for j in range(3)]
     assert w_dec == [1, Fraction("-1.1"), Fraction("0.2")] and sum(yp[idx]) == 1
     assert 1 + sum(a * b for a, b in zip(dec[2], w_dec)) == 0
+    in_binary = Fraction(ours.b) + sum(Fraction(a) * Fraction(b) for a, b in zip(Xp[2], ours.w))
+    assert -2e-16 < in_binary < -1e-16
+    w_d, b_d = [Fraction(0)] * 3, Fraction(0)
+    for _ in range(5):
+        for x_d, y_d in zip(dec, yp.tolist()):
+            if y_d * (b_d + sum(a * b for a, b in zip(x_d, w_d))) <= 0:
+                w_d, b_d = [b + y_d * a for a, b in zip(x_d, w_d)], b_d + y_d
+    assert w_d == [Fraction("1.1"), Fraction("-1.9"), Fraction("0.3")] and b_d == 0
+    assert np.allclose(sk.coef_[0], [1.1, -1.9, 0.3], rtol=0, atol=1e-12) and sk.intercept_[0] == 0
 
 
 def test_the_prose_says_what_the_runs_now_are():
     text = prose("perceptron")
     assert "exact sign" not in text and "rational arithmetic" not in text
-    assert "adds $b$ last" in text and "true tie" in text
+    assert "adds $b$ last" in text and "true tie" in text and "fooled" not in text
+    assert "ends at scikit-learn's weights" in text
     assert "(R^2 + 1)(1 + b^2)/\\gamma^2" in text  # the offset bound, stated correctly
     assert "1000 unless" not in text and "{glue:text}`per-max-epochs`" in text
