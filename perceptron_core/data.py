@@ -69,11 +69,13 @@ def _check_seed(seed: object) -> object:
 def planted(
     n: int, d: int, gamma: float, R: float = 1.0, *, seed: int = 0
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Separable data whose margin with respect to a planted unit vector u is exactly γ.
+    """Separable data whose margin with respect to a planted unit vector u is γ (up to rounding).
 
     Each point has ``yᵢ u·xᵢ`` drawn uniformly from [γ, R] and a random part orthogonal to u,
-    with ``‖xᵢ‖ ≤ R``. Point 0 sits at margin exactly γ and the last point at norm exactly R, so
-    γ and R are attained, not just bounds. (The *maximum* margin γ* can be larger than γ.)
+    with ``‖xᵢ‖ ≤ R``. Point 0 sits at margin γ and the last point at norm R, so γ and R are
+    attained, not just bounds: exactly in real arithmetic, and in floats up to the rounding of
+    the operations that build the points (a few units in the last place). (The *maximum* margin
+    γ* can be larger than γ.)
 
     Parameters
     ----------
