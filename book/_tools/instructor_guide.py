@@ -254,8 +254,11 @@ def generated(chs: list[Chapter]) -> str:
             out += ["**Learning goals.**", ""] + [f"- {g}" for g in c.goals] + [""]
         if c.exercises:
             out += ["| exercise | kind | difficulty | solution |", "|---|---|---|---|"]
+            # {numref}, not {ref}: Sphinx lowercases a {ref} target, so sphinx-exercise no
+            # longer finds a label with a capital (mgn-ex-B) in its registry and the link shows
+            # "Exercise" without its number; {numref} finds it in the std domain and numbers it.
             for e in c.exercises:
-                out.append(f"| {{ref}}`{e.label}` | {', '.join(e.kinds)} | "
+                out.append(f"| {{numref}}`{e.label}` | {', '.join(e.kinds)} | "
                            f"{STARS[e.difficulty]} {DIFFICULTY[e.difficulty]} | "
                            f"{'text and code' if e.gated else 'text'} |")
             out.append("")
