@@ -14,7 +14,9 @@ and nothing generated is stored:
   or, for the code exercises, in ``perceptron_core/exercises/<chapter>.md``; an exercise without
   them is an error, so a new exercise must be classified;
 * the chapters' dependency graph, drawn as an inline SVG (no script, no CDN), with an arrow from
-  every chapter that a chapter's "Prerequisites" paragraph links to.
+  every chapter that the first sentence of a chapter's "Prerequisites" paragraph links to (the
+  sentence that lists the prerequisites; the ones after it may mention chapters for other
+  reasons).
 
 Usage, to read the part without building the book::
 
@@ -120,7 +122,11 @@ def read_chapter(name: str) -> Chapter:
                            "{exercise} directive a line such as `:class: kind-proof difficulty-2`.")
         gated = "{solution-start} " + key in text
         chapter.exercises.append(Exercise(key, kinds, difficulty, gated))
-    chapter.depends_on = list(dict.fromkeys(t for t in _CHAPTER_REF.findall(prereq) if t != chapter.target))
+    # Only the paragraph's first sentence states prerequisites; later sentences mention chapters
+    # for other reasons ("the first look helps but is not needed", "{ref}`chapter-offset` shows
+    # how an offset is added"), and reading them drew arrows the chapter does not mean.
+    stated = re.split(r"(?<=\.)\s+(?=[A-Z])", prereq, maxsplit=1)[0]
+    chapter.depends_on = list(dict.fromkeys(t for t in _CHAPTER_REF.findall(stated) if t != chapter.target))
     return chapter
 
 
@@ -240,7 +246,8 @@ def generated(chs: list[Chapter]) -> str:
             f"{sum(len(c.exercises) for c in chs)} exercises. An exercise counts once under each "
             "kind it has.", "",
             "## How the chapters depend on each other", "",
-            "An arrow points from a chapter to one that lists it among its prerequisites; an "
+            "An arrow points from a chapter to one whose Prerequisites paragraph lists it in "
+            "its first sentence (the one that states what the chapter needs); an "
             "arrow that a path of other arrows already implies is left out.", "",
             graph_svg(chs), ""]
     for i, c in enumerate(chs, 1):
