@@ -245,6 +245,9 @@ def test_instructor_guide_is_written_from_the_current_chapters():
         for label, kinds, level in found:
             kinds = ", ".join(k[5:] for k in kinds.split())
             assert f"| {{numref}}`{label}` | {kinds} | {guide.STARS[int(level)]} " in text, label
+    # Formulas count towards the reading time, a word a symbol: "R over gamma squared", "norm x
+    # squared"; brackets and \left, \right count nothing.
+    assert guide.math_words(r"\left(R/\gamma\right)^2", r"\|x\|^2") == 8
     svg = text.split("<svg", 1)[1].split("</svg>")[0]
     assert "<script" not in text and "http" not in svg.replace("http://www.w3.org/2000/svg", "")
     source = (BOOK / "instructor_guide.md").read_text(encoding="utf-8")
