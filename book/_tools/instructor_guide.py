@@ -6,15 +6,17 @@ reads the guide, a part written from the chapters themselves, so that it cannot 
 and nothing generated is stored:
 
 * each chapter's learning goals and prerequisites (the chapter's own paragraphs);
-* a time estimate, computed: reading time at :data:`WORDS_PER_MINUTE` plus a fixed time per
-  exercise of each difficulty (:data:`MINUTES`);
+* a time estimate, computed: reading time at :data:`WORDS_PER_MINUTE`, formulas counted by
+  :func:`math_words`, plus a fixed time per exercise of each difficulty (:data:`MINUTES`);
 * its exercises, each with its kinds (proof, code, exploration) and difficulty, and a summary
   table. Kinds and difficulties are an editorial judgment, stated where each exercise is: the
   ``{exercise}`` directive's ``:class:`` (``kind-proof kind-code difficulty-2``), in the chapter
   or, for the code exercises, in ``perceptron_core/exercises/<chapter>.md``; an exercise without
   them is an error, so a new exercise must be classified;
 * the chapters' dependency graph, drawn as an inline SVG (no script, no CDN), with an arrow from
-  every chapter that a chapter's "Prerequisites" paragraph links to.
+  every chapter that the first sentence of a chapter's "Prerequisites" paragraph links to (the
+  sentence that lists the prerequisites; the ones after it may mention chapters for other
+  reasons).
 
 Usage, to read the part without building the book::
 
@@ -89,6 +91,22 @@ def _paragraph_after(text: str, heads: tuple[str, ...]) -> tuple[str, str]:
     return "", ""
 
 
+_SYMBOL = re.compile(r"\\[a-zA-Z]+|\\\||[A-Za-z]+|\d+(?:\.\d+)?|[=<>+\-*/|]")
+#: LaTeX commands that only set type or size: nothing to read.
+_SILENT = {"left", "right", "big", "bigl", "bigr", "Big", "Bigl", "Bigr", "bigg", "Bigg", "biggl",
+           "biggr", "Biggl", "Biggr", "mathbb", "mathrm", "mathbf", "mathcal", "text", "textrm",
+           "operatorname", "quad", "qquad", "displaystyle", "tfrac", "dfrac", "begin", "end"}
+
+
+def math_words(*formulas: str) -> int:
+    """The words a formula counts for in the reading time: one per symbol, number, run of letters
+    or operator (``\\gamma``, ``12``, ``x``, ``=``), brackets, sub- and superscript marks and
+    typesetting commands not counted: about the words it takes to read it aloud, so
+    ``(R/\\gamma)^2`` counts 4, "R over gamma squared". Dropping formulas, as the estimate once
+    did, made the chapter richest in proofs the quickest to read."""
+    return sum(len([t for t in _SYMBOL.findall(f) if t.lstrip("\\") not in _SILENT]) for f in formulas)
+
+
 def read_chapter(name: str) -> Chapter:
     nb = json.loads((REPO / "book" / f"{name}.ipynb").read_text(encoding="utf-8"))
     text = _markdown(nb)
@@ -104,8 +122,11 @@ def read_chapter(name: str) -> Chapter:
             goals = [" ".join(g.split()) for g in re.split(r"^- ", block.group(1), flags=re.M) if g.strip()]
     prereq, _ = _paragraph_after(text, ("Prerequisites.", "What you need.", "You will need"))
     prereq = " ".join(prereq.split())
-    # not the directives' option lines (:label:, :class:), which no one reads
-    words = len(re.sub(r"\$[^$]*\$|`[^`]*`|\{[a-z:-]+\}|^:[\w-]+:.*$", " ", text, flags=re.M).split())
+    # not the directives' option lines (:label:, :class:), which no one reads; formulas, inline
+    # and displayed, by what it takes to read them (:func:`math_words`)
+    math = r"\$\$([^$]*)\$\$|\$([^$]*)\$"
+    prose = re.sub(math + r"|`[^`]*`|\{[a-z:-]+\}|^:[\w-]+:.*$", " ", text, flags=re.M)
+    words = len(prose.split()) + sum(math_words(*m) for m in re.findall(math, text))
     chapter = Chapter(name, target.group(1), title.group(1).strip(), goals, prereq, words)
     for m in _EXERCISE.finditer(text):
         label = _LABEL.search(m.group(2))
@@ -120,7 +141,11 @@ def read_chapter(name: str) -> Chapter:
                            "{exercise} directive a line such as `:class: kind-proof difficulty-2`.")
         gated = "{solution-start} " + key in text
         chapter.exercises.append(Exercise(key, kinds, difficulty, gated))
-    chapter.depends_on = list(dict.fromkeys(t for t in _CHAPTER_REF.findall(prereq) if t != chapter.target))
+    # Only the paragraph's first sentence states prerequisites; later sentences mention chapters
+    # for other reasons ("the first look helps but is not needed", "{ref}`chapter-offset` shows
+    # how an offset is added"), and reading them drew arrows the chapter does not mean.
+    stated = re.split(r"(?<=\.)\s+(?=[A-Z])", prereq, maxsplit=1)[0]
+    chapter.depends_on = list(dict.fromkeys(t for t in _CHAPTER_REF.findall(stated) if t != chapter.target))
     return chapter
 
 
@@ -221,7 +246,9 @@ def generated(chs: list[Chapter]) -> str:
     out = ["## The chapters at a glance", "",
            "Written from the chapters by `book/_tools/instructor_guide.py` when the book is built. "
            "Times are estimates: reading at "
-           f"{WORDS_PER_MINUTE} words a minute with the cells run along the way, plus "
+           f"{WORDS_PER_MINUTE} words a minute with the cells run along the way, a formula "
+           "counting a word for each symbol, number or operator in it (about what it takes to "
+           "read it aloud: $(R/\\gamma)^2$ counts 4, \"R over gamma squared\"), plus "
            + ", ".join(f"{MINUTES[d]} minutes per {DIFFICULTY[d]} ({STARS[d]}) exercise" for d in (1, 2, 3))
            + ". Kinds and difficulties are the authors' judgment.", "",
            "| | chapter | reading | exercises | proof | code | exploration | "
@@ -240,7 +267,8 @@ def generated(chs: list[Chapter]) -> str:
             f"{sum(len(c.exercises) for c in chs)} exercises. An exercise counts once under each "
             "kind it has.", "",
             "## How the chapters depend on each other", "",
-            "An arrow points from a chapter to one that lists it among its prerequisites; an "
+            "An arrow points from a chapter to one whose Prerequisites paragraph lists it in "
+            "its first sentence (the one that states what the chapter needs); an "
             "arrow that a path of other arrows already implies is left out.", "",
             graph_svg(chs), ""]
     for i, c in enumerate(chs, 1):
@@ -254,8 +282,11 @@ def generated(chs: list[Chapter]) -> str:
             out += ["**Learning goals.**", ""] + [f"- {g}" for g in c.goals] + [""]
         if c.exercises:
             out += ["| exercise | kind | difficulty | solution |", "|---|---|---|---|"]
+            # {numref}, not {ref}: Sphinx lowercases a {ref} target, so sphinx-exercise no
+            # longer finds a label with a capital (mgn-ex-B) in its registry and the link shows
+            # "Exercise" without its number; {numref} finds it in the std domain and numbers it.
             for e in c.exercises:
-                out.append(f"| {{ref}}`{e.label}` | {', '.join(e.kinds)} | "
+                out.append(f"| {{numref}}`{e.label}` | {', '.join(e.kinds)} | "
                            f"{STARS[e.difficulty]} {DIFFICULTY[e.difficulty]} | "
                            f"{'text and code' if e.gated else 'text'} |")
             out.append("")

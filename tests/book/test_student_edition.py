@@ -244,7 +244,10 @@ def test_instructor_guide_is_written_from_the_current_chapters():
         assert f"| {len(found)} (" in row, (name, row)
         for label, kinds, level in found:
             kinds = ", ".join(k[5:] for k in kinds.split())
-            assert f"| {{ref}}`{label}` | {kinds} | {guide.STARS[int(level)]} " in text, label
+            assert f"| {{numref}}`{label}` | {kinds} | {guide.STARS[int(level)]} " in text, label
+    # Formulas count towards the reading time, a word a symbol: "R over gamma squared", "norm x
+    # squared"; brackets and \left, \right count nothing.
+    assert guide.math_words(r"\left(R/\gamma\right)^2", r"\|x\|^2") == 8
     svg = text.split("<svg", 1)[1].split("</svg>")[0]
     assert "<script" not in text and "http" not in svg.replace("http://www.w3.org/2000/svg", "")
     source = (BOOK / "instructor_guide.md").read_text(encoding="utf-8")
@@ -386,6 +389,10 @@ def test_the_student_edition_leaves_out_the_instructor_guide(student_build, regu
     # navigation of every page and searchable.
     page = _text(regular_build / "book" / "instructor_guide.html")
     assert "The chapters at a glance" in page and "builds on" in page and "the chapters at a glance:" not in page
+    # Every link to an exercise shows its number (a {ref} to a capitalised label once did not).
+    raw = (regular_build / "book" / "instructor_guide.html").read_text(encoding="utf-8")
+    links = [re.sub(r"<[^>]+>", "", a) for a in re.findall(r'href="[^"]*#\w+-ex-[\w-]+"[^>]*>(.*?)</a>', raw)]
+    assert links and all(re.fullmatch(r"Exercise \d+", a) for a in links), links
     assert 'href="instructor_guide.html"' in (regular_build / "book" / "margin.html").read_text(
         encoding="utf-8")
     assert "instructor_guide" in (regular_build / "searchindex.js").read_text(encoding="utf-8")
