@@ -74,7 +74,7 @@ def planted(
     Each point has ``yᵢ u·xᵢ`` drawn uniformly from [γ, R] and a random part orthogonal to u,
     with ``‖xᵢ‖ ≤ R``. Point 0 sits at margin γ and the last point at norm R, so γ and R are
     attained, not just bounds: exactly in real arithmetic, and in floats up to the rounding of
-    the operations that build the points (a few units in the last place). (The *maximum* margin
+    the operations that build the points (a few units in the last place of R). (The *maximum* margin
     γ* can be larger than γ.)
 
     Parameters
