@@ -212,3 +212,22 @@ def test_page_on_a_phone(rel, browser, base_url):
                      f"{len(tiny)}")
     _report(f"{rel} on a phone", lines)
     assert not problems, f"{rel}:\n" + "\n".join(problems)
+
+
+def test_a_tap_on_a_solution_title_opens_it(browser, base_url):
+    """The title's link to its exercise ("Solution to Exercise 14") takes a tap as a tap on the
+    title: the solution opens, and the page stays where it is."""
+    context = browser.new_context(viewport={"width": 390, "height": SCREENS[390]}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "book/margin.html", wait_until="load")
+        solution = page.locator("div.solution.dropdown").first
+        link = solution.locator(".admonition-title a")
+        link.scroll_into_view_if_needed()
+        box = link.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        solution.locator("section").first.wait_for(state="visible")
+        assert "#" not in page.url and "toggle-hidden" not in solution.get_attribute("class")
+    finally:
+        context.close()
