@@ -7,11 +7,12 @@ It depends on the core (:mod:`perceptron_core`) and never the reverse, and it ne
   and static but working in the published book;
 - :mod:`~perceptron_core.figures.plotting`: figure primitives for 2-D data;
 - :mod:`~perceptron_core.figures.theme`: the colours of the dark theme's figures;
-- one module per chapter, holding the ``draw(**params) -> Figure`` functions its chapter passes
-  to :func:`explore`, and a list ``BENCH_CASES`` of ``(name, draw, params)`` that
+- one module per chapter, holding the ``draw(**params) -> Figure`` functions of its figures and
+  the :class:`~perceptron_core.figures.sliders.Explorable` (drawing, sliders, alt text) its
+  chapter passes to :func:`explore`, and a list ``BENCH_CASES`` of ``(name, draw, params)`` that
   ``bench/bench_redraw.py`` times.
 """
 
-from .sliders import explore
+from .sliders import Explorable, explore
 
-__all__ = ["explore"]
+__all__ = ["explore", "Explorable"]

@@ -50,6 +50,7 @@ import numbers
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable, Union
 
@@ -61,7 +62,7 @@ from matplotlib.text import Text
 
 from . import theme
 
-__all__ = ["explore", "slider_values", "slider_grid", "StaticExplorer", "STATIC_ENV_VAR"]
+__all__ = ["explore", "Explorable", "slider_values", "slider_grid", "StaticExplorer", "STATIC_ENV_VAR"]
 
 #: Environment variable that switches :func:`explore` to static output (set by the book build).
 STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
@@ -680,16 +681,33 @@ def static_mode_requested() -> bool:
     return os.environ.get(STATIC_ENV_VAR, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int = 60,
+@dataclass(frozen=True)
+class Explorable:
+    """A figure ready for :func:`explore`: how to draw it, its sliders and its alt text.
+
+    The chapters' figure modules return these (``explore(fig.turning_separator(X, y, opt))``),
+    so that a chapter's visible code says *what* it shows, while the grid of values and the
+    description for screen readers, which only the published book needs, stay with the figure
+    code. Keyword arguments of :func:`explore` override the stored ones.
+    """
+
+    draw: Callable[..., Figure]
+    params: dict[str, ParamSpec] = field(default_factory=dict)
+    alt: AltSpec = ""
+
+
+def explore(draw: Callable[..., Figure] | Explorable, *, alt: AltSpec = "", max_frames: int = 60,
             mode: str | None = None, **params: ParamSpec) -> Any:
     """Show ``draw(**params)`` with one slider (or choice) per parameter.
 
     Parameters
     ----------
-    draw : callable
+    draw : callable or Explorable
         ``draw(**params) -> matplotlib.figure.Figure``, a new figure on every call (for instance
         from :func:`perceptron_core.figures.plotting.new_figure`, ``Figure(...)`` or pyplot).
-        ``explore`` draws and closes every figure it gets, so nothing stacks up.
+        ``explore`` draws and closes every figure it gets, so nothing stacks up. An
+        :class:`Explorable` brings its own sliders and alt text; ``alt`` and ``params`` given
+        here take their place, parameter by parameter.
     alt : str or callable
         Alt text of the picture: a :meth:`str.format` template filled with the current
         parameters (``"margin {gamma:.2f}"``) or ``alt(**params) -> str``. Required (non-empty)
@@ -717,6 +735,8 @@ def explore(draw: Callable[..., Figure], *, alt: AltSpec = "", max_frames: int =
     TypeError
         ``draw`` is not callable or does not return a Figure.
     """
+    if isinstance(draw, Explorable):
+        draw, alt, params = draw.draw, alt or draw.alt, {**draw.params, **params}
     if not callable(draw):
         raise TypeError(f"draw must be a function returning a Figure, got {type(draw).__name__}.")
     if not (isinstance(alt, str) or callable(alt)):

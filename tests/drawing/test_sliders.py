@@ -386,3 +386,16 @@ def test_slider_thumbs_are_targets_of_24_px():
     assert "appearance:none" in rules[".pc-explore-range::-webkit-slider-thumb"]
     assert "appearance:none" in rules[".pc-explore-range"]
     assert "height:24px" in rules[".pc-explore-range"]
+
+
+def test_an_explorable_brings_its_sliders_and_alt_text_and_the_call_overrides_them():
+    from perceptron_core.figures import Explorable
+
+    figure = Explorable(draw, dict(gamma=(0.1, 0.5, 0.1), seed=[0, 1]), alt="g {gamma} s {seed}")
+    ctrl = explore(figure, mode="live")
+    assert ctrl.values == {"gamma": 0.1, "seed": 0} and ctrl.alt == "g 0.1 s 0"
+    ctrl = explore(figure, seed=[2, 3], alt="only {seed}", mode="live")
+    assert set(ctrl.controls) == {"gamma", "seed"}
+    assert ctrl.values == {"gamma": 0.1, "seed": 2} and ctrl.alt == "only 2"
+    with pytest.raises(ValueError, match="alt text"):
+        explore(Explorable(draw, dict(gamma=(0.1, 0.5, 0.1))), mode="static")
