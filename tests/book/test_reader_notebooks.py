@@ -170,6 +170,9 @@ def test_every_chapter_converts_with_every_construct_known(name):
     kept = ["".join(c["source"]) for c in strip_solutions(nb)["cells"] if c["cell_type"] == "code"
             and BOOK_ONLY_TAG not in c["metadata"].get("tags", [])]
     assert [c["source"] for c in out["cells"] if c["cell_type"] == "code"][1:] == kept
+    # A cell that only glues numbers for the prose is the book's plumbing, not the student's:
+    # tagged book-only, it is left out of the notebook.
+    assert not [c for c in kept if re.search(r"\bglue(_numbers)?\(", c)], name
 
 
 def test_glued_values_read_hidden_and_shown_outputs():
