@@ -320,6 +320,9 @@ class _Converter:
             if name == "solution-start":
                 gated[0] = True
             return ["", f"**Solution to {exercise}.**", "", inner, ""]
+        if name == "admonition":  # a titled box (each chapter's "How the lecture notes say it")
+            return ["", f"> **{arg}**", ">", *(f"> {line}".rstrip() for line in
+                                              inner.split("\n")), ""]
         if name == "solution-end":
             gated[0] = False
             return [inner] if inner.strip() else []

@@ -74,7 +74,8 @@ NOTEBOOK = {"metadata": {"kernelspec": {"name": "other"}}, "nbformat": 4, "nbfor
     _md("````{exercise} Hard\n:label: ex-b\n\nDo B.\n````\n\n````{solution-start} ex-b\n"
         ":class: dropdown\n````\n\nText B."),
     _code("answer_b = 2"),
-    _md("````{solution-end}\n````\n\nAfter."),
+    _md("````{solution-end}\n````\n\nAfter.\n\n```{admonition} How the notes say it\n"
+        ":class: pc-sources\n\n- **UML** writes $w$.\n- Balcan too.\n```"),
 ]}
 
 
@@ -95,6 +96,7 @@ def test_directives_roles_and_numbers_become_plain_markdown():
                   "[The statement](https://b.io/book/c.html#sec).", "Do A with 3.",
                   "Answer A, see Exercise 12, or the one above (Exercise 12) or Exercise 12.",
                   "$(R/\\gamma)^2$", "Text B.", "After.",
+                  "> **How the notes say it**\n>\n> - **UML** writes $w$.\n> - Balcan too.",
                   "[Block \\[1962\\]](https://b.io/book/references.html)",
                   "[\\[Ng, n.d.; Balcan, 2015\\]](https://b.io/book/references.html)"):
         assert shown in text, shown
