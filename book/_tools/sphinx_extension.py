@@ -387,6 +387,25 @@ def _citation_list_roles(
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+#: pydata-sphinx-theme's Font Awesome script (1.5 MB, the heaviest file of every page), which it
+#: loads "so that users can add custom icons", as SVG. The book adds none, and the theme's own
+#: icons are drawn from Font Awesome's web font, which its stylesheet already loads.
+FONTAWESOME_SCRIPT = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js'
+                                r'[^"]*"></script>')
+
+
+def _drop_fontawesome_script(app: Any, exception: Exception | None) -> None:
+    """Take :data:`FONTAWESOME_SCRIPT` out of every page the build wrote, and its file."""
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if "fontawesome.js" in text:
+            page.write_text(FONTAWESOME_SCRIPT.sub("", text), encoding="utf-8")
+    (outdir / "_static" / "scripts" / "fontawesome.js").unlink(missing_ok=True)
+
+
 def _student_toc(app: Any, config: Any) -> None:
     """Refuse a student edition whose table of contents lists the instructor guide.
 
@@ -431,4 +450,5 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("missing-reference", _unlink_the_guide)
     app.connect("html-page-context", _citation_list_roles)
     app.connect("build-finished", _write_reader_notebooks)
+    app.connect("build-finished", _drop_fontawesome_script)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

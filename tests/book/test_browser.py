@@ -122,6 +122,7 @@ def test_pages_load_nothing_off_site_and_mathjax3_from_the_book():
         if _redirect(page) is None:
             assert 'rel="icon"' in text, f"{rel}: declares no icon (browsers then ask /favicon.ico)"
         assert "THEBE_JS_URL" not in text, f"{rel}: sphinx-thebe's snippet is back"
+        assert "fontawesome.js" not in text, f"{rel} loads Font Awesome's 1.5 MB script"
         if 'class="math' in text:
             assert MATHJAX_ENTRY in text, f"{rel} has math but does not load {MATHJAX_ENTRY}"
             assert "MathJax.js" not in text, f"{rel} still loads MathJax 2"
@@ -519,6 +520,16 @@ def test_page_over_http(rel, browser, base_url):
             return l ? fetch(l.href).then(r => l.href + ' ' + r.status) : null; }""")
         if icon is not None and not icon.endswith(" 200"):
             problems.append(f"icon {icon}")
+        # The theme's icons (menu, search, theme switch) are drawn from Font Awesome's web font
+        # now that its script is gone: each shows a glyph of that font.
+        blank = v.page.evaluate("""() => document.fonts.ready.then(() => [...document
+            .querySelectorAll('.fa-solid, .fas')].filter(i => i.offsetParent !== null
+              && !(getComputedStyle(i, '::before').fontFamily.includes('Font Awesome')
+                   && i.getBoundingClientRect().width > 0
+                   && document.fonts.check('900 16px "Font Awesome 6 Free"')))
+            .map(i => i.className))""")
+        if blank:
+            problems.append(f"icons without their glyph: {blank}")
         for mode in MODES:
             if mode == "dark":
                 theme, background = v.page.evaluate(_DARK)
