@@ -530,6 +530,13 @@ def test_page_over_http(rel, browser, base_url):
             .map(i => i.className))""")
         if blank:
             problems.append(f"icons without their glyph: {blank}")
+        # At 1280 x 900 the sidebar holds the search box and the logo, whole: no header strip
+        # above it repeats the search box, and it opens at its top (book/_static/sidebar.js).
+        header, logo = v.page.evaluate("""() => [document.querySelector('#pst-header')
+            .offsetHeight, (document.querySelector('.navbar-brand.logo img') || {
+              getBoundingClientRect: () => ({top: 0})}).getBoundingClientRect().top]""")
+        if header or logo < 0:
+            problems.append(f"header strip {header} px high, logo's top at {logo} px")
         for mode in MODES:
             if mode == "dark":
                 theme, background = v.page.evaluate(_DARK)
