@@ -1,9 +1,10 @@
 """Figure of the chapter "The offset trick" (``book/offset.ipynb``).
 
 The chapter moves planted data away from the origin, runs the perceptron on the augmented points
-``(x, c)`` for every constant ``c`` of the slider, and passes the results here; :func:`draw`
-only draws one frame: the data with the maximum-margin separator and the run's, and the bound
-``(R² + c²)(1 + b*²/c²)/γ²`` against c with the measured mistakes.
+``(x, c)`` for every constant ``c`` of the slider, and passes the results here;
+:func:`shift_and_constant` makes them a figure with sliders, and
+:func:`draw_shift_and_constant` draws one frame: the data with the maximum-margin separator and
+the run's, and the bound ``(R² + c²)(1 + b*²/c²)/γ²`` against c with the measured mistakes.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .plotting import new_figure, plot_points, plot_separator
+from .sliders import Explorable
 
-__all__ = ["frame_limits", "draw", "BENCH_CASES"]
+__all__ = ["frame_limits", "shift_and_constant", "draw_shift_and_constant", "BENCH_CASES"]
 
 
 def _bound(R: float, gamma: float, b: float, c):
@@ -37,7 +39,7 @@ def frame_limits(frames: dict) -> tuple[tuple[float, float], tuple[float, float]
     return (lo, hi), (y0 / pad, y1 * pad)
 
 
-def draw(frames: dict, limits, shift: float, c: float) -> Figure:
+def draw_shift_and_constant(frames: dict, limits, shift: float, c: float) -> Figure:
     """One frame: ``frames[shift]`` holds the data ``X, y``, their radius ``R``, maximum margin
     with an offset ``gamma``, its unit normal ``u`` and offset ``b``, and ``runs``: for each
     constant c of the slider, the run's ``(mistakes, w, b)`` on ``augment(X, c)`` in the original
@@ -91,6 +93,26 @@ def draw(frames: dict, limits, shift: float, c: float) -> Figure:
     return fig
 
 
+def shift_and_constant(frames: dict) -> Explorable:
+    """The shift of the data and the constant c, on two sliders (chapter The offset trick).
+
+    ``frames`` as :func:`draw_shift_and_constant` takes them, one per shift on an evenly
+    spaced grid, each with the same constants c; the axes are :func:`frame_limits` of all.
+    """
+    limits, shifts = frame_limits(frames), sorted(frames)
+    step = shifts[1] - shifts[0] if len(shifts) > 1 else 1.0
+    cs = sorted(frames[shifts[0]]["runs"])
+
+    def alt(shift: float, c: float) -> str:
+        return (f"Left: planted data moved {shift:.1f} away from the origin, augmented with "
+                f"c = {c:g}; the perceptron made {frames[shift]['runs'][c][0]} mistakes. "
+                "Right: the bound against c on a log scale, with the measured mistakes for "
+                "each c of the slider below it.")
+
+    return Explorable(lambda shift, c: draw_shift_and_constant(frames, limits, shift, c),
+                      dict(shift=(shifts[0], shifts[-1], step), c=cs), alt=alt)
+
+
 def _bench_cases() -> list:
     # The chapter's frames, as its cells compute them.
     from .. import augment, max_margin, perceptron, planted, radius
@@ -105,9 +127,8 @@ def _bench_cases() -> list:
             run = perceptron(augment(X, c), y, max_epochs=10**6)
             runs[c] = run.mistakes, run.w[:2], c * run.w[2]
         frames[shift] = dict(X=X, y=y, R=radius(X), gamma=mm.gamma, u=mm.w, b=mm.b, runs=runs)
-    limits = frame_limits(frames)
-    return [("offset-shift-c", lambda shift, c: draw(frames, limits, shift, c),
-             {"shift": (0.0, 4.0, 0.5), "c": [0.25, 0.5, 1.0, 2.0, 4.0, 8.0]})]
+    e = shift_and_constant(frames)
+    return [("offset-shift-c", e.draw, e.params)]
 
 
 def __getattr__(name: str):
