@@ -154,7 +154,7 @@ def draw_hull_bounds(X: NDArray, y: NDArray, g: float, p_star: NDArray, angle: f
 
 
 def turning_separator(X: NDArray, y: NDArray, opt) -> Explorable:
-    """The separator through 0 turned by a slider, with the margin curve (:func:`draw_turning_separator`)."""
+    """A separator through 0 that a slider turns, and its margin curve (chapter Margin)."""
     return Explorable(lambda angle: draw_turning_separator(X, y, opt, angle),
                       dict(angle=(0, 345, 15, 30)),
                       alt="Left: the data and the line through the origin whose normal points at "
@@ -164,7 +164,7 @@ def turning_separator(X: NDArray, y: NDArray, opt) -> Explorable:
 
 
 def hull_bounds(X: NDArray, y: NDArray, g: float, p_star: NDArray) -> Explorable:
-    """The hull of the ``yᵢxᵢ`` and the bounds on γ* of a turning unit ``u`` (:func:`draw_hull_bounds`)."""
+    """The hull of the ``yᵢxᵢ`` and the two bounds on γ* of a unit ``u`` that a slider turns."""
     return Explorable(lambda angle: draw_hull_bounds(X, y, g, p_star, angle),
                       dict(angle=(0, 330, 30, 30)),
                       alt="The points y_i x_i, their convex hull, the circle of radius gamma* and "
