@@ -3,10 +3,15 @@
 The chapter makes its data and computes γ* with the core and passes them here; these
 functions only draw:
 
-* :func:`draw_turning_separator`: a line through the origin turning with its normal's angle,
-  its margin band, and the margin as a function of the angle;
-* :func:`draw_hull_bounds`: the points ``zᵢ = yᵢxᵢ``, their convex hull, and the two bounds
-  ``m(u) ≤ γ* ≤ ‖p*‖`` for the unit ``u`` at an angle.
+* :func:`turning_separator` (drawn by :func:`draw_turning_separator`): a line through the
+  origin turning with its normal's angle, its margin band, and the margin as a function of the
+  angle;
+* :func:`hull_bounds` (drawn by :func:`draw_hull_bounds`): the points ``zᵢ = yᵢxᵢ``, their convex
+  hull, and the two bounds ``m(u) ≤ γ* ≤ ‖p*‖`` for the unit ``u`` at an angle.
+
+The two factories return :class:`~perceptron_core.figures.sliders.Explorable` s: the chapter
+calls ``explore(fig.turning_separator(X, y, opt))``, and the sliders' grids and alt texts live
+here, with the drawing they describe.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from scipy.spatial import ConvexHull
 from ..geometry import peak as _peak
 from .plotting import (BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points,
                        plot_separator)
+from .sliders import Explorable
 
-__all__ = ["peak", "draw_turning_separator", "draw_hull_bounds", "BENCH_CASES"]
+__all__ = ["peak", "turning_separator", "draw_turning_separator", "hull_bounds",
+           "draw_hull_bounds", "BENCH_CASES"]
 
 # A margin within this (relative) distance of γ* counts as "reaching" it: the grid angle of the
 # optimum is the optimum up to rounding in the rotation, ~1e-16, far below this.
@@ -146,8 +153,28 @@ def draw_hull_bounds(X: NDArray, y: NDArray, g: float, p_star: NDArray, angle: f
     return fig
 
 
+def turning_separator(X: NDArray, y: NDArray, opt) -> Explorable:
+    """A separator through 0 that a slider turns, and its margin curve (chapter Margin)."""
+    return Explorable(lambda angle: draw_turning_separator(X, y, opt, angle),
+                      dict(angle=(0, 345, 15, 30)),
+                      alt="Left: the data and the line through the origin whose normal points at "
+                          "{angle} degrees. Right: the margin of that line against its angle; it "
+                          "is positive on one arc of angles only and peaks at gamma*, marked by a "
+                          "star.")
+
+
+def hull_bounds(X: NDArray, y: NDArray, g: float, p_star: NDArray) -> Explorable:
+    """The hull of the ``yᵢxᵢ`` and the two bounds on γ* of a unit ``u`` that a slider turns."""
+    return Explorable(lambda angle: draw_hull_bounds(X, y, g, p_star, angle),
+                      dict(angle=(0, 330, 30, 30)),
+                      alt="The points y_i x_i, their convex hull, the circle of radius gamma* and "
+                          "the nearest hull point p*, with the line z.u = m(u) for the unit u at "
+                          "{angle} degrees; the title gives the lower bound m(u) and the upper "
+                          "bound, the norm of p*.")
+
+
 def _bench_cases() -> list:
-    # The chapter's data, as its cells make them.
+    # The chapter's data, as its cells make them, and its two Explorables.
     from .. import max_margin, min_norm_point, planted
 
     X, y, _ = planted(14, 2, 0.15, 1.0, seed=1)
@@ -155,12 +182,9 @@ def _bench_cases() -> list:
     turn = np.radians(60) - np.arctan2(w[1], w[0])
     X = X @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
     opt, p_star = max_margin(X, y), min_norm_point(y[:, None] * X)[0]
-    return [
-        ("margin-turning-separator", lambda angle: draw_turning_separator(X, y, opt, angle),
-         {"angle": (0, 345, 15, 30)}),
-        ("margin-hull-bounds", lambda angle: draw_hull_bounds(X, y, opt.gamma, p_star, angle),
-         {"angle": (0, 330, 30, 30)}),
-    ]
+    figures = {"margin-turning-separator": turning_separator(X, y, opt),
+               "margin-hull-bounds": hull_bounds(X, y, opt.gamma, p_star)}
+    return [(name, e.draw, e.params) for name, e in figures.items()]
 
 
 def __getattr__(name: str):

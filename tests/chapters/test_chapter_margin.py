@@ -254,18 +254,6 @@ def test_chapter_separator_arc():
         assert abs(end - round(end) - 0.5) > 0.01 and abs(end - round(end) + 0.5) > 0.01
 
 
-def test_offset_counterexample_beats_the_naive_bound():
-    # prose: x = 11 (+1), x = 9 (-1): 202 mistakes against (R / gamma*_b)^2 = 121
-    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
-    run = perceptron(X, y, offset=True)
-    opt = max_margin(X, y, offset=True)
-    assert run.converged and run.mistakes == 202
-    assert opt.gamma == pytest.approx(1.0) and opt.b == pytest.approx(-10.0)
-    assert (radius(X) / opt.gamma) ** 2 == pytest.approx(121.0)
-    assert run.mistakes > (radius(X) / opt.gamma) ** 2
-    assert run.mistakes <= (radius(X) ** 2 + 1) * (1 + opt.b**2) / opt.gamma**2
-
-
 @settings(max_examples=60)
 @given(n=st.integers(2, 20), ratio=st.floats(0.1, 0.9), seed=st.integers(0, 2**31 - 1),
        point=st.lists(st.floats(-1, 1), min_size=2, max_size=2))
