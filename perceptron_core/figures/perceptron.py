@@ -6,6 +6,9 @@ The chapter computes its data and runs with the core (``planted``, ``perceptron`
 * :func:`draw_update` steps through one recorded run of the batch perceptron on 2-D data: the
   point of the current mistake, the weights before and after, and the boundary they define.
 * :func:`draw_tie` shows the two-point example on which the tie rule changes the run.
+
+:func:`update` and :func:`tie` wrap them as :class:`~.sliders.Explorable`, with their sliders and
+alt texts, for the chapter's ``explore(figs.update(...))`` and ``explore(figs.tie(...))``.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 
 from .plotting import BOUNDARY, NEGATIVE, POSITIVE, frame_data, new_figure, plot_points, plot_separator
+from .sliders import Explorable
 
-__all__ = ["weight_path", "draw_update", "draw_tie", "BENCH_CASES"]
+__all__ = ["weight_path", "draw_update", "update", "draw_tie", "tie", "BENCH_CASES"]
 
 _PAST = "#bbbbbb"  # colour of the previous boundary and of the path of w so far
 
@@ -151,20 +155,33 @@ def draw_tie(X: ArrayLike, y: ArrayLike, run, rule: str) -> Figure:
     return fig
 
 
+def update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLike) -> Explorable:
+    """:func:`draw_update` with a slider over the updates ``k = 0, …, M`` of the run."""
+    M, n = len(indices), len(y)
+    return Explorable(partial(draw_update, X, y, indices, u_star), dict(k=(0, M, 1)),
+                      alt=f"Update {{k}} of {M} of the perceptron on {n} points: the data with "
+                          "the boundary before and after the update, and the path of the "
+                          "weights in weight space.")
+
+
+def tie(X: ArrayLike, y: ArrayLike, runs: dict) -> Explorable:
+    """:func:`draw_tie` with a choice among ``runs``, recorded runs keyed by their tie rule."""
+    return Explorable(lambda rule: draw_tie(X, y, runs[rule], rule), dict(rule=list(runs)),
+                      alt="The two-point tie example under the rule tie={rule}: the weight "
+                          "vectors of the run, the final boundary and the margin of each point.")
+
+
 def _bench_cases() -> list:
-    # The chapter's own data, computed as its cells compute them.
+    # The chapter's own data and figures, computed as its cells compute them.
     from .. import max_margin, perceptron, planted
 
     X, y, _ = planted(16, 2, 0.03, seed=6)
     run = perceptron(X, y, record=True)
     Xt, yt = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
     ties = {r: perceptron(Xt, yt, tie=r, record=True) for r in ("mistake", "positive")}
-    return [
-        ("perceptron-update", partial(draw_update, X, y, run.history.indices, max_margin(X, y).w),
-         {"k": (0, run.mistakes, 1)}),
-        ("perceptron-tie", lambda rule: draw_tie(Xt, yt, ties[rule], rule),
-         {"rule": ["mistake", "positive"]}),
-    ]
+    cases = {"perceptron-update": update(X, y, run.history.indices, max_margin(X, y).w),
+             "perceptron-tie": tie(Xt, yt, ties)}
+    return [(name, e.draw, e.params) for name, e in cases.items()]
 
 
 def __getattr__(name: str):

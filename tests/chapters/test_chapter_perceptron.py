@@ -190,8 +190,19 @@ def test_the_five_points_where_the_order_of_addition_parts_the_runs():
 
 def test_the_prose_says_what_the_runs_now_are():
     text = prose("perceptron")
-    assert "exact sign" not in text and "rational arithmetic" not in text
-    assert "adds $b$ last" in text and "true tie" in text and "fooled" not in text
+    assert "exact sign" not in text and "fooled" not in text
+    assert "adds $b$ last" in text and "true tie" in text
     assert "ends at scikit-learn's weights" in text
-    assert "(R^2 + 1)(1 + b^2)/\\gamma^2" in text  # the offset bound, stated correctly
     assert "1000 unless" not in text and "{glue:text}`per-max-epochs`" in text
+
+
+def test_the_chapter_previews_the_bound_and_ends_with_its_one_float_section():
+    """The mistake bound is stated and proved in convergence: here no theorem and no proof but
+    the update lemma's. The floating-point section is the last before the Summary, and UML's
+    ERM frame is named."""
+    text = prose("perceptron")
+    assert "prf:theorem" not in text and text.count("```{prf:proof}") == 1
+    start, end = text.index("(numbers-on-a-computer)="), text.index("## Summary")
+    assert start < end and "\n## " not in text[start + 30:end]
+    words = " ".join(text.split())
+    assert "*empirical risk minimisation* (ERM)" in words and "*realizable*" in words
