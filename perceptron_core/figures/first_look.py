@@ -1,6 +1,6 @@
 """Figure of the opening notebook (``book/first_look.ipynb``): planted data, the planted separator
 and the one the perceptron learned. The chapter makes the data and runs the perceptron with the
-core; :func:`draw_trained` only draws them."""
+core; :func:`draw_trained` only draws them, and :func:`trained` puts them on sliders."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .plotting import frame_data, new_figure, plot_points, plot_separator
+from .sliders import Explorable
 
-__all__ = ["draw_trained", "BENCH_CASES"]
+__all__ = ["draw_trained", "trained", "BENCH_CASES"]
 
 
 def draw_trained(X, y, u, run, bound: float, gamma: float) -> Figure:
@@ -29,17 +30,27 @@ def draw_trained(X, y, u, run, bound: float, gamma: float) -> Figure:
     return fig
 
 
+def trained(runs: dict) -> Explorable:
+    """The slider of the chapter: ``runs[gamma, seed]`` is ``(X, y, u, run, bound)`` for the
+    planted margin ``gamma`` (0.05 to 0.5 in steps of 0.05) and data set ``seed`` (0, 1, 2), as
+    the chapter computes them; each frame is :func:`draw_trained` of one of them."""
+    return Explorable(lambda gamma, seed: draw_trained(*runs[gamma, seed], gamma),
+                      dict(gamma=(0.05, 0.5, 0.05), seed=[0, 1, 2]),
+                      alt="Planted data with margin {gamma} (data set {seed}), "
+                          "the planted line and the perceptron's line")
+
+
 def _bench_cases() -> list:
     # The chapter's data and runs, as its cells compute them.
     from .. import max_margin, novikoff_bound, perceptron, planted, radius
 
-    trained = {}
-    for g in np.round(np.arange(0.05, 0.501, 0.05), 2).tolist():
+    runs = {}
+    for g in [round(0.05 * k, 2) for k in range(1, 11)]:
         for s in (0, 1, 2):
             X, y, u = planted(40, 2, g, 1.0, seed=s)
-            trained[g, s] = X, y, u, perceptron(X, y), novikoff_bound(radius(X), max_margin(X, y).gamma)
-    return [("first-look-trained", lambda gamma, seed: draw_trained(*trained[gamma, seed], gamma),
-             {"gamma": (0.05, 0.5, 0.05), "seed": [0, 1, 2]})]
+            runs[g, s] = X, y, u, perceptron(X, y), novikoff_bound(radius(X), max_margin(X, y).gamma)
+    e = trained(runs)
+    return [("first-look-trained", e.draw, e.params)]
 
 
 def __getattr__(name: str):

@@ -1,8 +1,9 @@
 """Figure of the chapter "The Margin Perceptron" (``book/margin_perceptron.ipynb``).
 
 The chapter runs Balcan's Margin Perceptron with the core for every γ (a fraction of γ*) and
-target τ of the sliders and passes the runs here; :func:`draw` only draws one frame: the
-updates against the bound, and the margin reached against the target.
+target τ of the sliders and passes the runs here; :func:`draw_target_runs` only draws one
+frame: the updates against the bound, and the margin reached against the target.
+:func:`target_runs` puts the frames on the chapter's two sliders.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .plotting import new_figure
+from .sliders import Explorable
 
-__all__ = ["draw", "BENCH_CASES"]
+__all__ = ["draw_target_runs", "target_runs", "BENCH_CASES"]
 
 
 def _bound(R: float, gamma: float, target):
@@ -21,7 +23,8 @@ def _bound(R: float, gamma: float, target):
     return 2 * (R / gamma) ** 2 / eta**2 + 2 * (R / gamma) / eta
 
 
-def draw(frames: dict, R: float, gstar: float, fraction: float, target: float) -> Figure:
+def draw_target_runs(frames: dict, R: float, gstar: float, fraction: float,
+                     target: float) -> Figure:
     """Updates against the bound (left) and margin reached against the target (right).
 
     ``frames[fraction, target]`` holds the run with γ = fraction·γ* and that target: ``gamma``,
@@ -74,6 +77,19 @@ def draw(frames: dict, R: float, gstar: float, fraction: float, target: float) -
     return fig
 
 
+def target_runs(frames: dict, R: float, gstar: float) -> Explorable:
+    """The chapter's sliders over ``frames[fraction, target]`` (see :func:`draw_target_runs`):
+    γ from 0.2 to 1 times γ*, the target τ from 0.05 to 0.95, starting at γ = γ*, τ = ½."""
+    return Explorable(
+        lambda fraction, target: draw_target_runs(frames, R, gstar, fraction, target),
+        dict(fraction=(0.2, 1.0, 0.2, 1.0), target=(0.05, 0.95, 0.15, 0.5)),
+        alt="Margin perceptron runs with gamma = {fraction} times the maximum margin and "
+            "target {target}. Left: the number of updates of each run, far below the bound "
+            "2(R/gamma)^2/eta^2 + 2(R/gamma)/eta (eta = 1 - target) drawn as a curve over "
+            "the target. Right: the margin each run reaches, always at or above the "
+            "guaranteed target times gamma and never above the maximum margin.")
+
+
 def _bench_cases() -> list:
     # The chapter's runs, as its cells compute them.
     from .. import dataset_margin, margin_perceptron, margin_perceptron_bound, max_margin, planted, radius
@@ -86,8 +102,8 @@ def _bench_cases() -> list:
             b = margin_perceptron_bound(R, g, t)
             r = margin_perceptron(X, y, g, target=t, max_epochs=int(b) + 2)
             frames[f, t] = dict(gamma=g, updates=r.updates, bound=b, margin=dataset_margin(X, y, r.w))
-    return [("margin-perceptron", lambda fraction, target: draw(frames, R, opt.gamma, fraction, target),
-             {"fraction": (0.2, 1.0, 0.2, 1.0), "target": (0.05, 0.95, 0.15, 0.5)})]
+    e = target_runs(frames, R, opt.gamma)
+    return [("margin-perceptron", e.draw, e.params)]
 
 
 def __getattr__(name: str):

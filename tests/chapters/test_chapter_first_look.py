@@ -3,7 +3,7 @@ computation."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+import ast
 
 import numpy as np
 import pytest
@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import perceptron_core as pc
+from conftest import cell_source, notebook_cells
 from oracles import prose, sweep
 
 
@@ -58,67 +59,21 @@ def test_exercise_dimension():
         bound_d = pc.novikoff_bound(pc.radius(Xd), pc.max_margin(Xd, yd).gamma)
         assert run_d.converged and run_d.mistakes <= bound_d <= 100 * (1 + 1e-9)
         bounds.append(bound_d)
-    assert "margin $0.1$,\nboth up to floating-point rounding" in prose("first_look")
+    assert "has margin $0.1$\n(up to rounding" in prose("first_look")
     # "the bounds need not even move in the same direction as d"
     assert not (bounds[0] <= bounds[1] <= bounds[2] or bounds[0] >= bounds[1] >= bounds[2])
 
 
-def test_iris_folds_one_separable_and_converged_the_others_capped():
-    """The scikit-learn section: fold by fold, separable exactly when the run converged.
-
-    A converged run's (w, b) is checked to separate its standardized training flowers, and an
-    unconverged fold's certificate to be one, both in exact rational arithmetic, here.
-    """
-    pytest.importorskip("sklearn")
-    from sklearn.model_selection import StratifiedKFold, cross_validate
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    from perceptron_core.estimator import Perceptron
-
-    epochs = 50
-    X, y = pc.iris_pair("versicolor", "virginica")
-    model = make_pipeline(StandardScaler(), Perceptron(max_epochs=epochs))
-    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
-    fits = cross_validate(model, X, y, cv=folds, return_estimator=True)
-    separable = []
-    for fit, (train, _) in zip(fits["estimator"], folds.split(X, y)):
-        Xs, ys = fit[0].transform(X[train]), y[train]
-        rows = [[Fraction(float(v)) for v in x] + [Fraction(1)] for x in Xs]
-        run = fit[-1]
-        if run.converged_:
-            theta = [Fraction(float(v)) for v in run.coef_[0]] + [Fraction(float(run.intercept_[0]))]
-            assert all(int(t) * sum(a * b for a, b in zip(r, theta)) > 0 for r, t in zip(rows, ys))
-            separable.append(True)
-        else:
-            assert run.n_iter_ == epochs
-            cert = pc.separability(Xs, ys, offset=True)
-            lam = [Fraction(v) for v in cert.certificate_exact]
-            assert cert.separable is False and min(lam) >= 0 and sum(lam) == 1
-            assert all(sum(l * int(t) * r[j] for l, t, r in zip(lam, ys, rows)) == 0
-                       for j in range(len(rows[0])))
-            separable.append(False)
-    assert separable.count(True) == 1  # "Only the training set of fold ... is separable"
-    k = separable.index(True)
-    assert fits["test_score"][k] == min(fits["test_score"])  # "the lowest of all the folds"
-    assert not pc.separability(X, y, offset=True).separable  # the whole data set is not
-
-
-def test_text_says_hyperplane_in_four_dimensions():
-    text = prose("first_look")
-    assert "no line" not in text.lower() and "No hyperplane separates the two species" in text
-    assert "the run never\nconverges" not in text and "50 epochs" not in text
-
-
-def test_stratified_folds_are_balanced_with_or_without_shuffling():
-    """The prose: stratified folds hold the same share of each species whether or not they are
-    shuffled; shuffling only changes which flowers of each species fall into which fold."""
-    pytest.importorskip("sklearn")
-    from sklearn.model_selection import StratifiedKFold
-
-    X, y = pc.iris_pair("versicolor", "virginica")
-    for shuffle in (False, True):
-        folds = StratifiedKFold(n_splits=5, shuffle=shuffle,
-                                random_state=0 if shuffle else None)
-        for _, test in folds.split(X, y):
-            assert np.sum(y[test] > 0) == np.sum(y[test] < 0)
+def test_the_page_uses_nothing_but_numpy_and_the_course_library():
+    """The promise "Python (with NumPy for the exercises) and a little linear algebra; nothing
+    else": no code cell imports anything else (scikit-learn's pipelines, scalers and
+    cross-validation belong to later chapters)."""
+    modules = set()
+    for cell in notebook_cells("first_look"):
+        if cell["cell_type"] == "code":
+            for node in ast.walk(ast.parse(cell_source(cell))):
+                if isinstance(node, ast.Import):
+                    modules |= {a.name.split(".")[0] for a in node.names}
+                elif isinstance(node, ast.ImportFrom):
+                    modules.add((node.module or "").split(".")[0])
+    assert modules == {"numpy", "perceptron_core", "glue_numbers"}, modules
