@@ -8,6 +8,10 @@ draw the bound from four sides:
 * :func:`draw_survey`: total mistakes on many random data sets against ``(R/γ*)²``;
 * :func:`draw_worst_case`: orthonormal points, where both lemmas hold with equality;
 * :func:`draw_wedge`: two points whose margin halves with every extra bit, so the run doubles.
+
+Each has an :class:`~perceptron_core.figures.sliders.Explorable` factory of the same name without
+``draw_`` (:func:`invariants`, :func:`survey`, :func:`worst_case`, :func:`wedge`), which holds the
+chapter's slider grid and alt text, so that the page's visible call is ``explore(cf.wedge(t))``.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
 
 from .plotting import NEGATIVE, POSITIVE, new_figure, plot_points, plot_separator
+from .sliders import Explorable
 
 __all__ = ["proof_quantities", "draw_invariants", "draw_survey", "draw_worst_case", "draw_wedge",
-           "BENCH_CASES"]
+           "invariants", "survey", "worst_case", "wedge", "BENCH_CASES"]
 
 #: The left panel of the invariants figure ends this factor past the run's last mistake.
 X_PAD = 1.15
@@ -180,6 +185,46 @@ def draw_wedge(table: dict, ell: int) -> Figure:
     return fig
 
 
+def invariants(runs: dict) -> Explorable:
+    """:func:`draw_invariants` with sliders γ and R; ``runs[gamma, R]`` holds its arguments
+    ``(X, y, u, run, gamma, R)`` for γ in 0.05, 0.1, …, 0.25 and R in 1, 2."""
+    return Explorable(lambda gamma, R: draw_invariants(*runs[gamma, R]),
+                      dict(gamma=(0.05, 0.25, 0.05), R=[1.0, 2.0]),
+                      alt="Perceptron run on shell data with margin {gamma} and radius {R}: "
+                          "w_k.u stays above k*gamma and the norm of w_k below sqrt(k) R. The "
+                          "cosine between w_k and u stays above its rising lower bound "
+                          "sqrt(k) gamma/R; the cosine itself ends near 1 but can fall at a "
+                          "mistake.")
+
+
+def survey(table: dict) -> Explorable:
+    """:func:`draw_survey` with sliders γ and n; ``table[gamma, n, family]`` holds the rows
+    ``(mistakes, (R/γ*)²)`` of the ``"planted"`` and the ``"shell"`` data sets."""
+    return Explorable(lambda gamma, n: draw_survey(table[gamma, n, "planted"],
+                                                   table[gamma, n, "shell"], gamma, n),
+                      dict(gamma=(0.05, 0.25, 0.1), n=[20, 100, 500]),
+                      alt="Mistakes of the perceptron against the bound (R/gamma*)^2 on 80 "
+                          "random data sets with margin {gamma} and {n} points: every data set "
+                          "lies below the diagonal.")
+
+
+def worst_case(runs: dict) -> Explorable:
+    """:func:`draw_worst_case` with a slider n; ``runs[n]`` holds its arguments
+    ``(X, y, run, u)`` for n = 2, 6, …, 30."""
+    return Explorable(lambda n: draw_worst_case(*runs[n]), dict(n=(2, 30, 4, 14)),
+                      alt="Perceptron, ties counted as mistakes, on {n} orthonormal points: "
+                          "w_k.u equals k gamma* and the norm of w_k equals sqrt(k) at every "
+                          "mistake, and the run makes exactly {n} mistakes, the bound.")
+
+
+def wedge(table: dict) -> Explorable:
+    """:func:`draw_wedge` with a slider ℓ = 0, 2, …, 10 over ``table`` (its argument)."""
+    return Explorable(lambda ell: draw_wedge(table, ell), dict(ell=(0, 10, 2, 4)),
+                      alt="Narrow wedge with gap 2^-{ell}: a zoom on the two points and the "
+                          "separators, and on a log scale the bound (R/gamma*)^2, the mistakes "
+                          "and the epochs of the perceptron against the number of bits ell.")
+
+
 def _bench_cases() -> list:
     # The chapter's data, as its cells compute them (the survey on fewer data sets: the bench
     # times drawing, and 40 or 4 dots cost alike).
@@ -190,7 +235,7 @@ def _bench_cases() -> list:
         for R in (1.0, 2.0):
             X, y, u = planted(200, 10, gamma, R, seed=0)
             inv[gamma, R] = X, y, u, perceptron(X, y, record=True, max_epochs=10**6), gamma, R
-    survey = {}
+    table = {}
     for gamma in (0.05, 0.15, 0.25):
         for n in (20, 100, 500):
             rows = []
@@ -198,26 +243,21 @@ def _bench_cases() -> list:
                 X, y, _ = planted(n, 10, gamma, seed=s)
                 rows.append((perceptron(X, y, max_epochs=10**6).mistakes,
                              novikoff_bound(radius(X), max_margin(X, y).gamma)))
-            survey[gamma, n] = rows
+            table[gamma, n, "planted"] = table[gamma, n, "shell"] = rows
     worst = {}
     for n in range(2, 31, 4):
         X, y = orthonormal_worst_case(n)
         worst[n] = X, y, perceptron(X, y, record=True), np.ones(n) / np.sqrt(n)
-    wedge: dict = {key: [] for key in ("ell", "gamma", "mistakes", "epochs", "bound", "w_max_margin", "w_final")}
+    wedge_t: dict = {key: [] for key in ("ell", "gamma", "mistakes", "epochs", "bound", "w_max_margin", "w_final")}
     for ell in range(11):
         X, y = narrow_wedge(ell)
         mm, run = max_margin(X, y), perceptron(X, y, max_epochs=10**6)
-        for key, v in zip(wedge, (ell, mm.gamma, run.mistakes, run.epochs,
-                                  novikoff_bound(radius(X), mm.gamma), mm.w, run.w)):
-            wedge[key].append(v)
-    return [
-        ("convergence-invariants", lambda gamma, R: draw_invariants(*inv[gamma, R]),
-         {"gamma": (0.05, 0.25, 0.05), "R": [1.0, 2.0]}),
-        ("convergence-survey", lambda gamma, n: draw_survey(survey[gamma, n], survey[gamma, n], gamma, n),
-         {"gamma": (0.05, 0.25, 0.1), "n": [20, 100, 500]}),
-        ("convergence-worst-case", lambda n: draw_worst_case(*worst[n]), {"n": (2, 30, 4, 14)}),
-        ("convergence-wedge", lambda ell: draw_wedge(wedge, ell), {"ell": (0, 10, 2, 4)}),
-    ]
+        for key, v in zip(wedge_t, (ell, mm.gamma, run.mistakes, run.epochs,
+                                    novikoff_bound(radius(X), mm.gamma), mm.w, run.w)):
+            wedge_t[key].append(v)
+    cases = (("convergence-invariants", invariants(inv)), ("convergence-survey", survey(table)),
+             ("convergence-worst-case", worst_case(worst)), ("convergence-wedge", wedge(wedge_t)))
+    return [(name, e.draw, e.params) for name, e in cases]
 
 
 def __getattr__(name: str):

@@ -62,7 +62,7 @@ def test_the_shell_run_and_the_two_lemmas():
     # only up to the rounding of the operations that build it.
     assert idx[0] == 0 and max(abs(prog[0] - 1), abs(grow[0] - 1)) < 1e-12
     text = " ".join(cells("convergence", "markdown"))
-    assert "norm exactly $R$" not in text and "up to\nrounding: it is made on point $0$" in text
+    assert "norm exactly $R$" not in text and "margin $\\gamma$ and norm $R$, up to rounding" in text
     before = np.vstack([np.zeros(10), W[:-1]])
     assert np.all(np.sum(before * (W - before), axis=1)[1:] < 0)
     assert np.sum(np.diff((W @ u) / np.linalg.norm(W, axis=1)) < 0) >= 1
@@ -185,15 +185,13 @@ def test_the_hypercube_proposition(n):
     assert np.bincount(idx, minlength=n).tolist() == mu(n)
 
 
-def test_the_offset_counterexample_and_the_exercise():
-    """x = 11 (+1), 9 (−1): γ*_b = 1 at 10, (R/γ*_b)² = 121, yet 202 mistakes, within
-    (R²+1)(1+b²)/γ² = 12322. Iris in millimetres: every c obeys its bound (integers: exact)."""
-    X, y = np.array([[11.0], [9.0]]), np.array([1.0, -1.0])
-    mm = max_margin(X, y, offset=True)
-    assert mm.gamma == pytest.approx(1) and mm.b / np.linalg.norm(mm.w) == pytest.approx(-10)
-    assert len(sweep(X, y, offset=True, exact=True, max_epochs=10**6)[2]) == 202
+def test_the_offset_exercise():
+    """Iris with the constant c of augment(X, c): every c obeys its bound, the bound grows as c
+    shrinks from 2 to 0.1, and so (not steadily) does the run."""
     Xi, yi = iris_pair("setosa", "versicolor", features=(2, 3))
-    X_mm = np.round(10 * Xi)
-    for c in (20, 5, 1):
-        Z = augment(X_mm, c)
-        assert len(sweep(Z, yi, max_epochs=10**6)[2]) <= novikoff_bound(radius(Z), max_margin(Z, yi).gamma)
+    runs = {}
+    for c in (2, 1, 0.1):
+        Z = augment(Xi, c)
+        runs[c] = len(sweep(Z, yi, max_epochs=10**6)[2]), novikoff_bound(radius(Z), max_margin(Z, yi).gamma)
+        assert runs[c][0] <= runs[c][1]
+    assert runs[2][1] < runs[1][1] < runs[0.1][1] and runs[1][0] < runs[2][0] < runs[0.1][0]
