@@ -2,7 +2,8 @@
 
 The chapter runs Balcan's online-to-PAC conversion many times on a band distribution with the
 core (:func:`perceptron_core.simulate_conversion`) for every (ε, δ) of the slider and passes
-each simulation here; :func:`draw` only draws it.
+the simulations here; :func:`draw_conversion` only draws one, and :func:`conversion` is the
+chapter's slider over them (its grid and alt text kept here, beside the drawing).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .plotting import new_figure
+from .sliders import Explorable, slider_grid
 
-__all__ = ["draw", "BENCH_CASES"]
+__all__ = ["conversion", "draw_conversion", "BENCH_CASES"]
+
+#: The slider's grid: the chapter simulates the conversion at every (ε, δ) of it.
+GRID = dict(epsilon=(0.05, 0.3, 0.05), delta=[0.05, 0.1, 0.2])
 
 
-def draw(sim) -> Figure:
+def draw_conversion(sim) -> Figure:
     """The outputs of many runs of the conversion, ``sim`` (a ``ConversionSimulation`` of
     :func:`perceptron_core.simulate_conversion`): their exact true errors sorted (left), and
     the examples each run read (right)."""
@@ -54,18 +59,42 @@ def draw(sim) -> Figure:
     return fig
 
 
+def conversion(sims: dict) -> Explorable:
+    """The conversion's runs with sliders for ε and δ (chapter From mistakes to guarantees).
+
+    ``sims`` maps every ``(epsilon, delta)`` of :data:`GRID` to its ``ConversionSimulation``.
+    """
+    grid = slider_grid(**GRID)
+    missing = [(e, d) for e in grid["epsilon"] for d in grid["delta"] if (e, d) not in sims]
+    if missing:
+        raise ValueError(f"sims has no simulation for (epsilon, delta) = {missing[0]}; the "
+                         f"slider needs one for every pair of the grid {GRID}.")
+
+    def alt(epsilon: float, delta: float) -> str:
+        sim = sims[epsilon, delta]
+        return (f"Balcan's conversion run {sim.repeats} times on a planted distribution, with "
+                f"epsilon = {epsilon:g} and delta = {delta:g}. Left: the exact true error of "
+                f"each run's output, sorted, against the line at epsilon: {sim.failures} runs "
+                f"above it, the failures. Right: how many examples each run read, against "
+                f"the sample size the proof allows, {sim.plan.sample_size}.")
+
+    return Explorable(lambda epsilon, delta: draw_conversion(sims[epsilon, delta]),
+                      dict(GRID), alt=alt)
+
+
 def _bench_cases() -> list:
     # The chapter's simulations, as its cells compute them (fewer runs a frame: the bench times
     # drawing, and a histogram of 200 or 2000 runs costs alike).
     from .. import BandDistribution, simulate_conversion
 
     dist, sims = BandDistribution(0.1, 1.0), {}
-    for e in (0.05, 0.1, 0.15, 0.2, 0.25, 0.3):
-        for d in (0.05, 0.1, 0.2):
+    grid = slider_grid(**GRID)
+    for e in grid["epsilon"]:
+        for d in grid["delta"]:
             seed = int(round(e * 1000)) * 1000 + int(round(d * 1000))
             sims[e, d] = simulate_conversion(dist, e, d, repeats=200, seed=seed)
-    return [("guarantees-conversion", lambda epsilon, delta: draw(sims[epsilon, delta]),
-             {"epsilon": (0.05, 0.3, 0.05), "delta": [0.05, 0.1, 0.2]})]
+    e = conversion(sims)
+    return [("guarantees-conversion", e.draw, e.params)]
 
 
 def __getattr__(name: str):

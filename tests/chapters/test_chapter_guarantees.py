@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from oracles import cells, prose
+from oracles import prose
 from scipy.stats import binom
 
 import perceptron_core as pc
@@ -20,10 +20,16 @@ DIST = pc.BandDistribution(0.1, 1.0)
 
 
 def late_stream(M, window):
-    """The chapter's own stream, taken from its page."""
-    ns = {"np": np}
-    exec(next(c for c in cells("guarantees", "code") if "def late_stream" in c).split("\n\n\nM_bar")[0], ns)
-    return ns["late_stream"](M, window)
+    """The stream of the solution of gua-ex-window (c): e_1, ..., e_M of R^M, all labelled +1;
+    each new e_j comes just after the current hypothesis was right window - 1 times on earlier
+    points, and the stream ends with a whole window for h_{M+1}."""
+    I, rows = np.eye(M), []
+    for j in range(M):
+        rows.append(I[j])
+        if j < M - 1:
+            rows += [I[t % (j + 1)] for t in range(window - 1)]
+    rows += [I[t % M] for t in range(window)]
+    return np.array(rows), np.ones(len(rows))
 
 
 @pytest.mark.parametrize("R", [1.0, 2.0])
@@ -41,7 +47,8 @@ def test_every_learner_errs_in_every_round_of_the_adversary_game(R):
 
 
 def test_the_off_by_one_stream():
-    """Window ⌈10 ln 40⌉ = 37, sample 148: no output; one example more: h_5. The corrected window
+    """Exercise gua-ex-window (c) and the sources box: window ⌈10 ln 40⌉ = 37, sample 148: no
+    output; one example more: h_5. The corrected window
     ⌈10 ln 50⌉ on that stream runs out, holding Σ eᵢ after 4 mistakes; on its own stream it
     outputs after 4·K + 1 examples."""
     X, y = late_stream(4, 37)
