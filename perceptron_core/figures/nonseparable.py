@@ -8,8 +8,9 @@ only draw:
 * :func:`draw_noise`: a run on noisy data against Balcan's hinge-loss bound, pass by pass and
   as a function of γ.
 
-It also keeps two things the chapter's exercises use: the constants ``WAYS`` and
-``RBF_WIDTHS``, and :func:`naive_dual_mistakes`, a dual perceptron written the obvious way.
+:func:`never_settles` and :func:`noise` are the chapter's sliders (:class:`Explorable`: the
+drawing, its grid and its alt text). The module also keeps the constants ``WAYS`` and
+``RBF_WIDTHS`` that the chapter's exercises use.
 """
 
 from __future__ import annotations
@@ -19,59 +20,19 @@ from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
 from .plotting import NEGATIVE, POSITIVE, new_figure
+from .sliders import Explorable
 
-__all__ = ["WAYS", "RBF_WIDTHS", "NAIVE_DUAL_EXAMPLE", "naive_dual_mistakes", "draw_never_settles",
-           "draw_noise", "BENCH_CASES"]
+__all__ = ["WAYS", "RBF_WIDTHS", "never_settles", "draw_never_settles", "noise", "draw_noise",
+           "BENCH_CASES"]
 
 #: The "ways out" comparison: planted training and test points in dimension ``d`` with planted
 #: margin ``margin``, a fraction ``rate`` of the training labels flipped, ``epochs`` epochs,
 #: ``trials`` repetitions; the Iris splits take ``iris_train`` flowers of each species.
 WAYS = {"n_train": 200, "n_test": 1000, "d": 10, "margin": 0.05, "rate": 0.1, "epochs": 10,
         "trials": 20, "iris_train": 25}
-#: Three points of the line, entries in tenths, on which a dual perceptron that adds its scores
-#: in floating point parts ways with the perceptron: ``(X, y, epochs)``.
-NAIVE_DUAL_EXAMPLE = ((0.1, 0.1, -0.2), (-1.0, 1.0, 1.0), 10)
 #: The widths ``gamma`` of the Gaussian kernel tried in the exercise on Iris.
 RBF_WIDTHS = (0.1, 1.0, 10.0)
 _BOUND_COLOR, _ORANGE = "#555555", "#ff7f0e"
-
-
-def naive_dual_mistakes(X: ArrayLike, y: ArrayLike, epochs: int, tie: str = "mistake") -> list[int]:
-    """The examples of the mistakes of a dual perceptron written the obvious way, in order.
-
-    It keeps the counts ``αⱼ`` and computes each score as the floating-point sum
-    ``Σⱼ αⱼ yⱼ (xⱼ·xᵢ)``, added left to right in plain Python (the same roundings on every
-    machine), then reads its sign by the tie rule. These are the perceptron's numbers added in
-    another order, so a score within rounding of 0 can come out with the other sign. It stops
-    after a sweep without a mistake, or after ``epochs`` sweeps.
-    """
-    rows, labels = np.asarray(X, float).tolist(), np.asarray(y, float).tolist()
-    if tie not in ("mistake", "positive", "negative"):
-        raise ValueError(f"tie must be 'mistake', 'positive' or 'negative', got {tie!r}.")
-
-    def total(terms) -> float:
-        s = 0.0
-        for term in terms:
-            s += term
-        return s
-
-    G = [[total(p * q for p, q in zip(a, b)) for b in rows] for a in rows]
-    alpha, mistakes = [0.0] * len(labels), []
-    for _ in range(epochs):
-        clean = True
-        for i, label in enumerate(labels):
-            score = total(alpha[j] * labels[j] * G[j][i] for j in range(len(labels)))
-            if score == 0.0:
-                wrong = tie == "mistake" or (tie == "positive") == (label < 0)
-            else:
-                wrong = label * score < 0
-            if wrong:
-                alpha[i] += 1
-                mistakes.append(i)
-                clean = False
-        if clean:
-            break
-    return mistakes
 
 
 def draw_never_settles(X: ArrayLike, y: ArrayLike, run, cycle: tuple[int, int] | None,
@@ -113,6 +74,19 @@ def draw_never_settles(X: ArrayLike, y: ArrayLike, run, cycle: tuple[int, int] |
     return fig
 
 
+def never_settles(runs: dict) -> Explorable:
+    """The runs of ``runs`` (name -> ``(X, y, run)``, recorded runs with an offset), one choice
+    each: their weights after each mistake and their mistakes per epoch."""
+    from .. import find_cycle
+
+    cases = {name: (X, y, run, find_cycle(run, len(y)), name)
+             for name, (X, y, run) in runs.items()}
+    return Explorable(lambda data: draw_never_settles(*cases[data]), dict(data=list(cases)),
+                      alt="The perceptron with an offset on {data}: the weights after each "
+                          "mistake, and the mistakes made in each epoch, which never fall to "
+                          "zero.")
+
+
 def draw_noise(run, n: int, best: list, gammas: ArrayLike, curve: ArrayLike, rate: float) -> Figure:
     """Left: cumulative mistakes of a recorded run against rounds (``n`` examples a pass), with
     the bound for p passes (``best[p-1]``, a ``BestGamma``) at the end of pass p. Right: the
@@ -152,22 +126,33 @@ def draw_noise(run, n: int, best: list, gammas: ArrayLike, curve: ArrayLike, rat
     return fig
 
 
+def noise(frames: dict) -> Explorable:
+    """:func:`draw_noise` for each ``(rate, seed)`` of ``frames``, whose values are its
+    arguments ``(run, n, best, gammas, curve, rate)``: rates 0 to 0.2 by 0.02, seeds 0, 1, 2."""
+    return Explorable(lambda rate, seed: draw_noise(*frames[rate, seed]),
+                      dict(rate=(0.0, 0.2, 0.02), seed=[0, 1, 2]),
+                      alt="Planted data, 200 points in dimension 5, with a fraction {rate} of "
+                          "the labels flipped (seed {seed}): the perceptron's cumulative "
+                          "mistakes over 10 passes against Balcan's bound for the planted u, "
+                          "paid again on every pass; and the bound after 10 passes as a "
+                          "function of gamma, smallest at the marked gamma.")
+
+
 def _bench_cases() -> list:
     # The chapter's data, as its cells compute them.
     import warnings
 
-    from .. import ConvergenceWarning, find_cycle, flip_labels, iris_pair, perceptron, planted, radius, xor
+    from .. import ConvergenceWarning, flip_labels, iris_pair, perceptron, planted, radius, xor
     from ..bounds import best_gamma, bound_at
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         Xi, yi = iris_pair("versicolor", "virginica")
-        settles = {}
+        runs = {}
         for name, (X, y), epochs in (("XOR", xor(), 6),
                                      ("Iris versicolor/virginica", (np.round(10 * Xi), yi), 1000)):
-            run = perceptron(X, y, offset=True, max_epochs=epochs, record=True)
-            settles[name] = X, y, run, find_cycle(run, len(y)), name
-        gammas, noise = np.geomspace(0.02, 1.5, 60), {}
+            runs[name] = X, y, perceptron(X, y, offset=True, max_epochs=epochs, record=True)
+        gammas, frames = np.geomspace(0.02, 1.5, 60), {}
         for rate in np.round(np.arange(0.0, 0.201, 0.02), 2).tolist():
             for seed in (0, 1, 2):
                 X, y, u = planted(200, 5, 0.1, 1.0, seed=seed)
@@ -175,13 +160,10 @@ def _bench_cases() -> list:
                 run, R = perceptron(X, y, max_epochs=10, record=True), radius(X)
                 best = [best_gamma(X, y, u, R=R, passes=p) for p in range(1, 11)]
                 curve = [bound_at(y * (X @ u), R, g, 10) for g in gammas]
-                noise[rate, seed] = run, 200, best, gammas, curve, rate
-    return [
-        ("nonseparable-never-settles", lambda data: draw_never_settles(*settles[data]),
-         {"data": list(settles)}),
-        ("nonseparable-noise", lambda rate, seed: draw_noise(*noise[rate, seed]),
-         {"rate": (0.0, 0.2, 0.02), "seed": [0, 1, 2]}),
-    ]
+                frames[rate, seed] = run, 200, best, gammas, curve, rate
+    return [(name, e.draw, e.params) for name, e in
+            (("nonseparable-never-settles", never_settles(runs)),
+             ("nonseparable-noise", noise(frames)))]
 
 
 def __getattr__(name: str):

@@ -2,7 +2,7 @@
 
 The cycle on XOR and the Iris run in millimetres are checked against a perceptron in Python
 integers written here; the hinge-loss bounds against real runs on noisy data, with u and γ from
-a source independent of the run; the obvious dual against the reference sweep."""
+a source independent of the run; the kernel perceptron against the reference sweep."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from oracles import sweep
 
 import perceptron_core as pc
 from perceptron_core.bounds import best_gamma, freund_schapire_bound, square_deviation
-from perceptron_core.figures import nonseparable as nf
 
 
 @pytest.fixture(autouse=True)
@@ -128,18 +127,15 @@ def test_averaging_beats_the_last_iterate_on_noisy_planted_data():
     assert avg.mean() < last.mean() and avg.std() < last.std()
 
 
-def test_the_dual_on_integer_data_and_the_obvious_dual_in_tenths():
+def test_the_linear_kernel_makes_the_perceptrons_mistakes_and_a_quadratic_one_solves_xor():
     """Iris in millimetres: the linear kernel makes the perceptron's mistakes under every tie
-    rule (integers: every sum exact). Three points in tenths: the obvious dual parts from the
-    reference sweep, which adds as the primal does."""
+    rule (integers: every sum exact). XOR: the quadratic kernel separates it, and the chapter's
+    polynomial is positive just on the points labelled +1."""
     Xi, yi = pc.iris_pair("versicolor", "virginica")
     X_mm = np.round(10 * Xi)
     for tie in ("mistake", "positive", "negative"):
         dual = pc.kernel_perceptron(pc.augment(X_mm), yi, kernel="linear", max_epochs=20, tie=tie)
         assert dual.mistake_indices.tolist() == sweep(X_mm, yi, offset=True, tie=tie, max_epochs=20)[2]
-    X3, y3, T3 = nf.NAIVE_DUAL_EXAMPLE
-    X3, y3 = np.array(X3)[:, None], np.array(y3)
-    assert nf.naive_dual_mistakes(X3, y3, T3) != sweep(X3, y3, max_epochs=T3)[2]
     X, y = pc.xor()
     quad = pc.kernel_perceptron(X, y, kernel="quadratic")
     assert quad.converged and np.array_equal(quad.predict(X), y)
