@@ -23,11 +23,13 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from ..certificates import common_point
+from ..data import logic_gate
 from ..geometry import Separability, dataset_margin
 from .plotting import frame_data, new_figure, plot_points, plot_separator
+from .sliders import Explorable
 
 __all__ = ["support", "verdict_text", "draw_evidence", "draw_clouds", "draw_gate", "draw_iris",
-           "BENCH_CASES"]
+           "gate", "iris", "clouds", "BENCH_CASES"]
 
 #: Fixed axes for the clouds, so that the picture does not jump while the slider moves.
 _CLOUD_XLIM, _CLOUD_YLIM = (-6.5, 6.5), (-3.6, 3.6)
@@ -239,31 +241,64 @@ def draw_iris(X: NDArray, y: NDArray, sep: Separability, pair: str) -> Figure:
     return fig
 
 
+# ------------------------------------------------------------------------------------------
+# The chapter's sliders: drawing, grid and alt text together (explore(figs.gate(verdicts)))
+# ------------------------------------------------------------------------------------------
+
+
+def gate(verdicts: dict[str, tuple[Separability, ...]]) -> Explorable:
+    """The logic gates, one at a time, each with its verdicts through the origin and with an
+    offset (the first two of ``verdicts[gate]``) and their evidence."""
+    return Explorable(lambda gate: draw_gate(*logic_gate(gate), verdicts[gate][:2], gate),
+                      dict(gate=list(verdicts)),
+                      alt="The logic gate {gate} on the four corners of the unit square. Left: "
+                          "through the origin; right: with an offset. Each panel states its "
+                          "verdict and draws the witness line or certificate.")
+
+
+def iris(pairs: dict[str, tuple[NDArray, NDArray, Separability]]) -> Explorable:
+    """The Iris pairs ``"positive/negative"`` in the petal plane, each ``(X, y, verdict)``."""
+    return Explorable(lambda pair: draw_iris(*pairs[pair], pair), dict(pair=list(pairs)),
+                      alt="Iris petal length against petal width for {pair}. The title states "
+                          "the verdict of the test with an offset; the witness line or the "
+                          "certificate is drawn.")
+
+
+def clouds(runs: dict[tuple[float, float], tuple]) -> Explorable:
+    """The two clouds at each (distance, noise) of ``runs``, whose values are
+    ``(X, y, flipped, verdict, gamma)``: a slider for the distance (opening at the largest),
+    a choice of the noise."""
+    distances = sorted({d for d, _ in runs})
+    step = round(distances[1] - distances[0], 10) if len(distances) > 1 else 1.0
+    return Explorable(lambda distance, noise: draw_clouds(*runs[distance, noise], distance),
+                      dict(distance=(distances[0], distances[-1], step, distances[-1]),
+                           noise=sorted({q for _, q in runs})),
+                      alt="Two Gaussian clouds with centres {distance} apart and a fraction "
+                          "{noise} of labels flipped. The title states the separability verdict; "
+                          "the witness line or the certificate is drawn.")
+
+
 def _bench_cases() -> list:
     # The chapter's data and verdicts, computed as its cells compute them.
-    from .. import flip_labels, gaussian_clouds, iris_pair, logic_gate, max_margin, separability
+    from .. import flip_labels, gaussian_clouds, iris_pair, max_margin, separability
 
     gates = {g: logic_gate(g) for g in ["and", "or", "nand", "nor", "xor"]}
     gate_verdicts = {g: (separability(*d), separability(*d, offset=True)) for g, d in gates.items()}
-    iris = {}
+    pairs = {}
     for pair in ("setosa/versicolor", "versicolor/virginica"):
         X, y = iris_pair(*pair.split("/"), features=(2, 3))
-        iris[pair] = X, y, separability(X, y, offset=True)
-    clouds = {}
+        pairs[pair] = X, y, separability(X, y, offset=True)
+    runs = {}
     for d in np.arange(0.0, 6.01, 0.5).round(1).tolist():
         for q in (0.0, 0.025, 0.1):
             X, clean = gaussian_clouds(20, d, seed=0)
             y = flip_labels(clean, q, seed=1)
             sep = separability(X, y, offset=True)
             gamma = max_margin(X, y, offset=True).gamma if sep.separable else None
-            clouds[d, q] = X, y, np.flatnonzero(y != clean), sep, gamma
-    return [
-        ("separability-gate", lambda gate: draw_gate(*gates[gate], gate_verdicts[gate], gate),
-         {"gate": list(gates)}),
-        ("separability-iris", lambda pair: draw_iris(*iris[pair], pair), {"pair": list(iris)}),
-        ("separability-clouds", lambda distance, noise: draw_clouds(*clouds[distance, noise], distance),
-         {"distance": (0.0, 6.0, 0.5, 6.0), "noise": [0.0, 0.025, 0.1]}),
-    ]
+            runs[d, q] = X, y, np.flatnonzero(y != clean), sep, gamma
+    cases = [("separability-gate", gate(gate_verdicts)), ("separability-iris", iris(pairs)),
+             ("separability-clouds", clouds(runs))]
+    return [(name, e.draw, e.params) for name, e in cases]
 
 
 def __getattr__(name: str):

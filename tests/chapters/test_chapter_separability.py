@@ -87,6 +87,24 @@ def test_setosa_and_versicolor_petals_through_the_origin():
     assert {1, -1} <= set(y[[i for i, v in enumerate(lam) if v > 0]])
 
 
+def test_reading_a_certificate_by_hand():
+    """Exercise sep-ex-read: λ = (1/4, 1/8, 1/8, 1/2, 0) is a certificate whose common point is
+    x₄; removing x₂, x₃ or x₄ separates (by the lines the solution names), removing x₁ or x₅
+    does not, and (0, 1/4, 1/4, 3/8, 1/8) is a certificate without x₁."""
+    X = np.array([[0, 0], [4, 0], [0, 4], [1, 1], [5, 5]], float)
+    y = np.array([1, 1, 1, -1, -1], float)
+    F = Fraction
+    for lam in ([F(1, 4), F(1, 8), F(1, 8), F(1, 2), 0], [0, F(1, 4), F(1, 4), F(3, 8), F(1, 8)]):
+        assert sum(lam) == 1 and sum(l * int(v) for l, v in zip(lam, y)) == 0
+        assert combination(X, y, lam) == [0, 0]
+    lines = {3: ([-1, -1], 6), 1: ([-1, 0], 0.5), 2: ([0, -1], 0.5)}  # w, b with w·x + b
+    for k in range(5):
+        keep = np.arange(5) != k
+        assert separability(X[keep], y[keep], offset=True).separable is (k in lines)
+        if k in lines:
+            assert np.all(y[keep] * (X[keep] @ lines[k][0] + lines[k][1]) > 0)
+
+
 def test_the_smallest_certificates_of_the_four_measurements():
     """The search lists 3 sets of 5 flowers (Carathéodory allows 6; the solver's uses 6). None is
     a certificate for the floats, all are for the recorded decimals; the floats of each set are
