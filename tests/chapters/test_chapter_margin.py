@@ -156,6 +156,7 @@ def test_certified_interval_from_the_hull():
     assert np.all(lam >= 0) and lam.sum() == pytest.approx(1.0)
     low, high = np.min(Z @ opt.w), np.linalg.norm(lam @ Z)
     assert low <= high and high - low < 1e-12
+    assert f"{low:.6f}" == f"{high:.6f}"  # "the two ends agree in every printed digit"
     assert opt.gamma_low <= opt.gamma_high
     # Every grid angle is a lower bound (weak duality), the optimum is attained at THETA_STAR.
     for a in range(0, 360, 5):
@@ -167,6 +168,7 @@ def test_svc_on_mirrored_data_matches_gamma_star_without_offset():
     svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(np.vstack([X, -X]), np.r_[y, -y])
     g = max_margin(X, y)
     assert 1 / np.linalg.norm(svm.coef_) == pytest.approx(g.gamma, abs=5e-7)
+    assert f"{1 / np.linalg.norm(svm.coef_):.6f}" == f"{g.gamma:.6f}"  # as printed
     assert abs(svm.intercept_[0]) < 1e-6
     assert np.linalg.norm(svm.coef_) == pytest.approx(g.B, rel=1e-5)
 
@@ -174,7 +176,9 @@ def test_svc_on_mirrored_data_matches_gamma_star_without_offset():
 def test_svc_with_offset_matches_max_margin_with_offset():
     X, y = margin_data()
     svm = SVC(kernel="linear", C=1e10, tol=1e-10).fit(X, y)
-    assert 1 / np.linalg.norm(svm.coef_) == pytest.approx(max_margin(X, y, offset=True).gamma, abs=5e-7)
+    g_b = max_margin(X, y, offset=True).gamma
+    assert 1 / np.linalg.norm(svm.coef_) == pytest.approx(g_b, abs=5e-7)
+    assert f"{1 / np.linalg.norm(svm.coef_):.6f}" == f"{g_b:.6f}"  # as printed
 
 
 def test_mirroring_only_costs_the_offset():
@@ -226,7 +230,8 @@ def test_chapter_peak_is_a_corner_of_two_positive_points():
     np.testing.assert_array_equal(top.active, max_margin(X, y).support)
     assert len(top.active) == 2 and np.all(y[top.active] > 0)
     assert top.theta == pytest.approx(60, abs=1e-9)
-    # the glued slopes are the curve's one-sided derivatives (finite differences, h = 1e-6 rad)
+    # the slopes peak reports (the smooth-peak exercise reads them) are the curve's one-sided
+    # derivatives (finite differences, h = 1e-6 rad)
     Z, h = y[:, None] * X, 1e-6
     t = np.array([top.theta - np.degrees(h), top.theta, top.theta + np.degrees(h)])
     c = _curve(Z, t)
