@@ -88,8 +88,8 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
     ax.text(0.5, -0.28, f"{note}.\n{status}.", transform=ax.transAxes, ha="center", va="top",
             fontsize=11)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
-    ax.set_xlabel("x₁")
-    ax.set_ylabel("x₂")
+    ax.set_xlabel("$x_{(1)}$")
+    ax.set_ylabel("$x_{(2)}$")
 
     # ---- weight space: fixed limits from the whole run, so that frames line up ----------------
     lo, hi = np.minimum(path.min(0), 0.0), np.maximum(path.max(0), 0.0)
@@ -110,8 +110,8 @@ def draw_update(X: ArrayLike, y: ArrayLike, indices: ArrayLike, u_star: ArrayLik
                   scale=1, color=[_PAST, step_color, BOUNDARY], width=0.008, zorder=3)
         aw.plot([], [], color=step_color, lw=2, label="step yᵢxᵢ")
     aw.set_title(f"weight space: w_{k} = ({w_k[0]:.2f}, {w_k[1]:.2f})", fontsize=12)
-    aw.set_xlabel("w₁")
-    aw.set_ylabel("w₂")
+    aw.set_xlabel("$w_{(1)}$")
+    aw.set_ylabel("$w_{(2)}$")
     aw.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=9, frameon=False)
     return fig
 
@@ -150,8 +150,8 @@ def draw_tie(X: ArrayLike, y: ArrayLike, run, rule: str) -> Figure:
     word = "mistake" if run.mistakes == 1 else "mistakes"
     ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
     ax.legend(loc="lower left", fontsize=9)
-    ax.set_xlabel("x₁")
-    ax.set_ylabel("x₂")
+    ax.set_xlabel("$x_{(1)}$")
+    ax.set_ylabel("$x_{(2)}$")
     return fig
 
 

@@ -206,3 +206,16 @@ def test_the_chapter_previews_the_bound_and_ends_with_its_one_float_section():
     assert start < end and "\n## " not in text[start + 30:end]
     words = " ".join(text.split())
     assert "*empirical risk minimisation* (ERM)" in words and "*realizable*" in words
+
+
+def test_exercise_rate_the_step_size_matters_from_a_nonzero_start():
+    """per-ex-rate's counterexample: from w0 = (-1, 0), the example ((1, 0), +1) shown twice
+    costs 2 mistakes with r = 1 (the second a tie) and 1 with r = 2."""
+    counts = {}
+    for r in (1, 2):
+        w, counts[r] = np.array([-1.0, 0.0]), 0
+        for x, y in [(np.array([1.0, 0.0]), 1)] * 2:
+            if y * (w @ x) <= 0:
+                w, counts[r] = w + r * y * x, counts[r] + 1
+    assert counts == {1: 2, 2: 1}
+    assert "$w_0 = (-1, 0)$" in prose("perceptron")
