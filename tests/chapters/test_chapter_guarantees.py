@@ -74,6 +74,10 @@ def test_a_sample_of_M_windows_can_run_out_and_M_plus_1_cannot(M, eps, delta):
     assert np.min(y * (X @ u)) == pytest.approx(1 / math.sqrt(M)) and pc.radius(X) == 1.0
     run = pc.convert_stream(zip(X, y), kb, max_examples=M * kb)
     assert not run.output and run.mistakes == M and run.examples == M * kb
+    # The same under Balcan's tie rule, and under tie="positive" with every label -1.
+    for tie, sign in (("negative", 1), ("positive", -1)):
+        other = pc.convert_stream(zip(X, sign * y), kb, tie=tie, max_examples=M * kb)
+        assert not other.output and other.mistakes == M and other.examples == M * kb
     # The sample ran out while h_{M+1} was tested, and h_{M+1} is already right everywhere.
     assert np.all(y * (X @ run.current) > 0)
     # One more example, and h_{M+1} is accepted: it is right on every point.
