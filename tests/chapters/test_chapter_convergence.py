@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from oracles import cells, sweep
 
-from perceptron_core import (augment, hypercube_small_margin, iris_pair, max_margin, narrow_wedge,
-                             novikoff_bound, orthonormal_worst_case, perceptron, planted, radius)
+from perceptron_core import (hypercube_small_margin, max_margin, narrow_wedge, novikoff_bound,
+                             orthonormal_worst_case, perceptron, planted, radius)
 
 
 def fib(m: int) -> int:
@@ -80,9 +80,9 @@ def test_runs_on_shell_data_stop_long_before_the_bounds_cross(gamma):
 
 
 @pytest.mark.parametrize("n, d", [(1000, 10), (200, 1000)])
-def test_the_mistakes_do_not_grow_with_n_or_d(n, d):
+def test_the_mistakes_stay_far_below_the_bound_for_any_n_or_d(n, d):
     for s in range(2):
-        assert len(sweep(*shell_data(n, d, 0.1, seed=s)[:2])[2]) <= novikoff_bound(1.0, 0.1)
+        assert 2 * len(sweep(*shell_data(n, d, 0.1, seed=s)[:2])[2]) < novikoff_bound(1.0, 0.1)
 
 
 def test_the_survey_stays_below_each_bound():
@@ -184,14 +184,3 @@ def test_the_hypercube_proposition(n):
     idx = sweep(X, y, max_epochs=10**6)[2]
     assert np.bincount(idx, minlength=n).tolist() == mu(n)
 
-
-def test_the_offset_exercise():
-    """Iris with the constant c of augment(X, c): every c obeys its bound, the bound grows as c
-    shrinks from 2 to 0.1, and so (not steadily) does the run."""
-    Xi, yi = iris_pair("setosa", "versicolor", features=(2, 3))
-    runs = {}
-    for c in (2, 1, 0.1):
-        Z = augment(Xi, c)
-        runs[c] = len(sweep(Z, yi, max_epochs=10**6)[2]), novikoff_bound(radius(Z), max_margin(Z, yi).gamma)
-        assert runs[c][0] <= runs[c][1]
-    assert runs[2][1] < runs[1][1] < runs[0.1][1] and runs[1][0] < runs[2][0] < runs[0.1][0]

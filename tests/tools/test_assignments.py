@@ -179,9 +179,8 @@ def test_every_written_question_sets_up_what_it_names(name, masters, monkeypatch
 def test_a_set_up_gives_what_the_question_means(masters, monkeypatch):
     """The names a span assigns, passes as arguments or as keywords, and the package's own name,
     are the student's or prose, not the chapter's variables of that name; where the question's
-    words name the data (the Iris petals, the comparison's first split), the set-up the
+    words name the data (the comparison's first split), the set-up the
     exercise's .md declares gives them, not the chapter's other data of that name."""
-    from perceptron_core import iris_pair
     from perceptron_core.figures.nonseparable import WAYS
 
     assert assignments.question_names(
@@ -199,8 +198,6 @@ def test_a_set_up_gives_what_the_question_means(masters, monkeypatch):
             exec(compile("\n".join([assignments.SETUP, _setup(cells)]), "<set-up>", "exec"), namespace)
         return namespace
 
-    petals = set_up("convergence", "conv-ex-offset")
-    assert np.array_equal(petals["X"], iris_pair("setosa", "versicolor", features=(2, 3))[0])
     split = set_up("nonseparable", "ns-ex-rbf")
     assert "gamma" not in split and "R" not in split  # not the hinge bound's cell
     species, per_class = split["yi"][split["train"]], WAYS["iris_train"]
