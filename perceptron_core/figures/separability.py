@@ -138,14 +138,12 @@ def _legend_below(ax: Axes, drop: float, handles=None, labels=None) -> None:
               fontsize=9, framealpha=0.85)
 
 
-def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability, gamma: float | None,
+def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability,
                 distance: float) -> Figure:
     """Two clouds whose centres are ``distance`` apart, the points ``flipped`` marked.
 
-    The title gives the verdict ``sep`` of the test with an offset and its evidence; when the
-    data are separable also their maximum margin with an offset, ``gamma`` (the chapter's
-    γ*_b, named in words: a title has no math), which shrinks towards 0 as the clouds approach
-    each other.
+    The title gives the verdict ``sep`` of the test with an offset and its evidence (for a
+    witness, its smallest margin, which shrinks towards 0 as the clouds approach each other).
     """
     # Narrow enough for a phone to show it with 9 pt text at 9 px or more; the legend sits
     # below the axes, where it hides no point.
@@ -166,12 +164,10 @@ def draw_clouds(X: NDArray, y: NDArray, flipped: NDArray, sep: Separability, gam
     draw_evidence(ax, X, y, sep)
     n_flip = len(flipped)
     head = f"centres {distance:.1f} apart, {n_flip} label{'s' if n_flip != 1 else ''} flipped"
-    if sep.separable:
-        head += f", max margin with an offset {gamma:.2f}"
     ax.set_title(_wrap(head) + "\n" + _wrap(verdict_text(X, y, sep)), fontsize=9)
     _legend_below(ax, 0.46 / (_CLOUD_AX_W * _CLOUD_ASPECT))
-    ax.set_xlabel("x₁")
-    ax.set_ylabel("x₂")
+    ax.set_xlabel("x₍₁₎")  # coordinates, not points: the notation page's x₍ⱼ₎
+    ax.set_ylabel("x₍₂₎")
     return fig
 
 
@@ -266,7 +262,7 @@ def iris(pairs: dict[str, tuple[NDArray, NDArray, Separability]]) -> Explorable:
 
 def clouds(runs: dict[tuple[float, float], tuple]) -> Explorable:
     """The two clouds at each (distance, noise) of ``runs``, whose values are
-    ``(X, y, flipped, verdict, gamma)``: a slider for the distance (opening at the largest),
+    ``(X, y, flipped, verdict)``: a slider for the distance (opening at the largest),
     a choice of the noise."""
     distances = sorted({d for d, _ in runs})
     step = round(distances[1] - distances[0], 10) if len(distances) > 1 else 1.0
@@ -280,7 +276,7 @@ def clouds(runs: dict[tuple[float, float], tuple]) -> Explorable:
 
 def _bench_cases() -> list:
     # The chapter's data and verdicts, computed as its cells compute them.
-    from .. import flip_labels, gaussian_clouds, iris_pair, max_margin, separability
+    from .. import flip_labels, gaussian_clouds, iris_pair, separability
 
     gates = {g: logic_gate(g) for g in ["and", "or", "nand", "nor", "xor"]}
     gate_verdicts = {g: (separability(*d), separability(*d, offset=True)) for g, d in gates.items()}
@@ -293,9 +289,7 @@ def _bench_cases() -> list:
         for q in (0.0, 0.025, 0.1):
             X, clean = gaussian_clouds(20, d, seed=0)
             y = flip_labels(clean, q, seed=1)
-            sep = separability(X, y, offset=True)
-            gamma = max_margin(X, y, offset=True).gamma if sep.separable else None
-            runs[d, q] = X, y, np.flatnonzero(y != clean), sep, gamma
+            runs[d, q] = X, y, np.flatnonzero(y != clean), separability(X, y, offset=True)
     cases = [("separability-gate", gate(gate_verdicts)), ("separability-iris", iris(pairs)),
              ("separability-clouds", clouds(runs))]
     return [(name, e.draw, e.params) for name, e in cases]

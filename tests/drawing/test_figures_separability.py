@@ -40,6 +40,6 @@ def test_draw_iris_states_the_verdict_and_its_evidence(pair):
 def test_an_undecided_verdict_draws_no_evidence():
     X, y = logic_gate("xor")
     undecided = separability(X, y, offset=True).__class__(None, None, None, None, True)
-    fig = figs.draw_clouds(X, y, np.array([], int), undecided, None, 1.0)
+    fig = figs.draw_clouds(X, y, np.array([], int), undecided, 1.0)
     assert "UNDECIDED" in figure_texts(fig)
     assert not [a for a in fig.axes[0].lines if a.get_label().startswith("witness")]
