@@ -61,3 +61,7 @@ def test_committed_chapters_hold_no_outputs(notebook):
     dirty = [i for i, c in enumerate(cells)
              if c["cell_type"] == "code" and (c.get("outputs") or c.get("execution_count"))]
     assert not dirty, f"{notebook.name}: cells {dirty} hold outputs; run `make outputs`"
+    # nbformat 4.5 gives every cell an id (jupyter-cache and the reader notebooks key on it;
+    # nbformat warns now and will refuse later).
+    ids = [c.get("id") for c in cells]
+    assert None not in ids and len(set(ids)) == len(ids), f"{notebook.name}: cell ids {ids}"
