@@ -114,21 +114,25 @@ def test_readout_live_text_and_line(page):
     assert page.locator(".pcpg-plot path.pcpg-pos").count() == 4 == page.locator(".pcpg-plot path.pcpg-neg").count()
     assert "8 points: 4 labelled +1, 4 labelled \u22121" in status(page)
     cert, run = js(page, "certifiedMargin(X, y)", SEP["points"], SEP["labels"]), js(page, "perceptronRun(X, y)", SEP["points"], SEP["labels"])
-    low = float(re.search(r"γ ≥ ([\d.e\u2212-]+), certified", readout(page, "Margin")).group(1))
-    assert cert["status"] == "separable" and low == cert["low"] <= cert["gamma"]
+    # The sizes and the bound are 4-digit estimates; the check against the bound is exact.
+    R, g = (float(v) for v in re.fullmatch(r"R ≈ ([\d.]+), γ ≈ ([\d.]+)", readout(page, "Sizes")).groups())
+    assert cert["status"] == "separable" and readout(page, "Separable") == "Yes, through the origin, checked exactly."
+    assert g == pytest.approx(cert["gamma"], rel=1e-3) and R == pytest.approx(max(math.hypot(*x) for x in SEP["points"]), rel=1e-3)
+    bound = float(re.fullmatch(r"\(R/γ\)² ≈ ([\d.]+)", readout(page, "Bound")).group(1))
+    assert bound == pytest.approx((R / g) ** 2, rel=3e-3)
     k = len(run["steps"])
-    assert f"{k} in the whole run" in readout(page, "Mistakes")
-    assert re.fullmatch(rf"{k} mistakes? ≤ [\d.]+: the bound holds\.", readout(page, "Check"))
-    assert "all three certified" in readout(page, "Bound") and "the bound holds" in status(page)
+    assert re.fullmatch(rf"{k} so far, {k} in the whole run: converged after \d+ epochs?; {k} mistakes?, within the bound\.",
+                        readout(page, "Mistakes"))
+    assert "within the bound" in status(page)
     assert off_line(page, run["w"]) < 1e-2
     # A change from Python redraws: XOR, not separable, with the certificate's points named.
     page.evaluate("p => { model.set('points', p.points); model.set('labels', p.labels); }", XOR)
     settle(page)
-    assert readout(page, "Margin").startswith("not separable. The origin is a mix of y·x for points")
-    assert "not separable" in readout(page, "Bound") and "stopped at max_epochs" in readout(page, "Run")
+    assert readout(page, "Separable").startswith("No, checked exactly. The origin is a mix of y·x for points")
+    assert "not separable" in readout(page, "Bound") and "stopped at max_epochs" in readout(page, "Mistakes")
     page.evaluate("() => model.set('offset', true)")
     settle(page)
-    assert page.get_by_label("Offset trick").is_checked() and "R\u2032 ≈" in readout(page, "Radius")
+    assert page.get_by_label("Offset trick").is_checked() and "R\u2032 ≈" in readout(page, "Sizes")
     assert "The +1 and \u22121 points meet" in status(page)
 
 
@@ -199,7 +203,7 @@ def test_mouse_click_shift_click_drag_alt_click_double_click(page):
 
 
 BAD_STATES = {
-    "no points": (state(), "click to add a point, shift-click for the other label, or choose a data set"),
+    "no points": (state(), "tap or click the plot to add one (the +1 and \u22121 buttons under it choose the label)"),
     "one class": (state({"points": [[1, 1], [2, 0.5]], "labels": [1, 1]}), "Only +1 points: without an offset"),
     "one class, offset": (state({"points": [[1, 1], [2, 0.5]], "labels": [1, 1]}, offset=True), "unbounded"),
     "all at the origin": (state({"points": [[0, 0], [0, 0]], "labels": [1, -1]}), "All points are at the origin"),
@@ -215,7 +219,7 @@ def test_bad_state_has_a_visible_message_and_says_it(page, name):
     mount(page, st)
     message = page.locator(".pcpg-message")
     assert message.is_visible() and words in message.inner_text() and message.inner_text() in status(page)
-    assert all(readout(page, key).strip() for key in ("Points", "Radius", "Margin", "Mistakes", "Bound"))
+    assert all(readout(page, key).strip() for key in ("Points", "Separable", "Sizes", "Bound", "Mistakes"))
 
 
 def test_offset_trick_more_points_than_allowed_and_data_sets(page):
@@ -223,12 +227,12 @@ def test_offset_trick_more_points_than_allowed_and_data_sets(page):
     page.get_by_label("Offset trick").check()
     settle(page)
     assert model_get(page, "offset") is True and not page.locator(".pcpg-message").is_visible()
-    assert "γ′ ≥ " in readout(page, "Margin") and "the bound holds" in status(page)
+    assert "γ′ ≈ " in readout(page, "Sizes") and "within the bound" in status(page)
     run = js(page, "perceptronRun(X, y, { c: 1 })", AND["points"], AND["labels"])
     assert off_line(page, run["w"], c=1.0) < 1e-2  # the line w·x + c·w₃ = 0, not through the origin
     page.fill("input[type=range][id$='-c']", "2")
     settle(page)
-    assert model_get(page, "c") == 2 and "c = 2" in readout(page, "Radius")
+    assert model_get(page, "c") == 2 and "c = 2" in readout(page, "Sizes")
     page.select_option("select[id$='-preset']", "xor")
     settle(page)
     assert (model_get(page, "points"), model_get(page, "view"), model_get(page, "preset")) == (XOR["points"], PRESETS[1]["view"], "xor")
@@ -275,8 +279,8 @@ def test_tie_rule_and_margin_perceptron(page):
     page.get_by_label("Margin perceptron").check()
     settle(page)
     assert model_get(page, "margin_target") is True and page.get_attribute(".pcpg-band", "display") != "none"
-    assert readout(page, "Run").startswith("Margin Perceptron aiming at") and "η = 1 − τ = 0.5" in readout(page, "Bound")
-    assert re.search(r"\d+ updates? ≤ .*: the bound holds", readout(page, "Check"))
+    assert "updates short of τ·γ" in readout(page, "Mistakes") and "η = 1 − τ = 0.5" in readout(page, "Bound")
+    assert re.search(r"; \d+ updates?, within the bound\.$", readout(page, "Mistakes"))
     low = js(page, "certifiedMargin(X, y)", SEP["points"], SEP["labels"])["low"]
     mrun = page.evaluate("([X, y, g]) => pg.marginPerceptronRun(X, y, g, { target: 0.5 })", [SEP["points"], SEP["labels"], low])
     assert off_line(page, mrun["w"]) < 1e-2
@@ -302,7 +306,7 @@ def test_an_update_with_200_points_is_within_a_frame(page):
         assert statistics.median(times) < 16, times
     page.evaluate("p => { model.set('labels', p.map((_, k) => (k * 7919) % 3 ? 1 : -1)); model.set('max_epochs', 100); }", GRID)
     settle(page)
-    assert "stopped at max_epochs = 100" in readout(page, "Run")
+    assert "stopped at max_epochs = 100" in readout(page, "Mistakes")
     page.evaluate("""() => { window.ms = []; new MutationObserver(() => ms.push(Number(document.querySelector('.pcpg').dataset.updateMs)))
         .observe(document.querySelector('.pcpg'), { attributes: true, attributeFilter: ['data-update-ms'] }); }""")
     page.mouse.move(*to_screen(page, *GRID[0]))
@@ -354,6 +358,6 @@ def test_play_is_slower_with_reduced_motion(page):
     # A reader who asked for less motion gets one step in 0.8 s: the first step comes no sooner.
     page.wait_for_function("document.querySelector(\"input[type=range][id$='-scrub']\").value !== '0'", timeout=20000)
     assert page.evaluate("performance.now() - clicked") >= 700
-    page.wait_for_function("document.querySelector('.pcpg button').textContent === 'Play'", timeout=20000)
+    page.wait_for_function("document.querySelector('.pcpg button[id$=\"-play\"]').textContent === 'Play'", timeout=20000)
     settle(page)
     assert f"Update {total} of {total}" in status(page) and page.evaluate("said") == 1  # spoken once, at the end
