@@ -463,6 +463,7 @@ const STYLE = `
 .pcpg output{font-variant-numeric:tabular-nums;min-width:3.2em}
 .pcpg-readout{margin:.3rem 0 .6rem;font-size:.9em;font-variant-numeric:tabular-nums} .pcpg-readout>div{margin:0 0 .2rem}
 .pcpg-readout dt{font-weight:600;display:inline;margin-right:.4em} .pcpg-readout dd{margin:0;display:inline}
+@media print{.pcpg-edit{display:none}}
 .pcpg-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}`;
 
 // Once per document (or shadow root): a page with two playgrounds, or two copies of the module
@@ -611,7 +612,7 @@ class Playground {
     const g = s("g", { "aria-hidden": "true" }, this.svg);
     this.g = {};
     for (const [k, tag, cls, extra] of [["band", "path"], ["frame", "rect", "frame", { x: 0.5, y: 0.5 }], ["axes", "g", ""],
-      ["line", "line"], ["normal", "path"], ["wLabel", "text", "vlabel"], ["wold", "path"], ["wnew", "path"], ["upd", "path"],
+      ["line", "line"], ["normal", "path"], ["wLabel", "text", "vlabel pcpg-wlabel"], ["wold", "path"], ["wnew", "path"], ["upd", "path"],
       ["points", "g", ""], ["culprit", "circle", "culprit", { r: 11 }], ["sel", "circle", "sel", { r: 14 }], ["cursor", "path"]]) {
       this.g[k] = s(tag, { ...(cls === "" ? {} : { class: `pcpg-${cls || k}` }), ...extra }, g);
     }
@@ -971,11 +972,13 @@ class Playground {
     const t0 = performance.now();
     let t1 = t0;
     if (this.dirty) {
-      // After an edit the picture shows where the new run ends, or, when w ends with no line
-      // (XOR's run comes back to w = 0), the last update that drew one; a reset starts it again.
+      // After an edit the picture shows where the new run ends, or, when w ends with no line in
+      // the window (XOR's run comes back to w = 0), the last update that drew one; a reset
+      // starts it again.
       Object.assign(this, { dirty: false, res: compute(this.st) });
+      const v = fitView(this.st.view, this.res.X), c = this.res.c === null ? 0 : this.res.c, drawn = (w) => clipLine(v, w[0], w[1], c * (w[2] || 0));
       let end = this.total;
-      while (end > 0 && !stepAt(this.res, end).w.slice(0, 2).some(Boolean)) end--;
+      while (end > 0 && !drawn(stepAt(this.res, end).w)) end--;
       Object.assign(this, { pos: this.rewind ? 0 : end || this.total, rewind: false });
       t1 = performance.now();
     }

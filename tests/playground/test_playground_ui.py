@@ -237,6 +237,8 @@ def test_offset_trick_more_points_than_allowed_and_data_sets(page):
     settle(page)
     assert (model_get(page, "points"), model_get(page, "view"), model_get(page, "preset")) == (XOR["points"], PRESETS[1]["view"], "xor")
     assert "Not separable." in page.inner_text(".pcpg-note")
+    # XOR's run ends on w = 0, no line: the data set opens on the last update that drew one.
+    assert page.get_attribute(".pcpg-line", "display") != "none" and "w = 0" not in readout(page, "Update")
     click(page, 0.5, 1.5)  # an edit makes them the reader's points; Reset brings the data set back
     assert model_get(page, "preset") == "" and page.input_value("select[id$='-preset']") == ""
     page.get_by_role("button", name="Reset").click()
@@ -269,6 +271,29 @@ def test_scrub_and_step_change_the_drawn_line(page):
     settle(page)
     assert off_line(page, [1, 1]) is None and page.get_attribute(".pcpg-culprit", "display") == "none"
     assert "w = 0" in readout(page, "Update")
+
+
+def test_arrows_and_labels_stay_in_the_frame_and_the_legend_has_both_colours(page):
+    """The narrow wedge (the view of its preset, from perceptron_core.playground): at every update
+    the arrows, the normal and its label end inside the plot, and the update arrow has the colour
+    of the point that made it, which the legend shows for both labels."""
+    wedge = {"points": [[1.0, 1.0], [0.875, 1.0]], "labels": [1, -1]}
+    mount(page, state(wedge, view=[-0.2, 1.2, -0.2, 1.2]))
+    steps = js(page, "perceptronRun(X, y)", wedge["points"], wedge["labels"])["steps"]
+    assert len(steps) > 20 and page.locator(".pcpg-legend .pcpg-upd-pos").count() == 1 == page.locator(".pcpg-legend .pcpg-upd-neg").count()
+    for k in range(1, len(steps) + 1):
+        page.fill("input[type=range][id$='-scrub']", str(k))
+        settle(page)
+        out = page.evaluate("""() => { const svg = document.querySelector('.pcpg-plot'), vb = svg.viewBox.baseVal, bad = [];
+            for (const c of ['normal', 'wold', 'wnew', 'upd']) {
+              const d = svg.querySelector('.pcpg-' + c).getAttribute('d'), xy = ((d || '').match(/-?[\d.]+/g) || []).map(Number);
+              for (let i = 0; i < xy.length; i += 2) if (xy[i] < 0 || xy[i] > vb.width || xy[i + 1] < 0 || xy[i + 1] > vb.height) bad.push(c);
+            }
+            const b = svg.querySelector('.pcpg-wlabel').getBBox();
+            if (b.x < 0 || b.y < 0 || b.x + b.width > vb.width || b.y + b.height > vb.height) bad.push('w label');
+            return [bad, svg.querySelector('.pcpg-upd').getAttribute('class')]; }""")
+        assert out[0] == [], f"update {k}: {out[0]} outside the frame"
+        assert out[1].endswith("pcpg-upd-pos" if wedge["labels"][steps[k - 1]["i"]] > 0 else "pcpg-upd-neg")
 
 
 def test_tie_rule_and_margin_perceptron(page):
