@@ -461,11 +461,13 @@ const STYLE = `
 .pcpg-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
 .pcpg-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
 .pcpg output{font-variant-numeric:tabular-nums;min-width:3.2em}
-.pcpg-readout{margin:.3rem 0 .6rem;font-size:.9em;font-variant-numeric:tabular-nums} .pcpg-readout>div{margin:0 0 .2rem}
-.pcpg-readout dt{font-weight:600;display:inline;margin-right:.4em} .pcpg-readout dd{margin:0;display:inline}
+.pcpg dl.pcpg-readout{margin:.3rem 0 .6rem;font-size:.9em;font-variant-numeric:tabular-nums} .pcpg-readout>div{margin:0 0 .2rem}
+.pcpg dl.pcpg-readout dt{font-weight:600;display:inline;margin:0 .4em 0 0} .pcpg dl.pcpg-readout dd{margin:0;display:inline}
 @media print{.pcpg-edit{display:none}}
 .pcpg-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}`;
 
+// The readout's rules name dl.pcpg-readout inside .pcpg: as specific as the book theme's rules for
+// a dl with a class (a 3rem margin, dd indented 2rem), and later in the page, so they win.
 // Once per document (or shadow root): a page with two playgrounds, or two copies of the module
 // (the static book inlines it with each playground), needs the rules only once.
 function injectStyle(el) {
@@ -1111,7 +1113,7 @@ class Playground {
     const end = run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}` : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`;
     const count = marg ? total : res.mistakes;
     const check = !res.bound ? (run.converged && status === "inseparable" ? "; its last w separates nothing (a tie w·x = 0 counted as correct)" : "")
-      : count <= res.bound ? `; ${plural(count, marg ? "update" : "mistake", marg ? "updates" : "mistakes")}, within the bound`
+      : count <= res.bound ? (marg ? `; ${plural(count, "update", "updates")} in all, within the bound` : ", within the bound")
         : "; over the bound, which the theorem rules out: please report this data set";
     out.mistakes = `${made} so far, ${res.mistakes} in the whole run` + (marg ? ` (and ${total - res.mistakes} updates short of τ·${g})` : "") + `: ${end}${check}.`;
     return out;
