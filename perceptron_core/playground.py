@@ -331,8 +331,10 @@ class _Playground:
     def bound(self) -> float:
         """The theorem's bound from the package's numbers: ``novikoff_bound(R, γ)`` = (R/γ)², or
         with ``margin_target`` on ``margin_perceptron_bound(R, γ, target)``, with R =
-        :meth:`radius` and γ = ``margin().gamma_low``. The page shows the same bound computed from
-        its own 4-digit R (rounded up) and γ (rounded down), so its number is a little larger.
+        :meth:`radius` and γ = ``margin().gamma_low``. The page shows the same bound to 4
+        significant digits ("(R′/γ′)² ≈ 51" where this returns 51.000000000001265), from its own
+        float estimates of R and γ; whether the run stays within it, the page checks in exact
+        arithmetic on a bound from R rounded up and γ rounded down.
         """
         R, gamma = self.radius(), self.margin().gamma_low
         return margin_perceptron_bound(R, gamma, self._setting("target")) if self._setting("margin_target") else novikoff_bound(R, gamma)
