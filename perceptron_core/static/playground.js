@@ -456,7 +456,7 @@ const STYLE = `
 .pcpg select{max-width:100%} .pcpg option{background-color:Canvas;color:CanvasText}
 .pcpg button[aria-disabled=true],.pcpg select:disabled,.pcpg input:disabled{cursor:not-allowed;opacity:.6} .pcpg :focus-visible{outline:3px solid ${BLUE};outline-offset:2px}
 .pcpg input[type=checkbox]{width:24px;height:24px;margin:0;accent-color:${BLUE}} .pcpg label{display:inline-flex;align-items:center;gap:.4rem}
-.pcpg-range{flex:1 1 7rem;min-width:7rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
+.pcpg-range{flex:1 1 5rem;min-width:5rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
 .pcpg-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;background:${GREY}} .pcpg-range::-moz-range-track{height:6px;border-radius:3px;background:${GREY}}
 .pcpg-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
 .pcpg-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
