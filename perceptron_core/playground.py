@@ -181,7 +181,7 @@ def presets() -> list[dict[str, Any]]:
 
     Each is a dict with ``name`` (what ``playground(preset=...)`` takes), ``title``, ``points``
     (a list of [x1, x2]), ``labels`` (+1/-1), ``view`` ([xmin, xmax, ymin, ymax], padded, with the
-    origin and every point) and ``note`` (one sentence for the reader). All come from
+    origin and every point) and ``note`` (one sentence: what to notice). All come from
     :mod:`perceptron_core.data`, so they are the chapters' data sets, and the tests check every
     claim of the notes against the package:
 
@@ -196,22 +196,20 @@ def presets() -> list[dict[str, Any]]:
     X_wedge, y_wedge = narrow_wedge(3)
     X_iris, y_iris = iris_pair("setosa", "versicolor", features=(2, 3))
     return [
-        _preset("planted", "Planted margin", *planted(20, 2, gamma, seed=0)[:2], f"Twenty points in the unit disc, separable through "
-                f"the origin with a margin of at least {gamma:g}, so the perceptron stops after at most (R/γ)² ≤ {1 / gamma ** 2:g} mistakes."),
-        _preset("and", "AND gate", *logic_gate("and"), "AND on the corners of the unit square: no line through the origin separates "
-                "it, since (0, 0) lies on every such line, but the offset trick does."),
-        _preset("or", "OR gate", *logic_gate("or"), "OR on the corners of the unit square: like AND, it needs the offset trick, "
-                "since (0, 0) lies on every line through the origin."),
-        _preset("xor", "XOR gate", *xor(), "XOR on the corners of the unit square: no line separates it, with or without the "
-                "offset trick, so the perceptron never stops of its own accord."),
-        _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge, "Two points 1/8 apart, (1, 1) labelled +1 and (0.875, 1) "
-                f"labelled −1, are separated through the origin only by lines squeezed between them, so the margin is about "
-                f"{max_margin(X_wedge, y_wedge).gamma_low:.3f} and the perceptron makes {perceptron(X_wedge, y_wedge).mistakes} "
-                "mistakes: the plane's analogue of the hypercube worst case (for the wedge itself, each extra bit of the input "
-                "roughly halves the margin and doubles the mistakes)."),
-        _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris, "Petal length and width in cm of 50 setosa (+1) "
-                "and 50 versicolor (−1) irises: no line through the origin separates them, but with the offset trick (c = 1) the "
-                f"perceptron does, after {perceptron(augment(X_iris, 1.0), y_iris).mistakes} mistakes."),
+        _preset("planted", "Planted margin", *planted(20, 2, gamma, seed=0)[:2], "Notice how far the mistakes stay below "
+                f"the bound: twenty points in the unit disc with a margin of at least {gamma:g}, so (R/γ)² ≤ {1 / gamma ** 2:g}."),
+        _preset("and", "AND gate", *logic_gate("and"), "Notice what the offset trick changes: through the origin no line "
+                "separates AND, since (0, 0) lies on every such line, but with the trick on the perceptron finds one."),
+        _preset("or", "OR gate", *logic_gate("or"), "Notice that OR, like AND, is separable only with the offset trick, since "
+                "(0, 0) lies on every line through the origin."),
+        _preset("xor", "XOR gate", *xor(), "Notice that the line never settles: no line separates XOR, with or without the "
+                "offset trick, and the readout names the points whose mix shows it."),
+        _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge, "Notice what a small margin costs: (1, 1) and "
+                f"(0.875, 1) are 1/8 apart, the margin is about {max_margin(X_wedge, y_wedge).gamma_low:.3f}, and the perceptron "
+                f"makes {perceptron(X_wedge, y_wedge).mistakes} mistakes before it separates them."),
+        _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris, "Notice that far from the origin the data need "
+                "an offset: no line through the origin separates setosa (+1) from versicolor (−1), but with the offset trick "
+                f"(c = 1) the perceptron does, after {perceptron(augment(X_iris, 1.0), y_iris).mistakes} mistakes."),
     ]
 
 
@@ -333,8 +331,10 @@ class _Playground:
     def bound(self) -> float:
         """The theorem's bound from the package's numbers: ``novikoff_bound(R, γ)`` = (R/γ)², or
         with ``margin_target`` on ``margin_perceptron_bound(R, γ, target)``, with R =
-        :meth:`radius` and γ = ``margin().gamma_low``. The page shows the same bound computed from
-        its own 4-digit R (rounded up) and γ (rounded down), so its number is a little larger.
+        :meth:`radius` and γ = ``margin().gamma_low``. The page shows the same bound to 4
+        significant digits ("(R′/γ′)² ≈ 51" where this returns 51.000000000001265), from its own
+        float estimates of R and γ; whether the run stays within it, the page checks in exact
+        arithmetic on a bound from R rounded up and γ rounded down.
         """
         R, gamma = self.radius(), self.margin().gamma_low
         return margin_perceptron_bound(R, gamma, self._setting("target")) if self._setting("margin_target") else novikoff_bound(R, gamma)

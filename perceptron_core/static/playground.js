@@ -313,7 +313,7 @@ export function certifiedMargin(X, y, { c = null, candidates = [] } = {}) {
   const certificate = originCertificate(Z, keys);
   if (certificate) {
     return { ...none, status: "inseparable", certificate, reason: lifts(c)
-      ? `The +1 and −1 points meet: a mix of points ${listed(certificate.points)} with exact weights is the same point for both labels, so no line separates them, with or without an offset.`
+      ? `The +1 and −1 points meet: points ${listed(certificate.points)} mix, with exact weights, to one point for both labels.`
       : `The origin is a mix of y·x for point${certificate.points.length > 1 ? "s" : ""} ${listed(certificate.points)} (exact weights), so no line through the origin separates them.` };
   }
   return { ...none, status: "undecided", gamma, reason: "Floating point could not settle whether these points are " +
@@ -333,7 +333,8 @@ export function certifiedMargin(X, y, { c = null, candidates = [] } = {}) {
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MAX_POINTS = 200;
 const PLOT_W = 480;              // viewBox width; the svg scales to its column
-const HIT_PX = 14;               // how near (css px) a pointer must come to grab a point
+const HIT_PX = 14;               // how near (css px) a mouse must come to grab a point
+const HIT_TOUCH_PX = 24;         // and a finger (WCAG 2.2's 24-px target)
 const DRAG_PX = 4;               // a press that moves less than this is a click
 const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
 const KEY_STEP_BIG = 1 / 8;
@@ -433,9 +434,10 @@ const show = (e, on) => { if (e.hidden === on) e.hidden = !on; };
 const showSvg = (e, on) => attr(e, "display", on ? "inline" : "none"); // SVG has no `hidden`
 
 const STYLE = `
-.pcpg{margin:1em 0;color:inherit;font:inherit;max-width:100%} .pcpg *{box-sizing:border-box} .pcpg-title{font-weight:600;margin:0 0 .4rem}
-.pcpg-main{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:flex-start} .pcpg-figure{flex:1 1 420px;max-width:560px;min-width:0} .pcpg-side{flex:1 1 260px;min-width:0}
-.pcpg-plot{display:block;width:100%;height:auto;background:transparent;color:inherit;touch-action:none;cursor:crosshair;overflow:hidden;user-select:none;-webkit-user-select:none}
+.pcpg{margin:1em 0;color:inherit;font:inherit;max-width:100%;container-type:inline-size} .pcpg *{box-sizing:border-box} .pcpg-title{font-weight:600;margin:0 0 .4rem}
+.pcpg-main{display:grid;grid-template-columns:minmax(0,1fr);gap:.5rem 1.2rem;align-items:start} .pcpg-figure,.pcpg-side{min-width:0}
+@container (min-width:620px){.pcpg-main{grid-template-columns:minmax(0,1.3fr) minmax(16rem,1fr)}}
+.pcpg-plot{display:block;width:100%;height:auto;background:transparent;color:inherit;touch-action:manipulation;cursor:crosshair;overflow:hidden;user-select:none;-webkit-user-select:none}
 .pcpg-plot:focus{outline:none} .pcpg-plot:focus-visible,.pcpg-plot.pcpg-kbd:focus{outline:3px solid ${BLUE};outline-offset:2px} .pcpg-frame{fill:none;stroke:${GREY};stroke-width:1}
 .pcpg-axis{stroke:currentColor;stroke-width:1;fill:none} .pcpg-tick{fill:currentColor;font-size:12px} .pcpg-pos{fill:${BLUE};stroke:${BLUE};stroke-width:1.5}
 .pcpg-neg{fill:none;stroke:${RED};stroke-width:2.5} .pcpg-line{stroke:currentColor;stroke-width:2.5} .pcpg-normal,.pcpg-wnew{stroke:currentColor;stroke-width:2;fill:none}
@@ -443,23 +445,29 @@ const STYLE = `
 .pcpg-upd.pcpg-upd-neg{stroke:${RED}} .pcpg-band{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:4 3} .pcpg-culprit{fill:none;stroke:currentColor;stroke-width:2.5}
 .pcpg-sel{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:3 2} .pcpg-cursor{stroke:currentColor;stroke-width:1.5;fill:none;display:none}
 .pcpg-plot.pcpg-kbd .pcpg-cursor{display:inline} .pcpg-vlabel{fill:currentColor;font-size:13px;font-style:italic}
-.pcpg-help,.pcpg-note,.pcpg-legend{font-size:.875em;margin:.3rem 0} .pcpg-legend{display:flex;flex-wrap:wrap;gap:.1rem 1rem;list-style:none;padding:0}
-.pcpg-legend li{display:flex;align-items:center;gap:.3rem} .pcpg-legend svg{width:16px;height:16px;overflow:visible;color:inherit}
+.pcpg-help,.pcpg-note,.pcpg-legend{font-size:.875em;margin:.3rem 0} .pcpg-help p{margin:0 0 .2rem} .pcpg-legend{display:flex;flex-wrap:wrap;gap:.1rem 1rem;list-style:none;padding:0}
+.pcpg-legend li{display:flex;align-items:center;gap:.3rem} .pcpg-legend svg,.pcpg-label svg{width:16px;height:16px;overflow:visible;color:inherit}
+.pcpg-edit{margin:.4rem 0} .pcpg-label{display:inline-flex;gap:0} .pcpg-label button{display:inline-flex;align-items:center;gap:.35rem;min-width:44px;min-height:40px}
+.pcpg-label button:first-child{border-radius:4px 0 0 4px} .pcpg-label button:last-child{border-radius:0 4px 4px 0;margin-left:-1px}
+.pcpg-label button[aria-pressed=true]{font-weight:700;border:2px solid currentColor;box-shadow:inset 0 -3px 0 currentColor}
 .pcpg-message{margin:.3rem 0;padding:.35rem .6rem;border-left:4px solid ${RED}} .pcpg-message[hidden]{display:none}
 .pcpg-controls{display:flex;flex-direction:column;gap:.35rem;margin:0 0 .5rem} .pcpg-row{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .5rem}
 .pcpg button,.pcpg select{font:inherit;color:inherit;background:transparent;min-height:32px;min-width:32px;padding:.15rem .65rem;border:1px solid ${GREY};border-radius:4px;cursor:pointer}
 .pcpg select{max-width:100%} .pcpg option{background-color:Canvas;color:CanvasText}
 .pcpg button[aria-disabled=true],.pcpg select:disabled,.pcpg input:disabled{cursor:not-allowed;opacity:.6} .pcpg :focus-visible{outline:3px solid ${BLUE};outline-offset:2px}
 .pcpg input[type=checkbox]{width:24px;height:24px;margin:0;accent-color:${BLUE}} .pcpg label{display:inline-flex;align-items:center;gap:.4rem}
-.pcpg-range{flex:1 1 7rem;min-width:7rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
+.pcpg-range{flex:1 1 5rem;min-width:5rem;max-width:16rem;height:24px;margin:0;padding:0;background:transparent;-webkit-appearance:none;appearance:none;cursor:pointer}
 .pcpg-range::-webkit-slider-runnable-track{height:6px;border-radius:3px;background:${GREY}} .pcpg-range::-moz-range-track{height:6px;border-radius:3px;background:${GREY}}
 .pcpg-range::-webkit-slider-thumb{-webkit-appearance:none;appearance:none;box-sizing:border-box;width:24px;height:24px;margin-top:-9px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
 .pcpg-range::-moz-range-thumb{box-sizing:border-box;width:24px;height:24px;border-radius:50%;border:2px solid #fff;background:${BLUE}}
 .pcpg output{font-variant-numeric:tabular-nums;min-width:3.2em}
-.pcpg-readout{display:grid;grid-template-columns:auto 1fr;gap:.15rem .7rem;margin:.3rem 0;font-variant-numeric:tabular-nums} .pcpg-readout>div{display:contents}
-.pcpg-readout dt{font-weight:600} .pcpg-readout dd{margin:0}
+.pcpg dl.pcpg-readout{margin:.3rem 0 .6rem;font-size:.9em;font-variant-numeric:tabular-nums} .pcpg-readout>div{margin:0 0 .2rem}
+.pcpg dl.pcpg-readout dt{font-weight:600;display:inline;margin:0 .4em 0 0} .pcpg dl.pcpg-readout dd{margin:0;display:inline}
+@media print{.pcpg-edit{display:none}}
 .pcpg-status{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}`;
 
+// The readout's rules name dl.pcpg-readout inside .pcpg: as specific as the book theme's rules for
+// a dl with a class (a 3rem margin, dd indented 2rem), and later in the page, so they win.
 // Once per document (or shadow root): a page with two playgrounds, or two copies of the module
 // (the static book inlines it with each playground), needs the rules only once.
 function injectStyle(el) {
@@ -491,14 +499,14 @@ function readState(model) {
 // be empty or misleading. Returns sentences (shown in .pcpg-message and said in the live text).
 function diagnose(st, X, y) {
   const n = X.length, out = [];
-  if (n === 0) return ["No points yet: click to add a point, shift-click for the other label, or choose a data set."];
+  if (n === 0) return ["No points yet: tap or click the plot to add one (the +1 and \u22121 buttons under it choose the label), or choose a data set."];
   const atOrigin = X.map((p, i) => (p[0] === 0 && p[1] === 0 ? i : -1)).filter((i) => i >= 0);
   const nPos = y.filter((l) => l > 0).length, oneClass = nPos === 0 || nPos === n, cls = nPos ? "+1" : MINUS + "1";
   if (atOrigin.length === n && !st.offset) out.push("All points are at the origin: w·0 = 0 for every w, so every point is a tie (a mistake unless the tie rule predicts its label) and every update adds 0: no line through the origin separates them, and w never moves. Drag them apart, or add points elsewhere.");
   else if (atOrigin.length === n && !oneClass) out.push("All points are at the origin, +1 and \u22121 on the same spot: no line separates them, with or without an offset. Drag them apart.");
   else if (atOrigin.length && atOrigin.length < n && !st.offset) out.push(`${atOrigin.length > 1 ? "Points" : "Point"} ${listed(atOrigin)} ${atOrigin.length > 1 ? "are" : "is"} at the origin: no line through the origin separates it strictly (w·0 = 0), so without the offset trick the data are not separable. Move it, or turn on the offset trick.`);
-  if (oneClass && st.offset) out.push(`Only ${cls} points: with the offset trick a line can move as far from them as you like, so their margin in the plane is unbounded; the perceptron runs on the lifted points (x, c), whose margin γ′ is finite (shown). Add a point of the other label (shift-click).`);
-  else if (oneClass) out.push(`Only ${cls} points: without an offset the line passes through the origin, and it separates them only if they all lie strictly on one side of some line through the origin (then w turns towards them). Add a point of the other label (shift-click).`);
+  if (oneClass && st.offset) out.push(`Only ${cls} points: with the offset trick a line can move as far from them as you like, so their margin in the plane is unbounded; the perceptron runs on the lifted points (x, c), whose margin γ′ is finite (shown). Add a point of the other label (choose it under the plot).`);
+  else if (oneClass) out.push(`Only ${cls} points: without an offset the line passes through the origin, and it separates them only if they all lie strictly on one side of some line through the origin (then w turns towards them). Add a point of the other label (choose it under the plot).`);
   return out;
 }
 
@@ -588,7 +596,8 @@ class Playground {
     // cursor in data coordinates; dirty: the run must be computed again; lead: said before the
     // state at the next announcement; notice: a transient message (a refused point).
     const st = readState(model), id = `pcpg${++instances}-${Math.random().toString(36).slice(2, 7)}-`;
-    Object.assign(this, { model, el, st, id, res: null, pos: 0, sel: -1, cursor: null, playing: false, drag: null, dirty: true,
+    // adds: the label a tap, a click or Enter adds (the buttons under the plot choose it).
+    Object.assign(this, { model, el, st, id, res: null, pos: 0, sel: -1, cursor: null, playing: false, drag: null, dirty: true, adds: 1,
       frame: 0, abort: new AbortController(), timers: { play: 0, say: 0 }, lead: "", notice: "",
       restore: { points: st.points, labels: st.labels, preset: st.preset } });
     injectStyle(el);
@@ -605,21 +614,26 @@ class Playground {
     const g = s("g", { "aria-hidden": "true" }, this.svg);
     this.g = {};
     for (const [k, tag, cls, extra] of [["band", "path"], ["frame", "rect", "frame", { x: 0.5, y: 0.5 }], ["axes", "g", ""],
-      ["line", "line"], ["normal", "path"], ["wLabel", "text", "vlabel"], ["wold", "path"], ["wnew", "path"], ["upd", "path"],
+      ["line", "line"], ["normal", "path"], ["wLabel", "text", "vlabel pcpg-wlabel"], ["wold", "path"], ["wnew", "path"], ["upd", "path"],
       ["points", "g", ""], ["culprit", "circle", "culprit", { r: 11 }], ["sel", "circle", "sel", { r: 14 }], ["cursor", "path"]]) {
       this.g[k] = s(tag, { ...(cls === "" ? {} : { class: `pcpg-${cls || k}` }), ...extra }, g);
     }
     this.g.wLabel.textContent = "w";
     this.pointEls = [];
-    const help = h("p", { class: "pcpg-help", id: id("help"), text: "Click to add a +1 point, shift-click for \u22121; drag to " +
-      "move; alt-click or double-click to delete. Keyboard: arrows move the cursor (or the selected point, Shift for bigger " +
-      "steps), Enter adds +1, Shift+Enter \u22121, n / p select the next / previous point, Delete removes it, Escape " +
-      "deselects, Space plays, comma and period step." });
-    const icon = (body) => { const e = s("svg", { viewBox: "-8 -8 16 16" }); e.innerHTML = body; return e; };
+    // Three short lines, one per way in: the chapters name shift-click, alt-click and
+    // double-click too, which still work, but a reader needs only these.
+    const help = h("div", { class: "pcpg-help", id: id("help") }, [
+      "Touch: tap to add a point with the label chosen above, drag a point to move it, tap a point and then Delete point to remove it; swipe on empty space to scroll.",
+      "Mouse: click to add (Shift-click adds the other label), drag to move, double-click to delete.",
+      "Keys, with the plot focused: arrows move, Enter adds, n and p select a point, Delete removes it, Space plays, comma and period step.",
+    ].map((t) => h("p", { text: t })));
+    const icon = (body) => { const e = s("svg", { viewBox: "-8 -8 16 16", "aria-hidden": "true" }); e.innerHTML = body; return e; };
+    // The update arrow takes the colour of the point that made it: both are shown.
     const legend = h("ul", { class: "pcpg-legend", "aria-hidden": "true" }, [
       [`<path class="pcpg-pos" d="${CIRCLE_D}"/>`, "+1"], [`<path class="pcpg-neg" d="${SQUARE_D}"/>`, MINUS + "1"],
       ['<line class="pcpg-line" x1="-8" y1="6" x2="8" y2="-6"/>', "w·x + b = 0"],
-      [`<path class="pcpg-upd pcpg-upd-pos" d="${arrowPath(-7, 6, 7, -6, 7)}"/>`, "update y·x"],
+      [`<path class="pcpg-upd pcpg-upd-pos" d="${arrowPath(-8, 4, 2, -7, 6)}"/><path class="pcpg-upd pcpg-upd-neg" d="${arrowPath(-2, 8, 8, -3, 6)}"/>`,
+        "update y·x (the point's colour)"],
       ['<circle class="pcpg-culprit" r="6"/>', "the point of the update"]].map(([b, t]) => h("li", {}, [icon(b), t])));
     this.message = h("p", { class: "pcpg-message", hidden: true });
     this.status = h("div", { class: "pcpg-status", role: "status", "aria-live": "polite" });
@@ -633,11 +647,20 @@ class Playground {
     const row = (...kids) => h("div", { class: "pcpg-row" }, kids);
     c.preset = h("select", { id: id("preset") });
     c.tie = h("select", { id: id("tie") }, TIE_NAMES.map(([v, t]) => h("option", { value: v, text: t })));
+    // Under the plot, where a thumb is: the label a tap adds, and the ways to delete.
+    c.plus = h("button", { type: "button", "aria-pressed": "true" }, [icon(`<path class="pcpg-pos" d="${CIRCLE_D}"/>`), "+1"]);
+    c.minus = h("button", { type: "button", "aria-pressed": "false" }, [icon(`<path class="pcpg-neg" d="${SQUARE_D}"/>`), MINUS + "1"]);
+    // The message goes below them: above the plot it would move the plot under the finger.
+    const edit = h("div", { class: "pcpg-row pcpg-edit" }, [h("span", { id: id("adds"), text: "Tap adds" }),
+      h("div", { class: "pcpg-label", role: "group", "aria-labelledby": id("adds") }, [c.plus, c.minus]),
+      button("del", "Delete point"), button("clear", "Clear points")]);
     const controls = h("div", { class: "pcpg-controls" }, [
       row(lab("preset", "Data set"), c.preset),
-      row(button("play", "Play"), button("back", "Step back"), button("fwd", "Step forward"), button("reset", "Reset"),
-        button("clear", "Clear points")),
+      row(button("play", "Play"), button("back", "Step back"), button("fwd", "Step forward"), button("reset", "Reset")),
       row(lab("scrub", "Update"), range("scrub", { min: 0, max: 0, step: 1, value: 0 }), out("scrub")),
+    ]);
+    // The settings come after the readout: beside the plot, the numbers are what must fit.
+    const settings = h("div", { class: "pcpg-controls" }, [
       row(lab("tie", "Tie rule"), c.tie),
       row(check("offset", "Offset trick"), lab("c", "c"), range("c", { min: 0.1, max: 5, step: 0.1, value: this.st.c }), out("c")),
       row(check("margin", "Margin perceptron"), lab("target", "target τ"),
@@ -645,14 +668,14 @@ class Playground {
     ]);
     this.note = h("p", { class: "pcpg-note" });
     const r = this.readout = {}, dl = h("dl", { class: "pcpg-readout" });
-    for (const [k, t] of [["points", "Points"], ["radius", "Radius"], ["margin", "Margin"], ["update", "Update"],
-      ["mistakes", "Mistakes"], ["run", "Run"], ["bound", "Bound"], ["check", "Check"]]) {
+    for (const [k, t] of [["points", "Points"], ["separable", "Separable"], ["sizes", "Sizes"], ["bound", "Bound"],
+      ["update", "Update"], ["mistakes", "Mistakes"]]) {
       dl.append(h("div", {}, [h("dt", { text: t }), (r[k] = h("dd"))]));
     }
     this.titleEl = h("p", { class: "pcpg-title", id: id("title") });
     this.root = h("div", { class: "pcpg", role: "group", "aria-labelledby": id("title") }, [this.titleEl,
-      h("div", { class: "pcpg-main" }, [h("div", { class: "pcpg-figure" }, [this.message, this.svg, legend, help]),
-        h("div", { class: "pcpg-side" }, [controls, this.note, dl])]), this.status]);
+      h("div", { class: "pcpg-main" }, [h("div", { class: "pcpg-figure" }, [this.svg, edit, this.message, legend, help]),
+        h("div", { class: "pcpg-side" }, [controls, this.note, dl, settings])]), this.status]);
     this.el.append(this.root);
     this.syncControls();
   }
@@ -684,6 +707,14 @@ class Playground {
     const c = this.controls, on = (e, t, f) => e.addEventListener(t, f, { signal: this.abort.signal });
     for (const [t, f] of [["pointerdown", this.onPointerDown], ["pointermove", this.onPointerMove], ["pointerup", this.onPointerUp],
       ["pointercancel", (e) => this.onPointerUp(e, true)], ["dblclick", this.onDoubleClick], ["keydown", this.onKey]]) on(this.svg, t, f.bind(this));
+    // One finger scrolls the page, except on a point: the plot allows panning (touch-action),
+    // and a touch that starts on a point cancels it here, so that the finger drags the point.
+    this.svg.addEventListener("touchstart", (e) => {
+      if (e.touches.length === 1 && this.hitTest(e.touches[0], HIT_TOUCH_PX) >= 0) e.preventDefault();
+    }, { signal: this.abort.signal, passive: false });
+    on(c.plus, "click", () => this.chooseLabel(1));
+    on(c.minus, "click", () => this.chooseLabel(-1));
+    on(c.del, "click", () => (this.sel >= 0 ? this.deletePoint(this.sel) : this.sayNow("No point selected: tap a point first.", true)));
     // The keyboard cursor shows while the keyboard is in use on the plot.
     on(this.svg, "focus", () => this.svg.matches(":focus-visible") && this.svg.classList.add("pcpg-kbd"));
     on(this.svg, "blur", () => this.svg.classList.remove("pcpg-kbd"));
@@ -767,6 +798,12 @@ class Playground {
     this.editData(pts, this.st.labels, `Point ${i + 1} moved to ${pointText(pts[i])}.`, commit);
   }
 
+  chooseLabel(label) {
+    this.adds = label;
+    this.request();
+    this.sayNow(`A tap now adds a ${labelText(label)} point.`, true);
+  }
+
   select(i, announce = true) {
     this.sel = i;
     if (i >= 0) this.cursor = this.st.points[i].slice();
@@ -804,9 +841,9 @@ class Playground {
   }
 
   // The point nearest the pointer, within HIT_PX css pixels; the last drawn wins a tie (it is on top).
-  hitTest(e) {
+  hitTest(e, px = HIT_PX) {
     const r = this.svg.getBoundingClientRect(), v = this.view, k = r.width / v.W;
-    let best = -1, bestD = HIT_PX * HIT_PX;
+    let best = -1, bestD = px * px;
     this.st.points.forEach((p, i) => {
       const d = (r.left + sx(v, p[0]) * k - e.clientX) ** 2 + (r.top + sy(v, p[1]) * k - e.clientY) ** 2;
       if (d <= bestD) { bestD = d; best = i; }
@@ -818,8 +855,9 @@ class Playground {
     if (e.button !== 0 || this.drag) return;
     this.svg.classList.remove("pcpg-kbd");
     this.svg.focus({ preventScroll: true });
-    const hit = this.hitTest(e);
-    e.preventDefault();
+    const touch = e.pointerType !== "mouse", hit = this.hitTest(e, touch ? HIT_TOUCH_PX : HIT_PX);
+    this.lastPointer = e.pointerType;
+    if (!touch) e.preventDefault();  // a mouse press selects no text; a finger on empty space may scroll
     if (e.altKey) { if (hit >= 0) this.deletePoint(hit); return; }
     this.drag = { id: e.pointerId, hit, x: e.clientX, y: e.clientY, moved: false, shift: e.shiftKey };
     this.svg.setPointerCapture(e.pointerId);
@@ -842,11 +880,13 @@ class Playground {
     if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
     if (d.hit >= 0 && d.moved) { this.commit(); this.say(`Point ${d.hit + 1} moved to ${pointText(this.st.points[d.hit])}.`); }
     else if (d.hit >= 0) this.select(d.hit);
-    else if (!d.moved && !cancelled) this.justAdded = { i: this.addPoint(this.toData(e), d.shift ? -1 : 1), t: performance.now() };
+    else if (!d.moved && !cancelled) this.justAdded = { i: this.addPoint(this.toData(e), d.shift ? -this.adds : this.adds), t: performance.now() };
   }
 
-  // A double-click deletes the point under it, unless its first click just made that point.
+  // A double-click deletes the point under it, unless its first click just made that point. A
+  // double tap does not: a finger deletes with the Delete point button, on purpose.
   onDoubleClick(e) {
+    if (this.lastPointer !== "mouse") return;
     const hit = this.hitTest(e), j = this.justAdded;
     if (hit >= 0 && !(j && j.i === hit && performance.now() - j.t < 800)) this.deletePoint(hit);
   }
@@ -862,7 +902,7 @@ class Playground {
       const to = (this.cursor = clampToView(v, [from[0] + dx * f * (v.x1 - v.x0), from[1] + dy * f * (v.y1 - v.y0)]));
       if (this.sel >= 0) this.movePoint(this.sel, to, true);
       else this.say(`Cursor at ${pointText(to)}.`);
-    } else if (k === "Enter") this.addPoint(this.cursorAt(), e.shiftKey ? -1 : 1);
+    } else if (k === "Enter") this.addPoint(this.cursorAt(), e.shiftKey ? -this.adds : this.adds);
     else if ("nNpP".includes(k) && k.length === 1) {
       const fwd = k.toLowerCase() === "n";
       if (!n) this.sayNow("There are no points to select.", true);
@@ -934,9 +974,14 @@ class Playground {
     const t0 = performance.now();
     let t1 = t0;
     if (this.dirty) {
-      // After an edit the picture shows where the new run ends; a reset starts it again.
+      // After an edit the picture shows where the new run ends, or, when w ends with no line in
+      // the window (XOR's run comes back to w = 0), the last update that drew one; a reset
+      // starts it again.
       Object.assign(this, { dirty: false, res: compute(this.st) });
-      Object.assign(this, { pos: this.rewind ? 0 : this.total, rewind: false });
+      const v = fitView(this.st.view, this.res.X), c = this.res.c === null ? 0 : this.res.c, drawn = (w) => clipLine(v, w[0], w[1], c * (w[2] || 0));
+      let end = this.total;
+      while (end > 0 && !drawn(stepAt(this.res, end).w)) end--;
+      Object.assign(this, { pos: this.rewind ? 0 : end || this.total, rewind: false });
       t1 = performance.now();
     }
     this.pos = Math.max(0, Math.min(this.total, this.pos));
@@ -996,13 +1041,18 @@ class Playground {
     if (seg) {
       attr(g.line, "x1", f1(sx(v, seg[0][0]))); attr(g.line, "y1", f1(sy(v, seg[0][1])));
       attr(g.line, "x2", f1(sx(v, seg[1][0]))); attr(g.line, "y2", f1(sy(v, seg[1][1])));
-      // The normal starts at the foot of the perpendicular from the origin, or mid-segment when
-      // the foot is outside the window.
-      const foot = inView(v, seg[2]) ? seg[2] : [(seg[0][0] + seg[1][0]) / 2, (seg[0][1] + seg[1][1]) / 2];
-      const nn = Math.hypot(w[0], w[1]), L = 0.12 * v.W;
-      const x0 = sx(v, foot[0]), y0 = sy(v, foot[1]), x1 = x0 + L * w[0] / nn, y1 = y0 - L * w[1] / nn;
+      // The normal starts mid-segment (at the foot of the perpendicular from the origin it would
+      // lie on the update's arrows, which start there too), or at the foot if that leaves it more
+      // room: it is at most 0.12 of the width long and ends, with its label, 16 px inside the frame.
+      const nn = Math.hypot(w[0], w[1]), ux = w[0] / nn, uy = -w[1] / nn, PAD = 16;
+      const room = ([x, y]) => Math.min(0.12 * v.W, ...[[x, ux, v.W], [y, uy, v.H]].map(([q, d, max]) =>
+        (d > 0 ? (max - PAD - q) / d : d < 0 ? (PAD - q) / d : Infinity)));
+      const starts = [[(seg[0][0] + seg[1][0]) / 2, (seg[0][1] + seg[1][1]) / 2], seg[2]].filter((q) => inView(v, q))
+        .map((q) => [sx(v, q[0]), sy(v, q[1])]), [x0, y0] = starts.reduce((a, b) => (room(b) > room(a) + 1 ? b : a));
+      const L = Math.max(0, room([x0, y0])), x1 = x0 + L * ux, y1 = y0 + L * uy;
       attr(g.normal, "d", arrowPath(x0, y0, x1, y1));
-      attr(g.wLabel, "x", f1(x1 + 6 * w[0] / nn - 4)); attr(g.wLabel, "y", f1(y1 - 6 * w[1] / nn + 4));
+      attr(g.wLabel, "x", f1(Math.min(v.W - 12, Math.max(3, x1 + 8 * ux - 4))));
+      attr(g.wLabel, "y", f1(Math.min(v.H - 4, Math.max(13, y1 + 8 * uy + 4))));
     }
     for (const e of [g.line, g.normal, g.wLabel]) showSvg(e, Boolean(seg));
     // The band |w·x + b| / ‖w‖ < τγ of the Margin Perceptron (‖w‖ of the lifted w with c): its
@@ -1012,12 +1062,13 @@ class Playground {
     attr(g.band, "d", band.replaceAll(" ", "L"));
     showSvg(g.band, Boolean(band));
     // The update w ← w + y·x as a triangle from the origin (the plane's part of w, which with the
-    // offset trick is w without its last entry), drawn smaller when w has outgrown the window.
+    // offset trick is w without its last entry), drawn smaller when it would leave the frame:
+    // both ends stay 4 % of the window inside it.
     const st = at && at.step;
     if (st) {
-      const prev = at.prev || [0, 0], i = st.i, yx = [res.y[i] * res.X[i][0], res.y[i] * res.X[i][1]];
-      const big = Math.max(Math.hypot(prev[0], prev[1]), Math.hypot(w[0], w[1]), Math.hypot(...yx));
-      const k = (this.vectorScale = big > 0 ? Math.min(1, 0.45 * Math.min(v.x1 - v.x0, v.y1 - v.y0) / big) : 1);
+      const prev = at.prev || [0, 0], i = st.i, padX = 0.04 * (v.x1 - v.x0), padY = 0.04 * (v.y1 - v.y0);
+      const fit = (q, lo, hi) => (q > 0 ? Math.max(0, hi) / q : q < 0 ? Math.min(0, lo) / q : Infinity);
+      const k = (this.vectorScale = Math.min(1, ...[prev, w].flatMap((q) => [fit(q[0], v.x0 + padX, v.x1 - padX), fit(q[1], v.y0 + padY, v.y1 - padY)])));
       const P = (q) => [sx(v, k * q[0]), sy(v, k * q[1])], O = P([0, 0]), A = P(prev), B = P(w);
       attr(g.wold, "d", arrowPath(...O, ...A, 7));
       attr(g.wnew, "d", arrowPath(...O, ...B, 8));
@@ -1039,36 +1090,32 @@ class Playground {
 
   // --- words: the readout, the message, the live text ----------------------------------------
 
-  // The readout's rows as plain sentences; the live text reads the same sentences.
+  // The readout's rows, short; the live text reads the same words. Numbers have 4 significant
+  // digits: R, γ and the bound are the float estimates, so the bound agrees with the cell under
+  // a playground (pg.bound(), e.g. 51.000000000001265 is "≈ 51"). Whether the run is within the
+  // bound is decided on the bound checked in exact arithmetic (from R rounded up and γ down).
   words() {
     const res = this.res, st = this.st, n = res.n, c = res.c, l = c !== null ? "′" : "", R = `R${l}`, g = `γ${l}`, cert = res.cert;
-    const out = { points: `${n} (${res.nPos} of +1, ${n - res.nPos} of ${MINUS}1)`, margin: "—", radius: "—", update: "—", mistakes: "—", run: "—", bound: "—", check: "—" };
-    if (res.R) out.radius = `${R} ≈ ${num(res.R.estimate)}` + (c !== null ? ` (the lifted points (x, c) with c = ${num(c, 3)}; R ≈ ${num(res.Rplain.estimate)})` : "");
-    const est = cert && cert.gamma ? `floats estimate ${g} ≈ ${num(cert.gamma)}` : "", status = cert && cert.status;
-    if (status === "separable") out.margin = cert.low ? `${g} ≥ ${num(cert.low)}, certified (separable; ${est})` : `separable, certified${est ? `; ${est}, not certified` : ""}`;
-    else if (status) out.margin = `${status === "inseparable" ? "not separable" : "undecided"}. ${cert.reason}${status === "undecided" && est ? ` (${est}, not certified)` : ""}`;
+    const out = { points: `${n}: ${res.nPos} labelled +1, ${n - res.nPos} labelled ${MINUS}1`, separable: "—", sizes: "—", bound: "—", update: "—", mistakes: "—" };
+    const status = cert && cert.status, gamma = cert && cert.gamma, where = c !== null ? "with an offset" : "through the origin";
+    if (status) out.separable = { separable: `Yes, ${where}, checked exactly.`, inseparable: `No, checked exactly. ${cert.reason}`,
+      undecided: "Undecided: floating point could not settle it.", empty: "—" }[status];
+    if (res.R) out.sizes = `${R} ≈ ${num(res.R.estimate)}` + (gamma && status !== "inseparable" ? `, ${g} ≈ ${num(gamma)}` : "") +
+      (c !== null ? ` (the points lifted to (x, c), c = ${num(c, 3)})` : "");
     const run = res.run, k = this.pos, total = this.total, marg = res.kind === "margin";
     if (!run) return out;
-    out.update = this.updateText();
-    out.mistakes = `${marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k} so far (update ${k} of ${total}); ${res.mistakes} in the whole run` +
-      (marg ? ` (it also updates on points short of the target margin τ·${g})` : "");
-    out.run = (marg ? `Margin Perceptron aiming at τ·${g} = ${num(st.target * cert.low, 3)}: ` : "Perceptron: ") + (run.converged
-      ? `converged after ${plural(run.epochs, "epoch", "epochs")}` : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`);
-    if (!res.bound) {
-      out.bound = status === "inseparable" ? "none: the data are not separable, so no γ > 0 bounds the mistakes" : "none: no margin γ > 0 is certified";
-      out.check = status !== "inseparable" ? "No bound applies without a certified margin." : run.converged
-        ? "The run ended with a sweep without a mistake, though the data are not separable: under this tie rule a point with w·x = 0 " +
-          "counts as correct (w = 0, or its line passes through a point), or floating point rounded a score of 0 or less to above 0. " +
-          "Either way its w does not separate the points, and no bound applies."
-        : "This run did not stop. In exact arithmetic, with ties counted as mistakes, the perceptron never stops on data that are " +
-          "not separable: a sweep without a mistake would give a separator.";
-      return out;
-    }
-    const from = `from ${R} ≤ ${num(res.R.up)} and ${g} ≥ ${num(cert.low)}, all three certified`, B = num(res.bound);
-    out.bound = marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≤ ${B} with η = 1 − τ = ${num(1 - st.target, 4, -1)}, ${from}` : `(${R}/${g})² ≤ ${B}, ${from}`;
-    const count = marg ? total : res.mistakes, what = plural(count, marg ? "update" : "mistake", marg ? "updates" : "mistakes");
-    out.check = count <= res.bound ? `${what}${run.converged ? "" : " so far"} ≤ ${B}: the bound holds.`
-      : `${what} > ${B}: the bound fails, which the theorem rules out — please report this data set.`;
+    out.update = `${k} of ${total}: ${this.updateText()}`;
+    const ratio = res.R.estimate / gamma, eta = 1 - st.target;
+    out.bound = !res.bound ? `none: ${status === "inseparable" ? "the data are not separable" : "no margin γ > 0 is checked exactly"}`
+      : marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≈ ${num(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta)} with η = 1 − τ = ${num(eta, 4, -1)}`
+        : `(${R}/${g})² ≈ ${num(ratio * ratio)}`;
+    const made = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k;
+    const end = run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}` : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`;
+    const count = marg ? total : res.mistakes;
+    const check = !res.bound ? (run.converged && status === "inseparable" ? "; its last w separates nothing (a tie w·x = 0 counted as correct)" : "")
+      : count <= res.bound ? (marg ? `; ${plural(count, "update", "updates")} in all, within the bound` : ", within the bound")
+        : "; over the bound, which the theorem rules out: please report this data set";
+    out.mistakes = `${made} so far, ${res.mistakes} in the whole run` + (marg ? ` (and ${total - res.mistakes} updates short of τ·${g})` : "") + `: ${end}${check}.`;
     return out;
   }
 
@@ -1101,6 +1148,9 @@ class Playground {
     attr(c.back, "aria-disabled", String(this.pos <= 0));
     attr(c.fwd, "aria-disabled", String(this.pos >= total));
     c.tie.disabled = this.res.kind === "margin";
+    attr(c.plus, "aria-pressed", String(this.adds > 0));
+    attr(c.minus, "aria-pressed", String(this.adds < 0));
+    attr(c.del, "aria-disabled", String(this.sel < 0));
   }
 
   // The state in sentences, for screen readers.
@@ -1108,8 +1158,8 @@ class Playground {
     const res = this.res, w = this.words();
     const parts = [this.messageText(), `${plural(res.n, "point", "points")}: ${res.nPos} labelled +1, ${res.n - res.nPos} labelled ${MINUS}1.`];
     if (res.n && res.run) {
-      parts.push(`Margin: ${full(w.margin)} ${w.radius.split(" (")[0]}.`, `Update ${this.pos} of ${this.total}: ${w.update}.`,
-        `Mistakes: ${full(w.mistakes)} ${full(w.run)} Bound: ${full(w.bound)} ${full(w.check)}`);
+      parts.push(`Separable: ${full(w.separable)} ${full(w.sizes)} Bound: ${full(w.bound)}`, `Update ${full(w.update)}`,
+        `Mistakes: ${full(w.mistakes)}`);
     }
     return parts.filter(Boolean).join(" ");
   }
