@@ -145,8 +145,9 @@ def draw_tie(X: ArrayLike, y: ArrayLike, run, rule: str) -> Figure:
         where = "on the boundary" if s == 0 else f"margin {s / np.linalg.norm(run.w):.3f}"
         ax.annotate(f"$x_{j + 1}$: {where}", pt, xytext=(0, 9), textcoords="offset points",
                     ha="center", va="bottom", fontsize=9)
-    label = {"mistake": "tie = mistake (UML, MIT 6.036)",
-             "positive": "tie → predict +1 (CS229)"}.get(rule, f"tie = {rule}")
+    # The rule, not who uses it: which notes use which rule is the chapter's sources box.
+    label = {"mistake": "tie = mistake",
+             "positive": "tie → predict +1"}.get(rule, f"tie = {rule}")
     word = "mistake" if run.mistakes == 1 else "mistakes"
     ax.set_title(f"{label}\n{run.mistakes} {word}, final w = ({run.w[0]:g}, {run.w[1]:g})", fontsize=12)
     ax.legend(loc="lower left", fontsize=9)
