@@ -209,13 +209,15 @@ def test_the_chapter_previews_the_bound_and_ends_with_its_one_float_section():
 
 
 def test_exercise_rate_the_step_size_matters_from_a_nonzero_start():
-    """per-ex-rate's counterexample: from w0 = (-1, 0), the example ((1, 0), +1) shown twice
-    costs 2 mistakes with r = 1 (the second a tie) and 1 with r = 2."""
+    """per-ex-rate's counterexample: from w0 = (-3/2, 0), the example ((1, 0), +1) shown twice
+    costs 2 mistakes with r = 1 and 1 with r = 2, under every tie rule (no score is 0)."""
     counts = {}
     for r in (1, 2):
-        w, counts[r] = np.array([-1.0, 0.0]), 0
+        w, counts[r] = np.array([-1.5, 0.0]), 0
         for x, y in [(np.array([1.0, 0.0]), 1)] * 2:
-            if y * (w @ x) <= 0:
+            score = y * (w @ x)
+            assert score != 0  # no tie, so every tie rule makes the same run
+            if score < 0:
                 w, counts[r] = w + r * y * x, counts[r] + 1
     assert counts == {1: 2, 2: 1}
-    assert "$w_0 = (-1, 0)$" in prose("perceptron")
+    assert "$w_0 = (-3/2, 0)$" in prose("perceptron")
