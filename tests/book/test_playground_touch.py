@@ -98,7 +98,7 @@ def test_a_phone_reader_edits_the_points_and_scrolls_by_touch(browser, base_url)
     empty = at(0.15, 0.85)
     y0 = page.evaluate("scrollY")
     _finger(cdp, [empty, (empty[0], empty[1] - 200)], steps=10)
-    page.wait_for_timeout(300)
-    assert page.evaluate("scrollY") > y0 + 100 and len(_model(page)) == 1
+    page.wait_for_function(f"window.scrollY > {y0 + 100}", timeout=5000)  # fails if it never does
+    assert len(_model(page)) == 1
     assert errors == []
     context.close()
