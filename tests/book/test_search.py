@@ -6,7 +6,8 @@ Run with ``make test-browser`` or, against another build,
 Over http, a search lists sections as well as pages, each section linked to its anchor, and
 every excerpt is the plain text a reader reads: no TeX source, no code, nothing from the page's
 header or download menu. From file://, where a page may read no other file, the results are
-titles only and one sentence says why, with no failed request and no console error.
+titles only and one sentence says why, with no failed request and no console error. The
+results page, in the light and the dark theme, has no serious axe-core violation.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 import pytest
 
 # The same browser, local server and page recorder as the desktop tests.
-from test_browser import HTML_DIR, Visit
+from test_browser import AXE_OPTIONS, HTML_DIR, Visit
 from test_browser import base_url, browser, visit  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -43,11 +44,18 @@ def _search(v: Visit, with_excerpts: bool) -> list[dict]:
     return v.page.evaluate(_RESULTS)
 
 
-@pytest.mark.parametrize("query", ["margin", "perceptron"])
-def test_search_lists_sections_with_plain_text_excerpts(visit, base_url, query):
-    v = visit(f"{base_url}search.html?q={query}")
+@pytest.mark.parametrize(("query", "mode"), [("margin", "light"), ("perceptron", "dark")])
+def test_search_lists_sections_with_plain_text_excerpts(visit, base_url, query, mode):
+    from axe_playwright_python.sync_playwright import Axe
+
+    v = visit(f"{base_url}search.html?q={query}", mode)
     results = _search(v, with_excerpts=True)
     assert not v.problems(), v.problems()
+    # The results as a reader sees them, the searched words marked, pass axe-core (the page
+    # tests see the search page without results).
+    axe = Axe().run(v.page, options=AXE_OPTIONS).response["violations"]
+    assert not [(r["id"], r["nodes"][0]["target"]) for r in axe
+                if r["impact"] in ("serious", "critical")], axe
     print(f"\n{query!r}: {len(results)} results; the first three:")
     for r in results[:3]:
         print(f"  {r['title']} [{r['href']}]\n    {r['excerpt'][:160]}")
