@@ -53,7 +53,7 @@
       });
     // Innermost groups first: a fraction's parts, a root's, a superscript or subscript of
     // more than one character (in parentheses where they hold more than one term), then any
-    // other group's braces.
+    // other group's braces. A fraction or root of single characters has no braces (\tfrac12).
     var part = function (s) {
       return /[\s+\-/·=,<>]/.test(s.trim()) ? "(" + s.trim() + ")" : s.trim();
     };
@@ -62,6 +62,8 @@
       text = text.replace(/\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g, function (all, a, b) {
         return part(a) + "/" + part(b);
       }).replace(/\\sqrt\s*\{([^{}]*)\}/g, function (all, a) { return "√" + part(a); })
+        .replace(/\\frac\s*([^\s{}\\])\s*([^\s{}\\])/g, "$1/$2")
+        .replace(/\\sqrt\s*([^\s{}\\])/g, "√$1")
         .replace(/([_^])\{([^{}]*)\}/g, function (all, sign, a) {
           return /^[0-9]$/.test(a) || (sign === "^" && /^[-+*0-9]+$/.test(a)) ? sign + a
             : sign + part(a);
