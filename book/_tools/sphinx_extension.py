@@ -406,6 +406,19 @@ def _drop_fontawesome_script(app: Any, exception: Exception | None) -> None:
     (outdir / "_static" / "scripts" / "fontawesome.js").unlink(missing_ok=True)
 
 
+def _search_page_script(
+    app: Any, pagename: str, templatename: str, context: dict, doctree: Any
+) -> None:
+    """Load ``book/_static/search.js`` on the search page, and there only.
+
+    It changes Sphinx's search (plain-text excerpts, results for sections, titles only from
+    ``file://``), so it must run after ``searchtools.js``, which the page's template puts after
+    every registered script: hence ``defer``, which still runs it before the search starts.
+    """
+    if pagename == "search":
+        app.add_js_file("search.js", loading_method="defer")
+
+
 def _student_toc(app: Any, config: Any) -> None:
     """Refuse a student edition whose table of contents lists the instructor guide.
 
@@ -449,6 +462,7 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("doctree-read", _drop_solutions)
     app.connect("missing-reference", _unlink_the_guide)
     app.connect("html-page-context", _citation_list_roles)
+    app.connect("html-page-context", _search_page_script)
     app.connect("build-finished", _write_reader_notebooks)
     app.connect("build-finished", _drop_fontawesome_script)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
