@@ -25,6 +25,9 @@ before the build (the Makefile's ``jcache`` lines; myst-nb then finds every run 
   them: every chapter's, or those :data:`CHAPTERS_ENV_VAR` names (``make exercises
   CHAPTERS="margin offset"``). References to the instructor guide, which that edition leaves
   out, become plain text (:func:`_unlink_the_guide`).
+* It serves MathJax 4 from the book (:func:`_copy_mathjax`) and keeps each inline formula with
+  the punctuation after it, so that a phone's line never starts with it
+  (:func:`_keep_punctuation_with_math`).
 """
 
 from __future__ import annotations
