@@ -86,10 +86,15 @@ $(WHEEL): pyproject.toml $(filter perceptron_core/%,$(PACKAGE_FILES)) | $(STAMP)
 
 # The build is a file target: every later part of `make test` asks for it, and it is made again
 # only when a source of the book (or the package, through BOOK_SOURCES) is newer than it.
-BOOK_INPUTS := $(shell find book -type f -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*') \
-  _config.yml _toc.yml
+BOOK_INPUTS := $(shell find book -type f -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' \
+  -not -path '*/node_modules/*') _config.yml _toc.yml
 BOOK_HTML   := _build/html/index.html
-$(BOOK_HTML): $(BOOK_SOURCES) $(BOOK_INPUTS) $(WHEEL)
+# MathJax 4, which the book serves from its own _static/mathjax: from npm, at the versions of
+# book/_tools/mathjax/package-lock.json (book/_tools/sphinx_extension.py copies what pages load).
+MATHJAX := book/_tools/mathjax/node_modules/.package-lock.json
+$(MATHJAX): book/_tools/mathjax/package-lock.json
+	npm ci --prefix book/_tools/mathjax --no-audit --no-fund
+$(BOOK_HTML): $(BOOK_SOURCES) $(BOOK_INPUTS) $(WHEEL) $(MATHJAX)
 	$(call run_chapters,_build/.jupyter_cache)
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	touch $@
@@ -107,7 +112,7 @@ STUDENT_TOC := _build/student_toc.yml
 $(STUDENT_TOC): _toc.yml
 	mkdir -p $(@D) && grep -v "file: book/instructor_guide$$" _toc.yml > $@
 
-exercises: $(BOOK_SOURCES) $(STUDENT_TOC) $(WHEEL)
+exercises: $(BOOK_SOURCES) $(STUDENT_TOC) $(WHEEL) $(MATHJAX)
 	$(call run_chapters,_build/exercises/_build/.jupyter_cache)
 	PERCEPTRON_HIDE_SOLUTIONS=1 PERCEPTRON_CHAPTERS="$(CHAPTERS)" \
 	  $(BIN)/jupyter-book build . $(JB_FLAGS) --toc $(STUDENT_TOC) --path-output _build/exercises

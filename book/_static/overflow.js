@@ -1,6 +1,7 @@
 /* Wide content on screen and on paper.
  *
- * On screen, wide content that scrolls sideways says so: an equation, a code block or a table wider than
+ * On screen, wide content that scrolls sideways says so: a display equation MathJax 4 could not
+ * break (an array), a code block or a table wider than
  * the column (on a phone, mostly) gets the class pc-scroll-more while more of it lies to the
  * right, and pc-scroll-back once it has been scrolled; book.css fades that edge. Without this a
  * reader sees a cut-off formula with nothing to say that the rest is one swipe away.
@@ -9,8 +10,8 @@
  */
 (function () {
   "use strict";
-  var SELECTOR = "span.math, div.math mjx-container, div.highlight pre, " +
-    ".pst-scrollable-table-container";
+  /* Inline math does not scroll: MathJax 4 breaks it to the column (book.css). */
+  var SELECTOR = "div.math mjx-container, div.highlight pre, .pst-scrollable-table-container";
   /* MathJax's glyphs overhang their box by a pixel or two (an italic k, a superscript): that is
    * no content to scroll to, and a fade there would blur short formulas. */
   var SLACK = 4;
@@ -50,7 +51,7 @@
     if (document.fonts) { document.fonts.ready.then(soon); document.fonts.onloadingdone = soon; }
   }
   /* On paper nothing scrolls: a display equation wider than the printed column is set smaller
-   * to fit it (MathJax 3 does not break lines). The column's width is the printed page's, not
+   * to fit it (MathJax breaks lines for the screen's column, not the paper's). The column's width is the printed page's, not
    * the window's, so the size is left to CSS: print.css makes each div.math a container, whose
    * width is 100cqi, and min() keeps the size of an equation that fits. make pdf calls this
    * too (book/_tools/print_pdf.py). */

@@ -1,8 +1,9 @@
 """Sphinx extension for the book build: static sliders, launch buttons, reader notebooks, editions.
 
 `jupyter-book build` loads this extension (see ``_config.yml``). What stock extensions and tools
-do is left to them: ``sphinx-mathjax-offline`` serves MathJax 3 from the book (listed in
-``_config.yml``), jupyter-cache's ``local-parallel`` executor runs the notebooks one per core
+do is left to them: Sphinx's own mathjax extension loads MathJax 4 (``mathjax_path`` and
+``mathjax3_config`` in ``_config.yml``; npm installs it, :func:`_copy_mathjax` serves it from the
+book), jupyter-cache's ``local-parallel`` executor runs the notebooks one per core
 before the build (the Makefile's ``jcache`` lines; myst-nb then finds every run in the cache), and
 ``jupyter-book build --toc`` gives the student edition its page set (``make exercises`` builds from
 ``_toc.yml`` without the instructor guide). What is left here is the book's own:
@@ -24,6 +25,9 @@ before the build (the Makefile's ``jcache`` lines; myst-nb then finds every run 
   them: every chapter's, or those :data:`CHAPTERS_ENV_VAR` names (``make exercises
   CHAPTERS="margin offset"``). References to the instructor guide, which that edition leaves
   out, become plain text (:func:`_unlink_the_guide`).
+* It serves MathJax 4 from the book (:func:`_copy_mathjax`) and keeps each inline formula with
+  the punctuation after it, so that a phone's line never starts with it
+  (:func:`_keep_punctuation_with_math`).
 """
 
 from __future__ import annotations
@@ -419,6 +423,65 @@ def _search_page_script(
         app.add_js_file("search.js", loading_method="defer")
 
 
+#: MathJax 4 as npm installs it (``make book``: ``npm ci`` in book/_tools/mathjax, from its
+#: package-lock.json). The site gets only what its pages load (:func:`_copy_mathjax`).
+MATHJAX_NODE_MODULES = Path(__file__).parent / "mathjax" / "node_modules"
+
+
+def _copy_mathjax(app: Any, exception: Exception | None) -> None:
+    """Serve MathJax from the book's ``_static/mathjax``: no request leaves the site, and pages
+    work offline and from ``file://``.
+
+    Copied: the loader (``startup.js``), ``core.js``, the components ``mathjax3_config`` has the
+    loader load (``[tex]/ams`` is ``input/tex/extensions/ams.js``), and the CHTML half of the
+    font, whose web fonts and glyph tables MathJax loads as a page needs them (the site's
+    ``loader.paths.fonts`` is ``[mathjax]``, where the font goes): 3 MB, where the whole of
+    MathJax with every font is 70 MB.
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    source, target = MATHJAX_NODE_MODULES, Path(app.outdir, "_static", "mathjax")
+    if not (source / "mathjax" / "startup.js").is_file():
+        from sphinx.errors import ExtensionError
+
+        raise ExtensionError(f"MathJax is not installed in {source}: run `make book`, or "
+                             f"`npm ci --prefix {source.parent}`, and build again.")
+    shutil.rmtree(target, ignore_errors=True)
+    components = app.config.mathjax3_config["loader"]["load"]
+    for name in ["startup", "core", *components]:
+        rel = name.replace("[tex]/", "input/tex/extensions/") + ".js"
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source / "mathjax" / rel, target / rel)
+    font = source / "@mathjax" / "mathjax-newcm-font"
+    shutil.copytree(font / "chtml", target / "mathjax-newcm-font" / "chtml")
+    shutil.copy2(font / "chtml.js", target / "mathjax-newcm-font" / "chtml.js")
+
+
+#: Punctuation that closes a sentence or clause after a formula.
+_TRAILING_PUNCTUATION = re.compile(r"[,.;:!?)]+")
+
+
+def _keep_punctuation_with_math(app: Any, doctree: Any, docname: str) -> None:
+    """Hold each inline formula and the punctuation right after it together
+    (``<span class="pc-nobr">``, which book.css keeps on one line): a phone's line otherwise
+    breaks between them, and the next line starts with a lone "," or ".". The formula itself
+    still breaks inside (MathJax 4 breaks inline math at its operators)."""
+    from docutils import nodes
+
+    for math in list(doctree.findall(nodes.math)):
+        parent = math.parent
+        at = parent.index(math)
+        after = parent[at + 1] if at + 1 < len(parent) else None
+        found = isinstance(after, nodes.Text) and _TRAILING_PUNCTUATION.match(after.astext())
+        if found:
+            parent[at] = nodes.inline("", "", math, nodes.Text(found.group()), classes=["pc-nobr"])
+            rest = after.astext()[found.end():]
+            if rest:
+                parent[at + 1] = nodes.Text(rest)
+            else:
+                parent.remove(after)
+
+
 def _student_toc(app: Any, config: Any) -> None:
     """Refuse a student edition whose table of contents lists the instructor guide.
 
@@ -465,4 +528,6 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("html-page-context", _search_page_script)
     app.connect("build-finished", _write_reader_notebooks)
     app.connect("build-finished", _drop_fontawesome_script)
+    app.connect("doctree-resolved", _keep_punctuation_with_math)
+    app.connect("build-finished", _copy_mathjax)
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}

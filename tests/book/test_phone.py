@@ -25,6 +25,19 @@ page, when:
   only when the input and the thumb both have ``appearance: none`` (the native thumb is 16 px
   whatever the CSS says): tests/drawing/test_sliders.py checks that CSS.
 
+The math on a phone (issue 37, :func:`_math_problems`) fails the page too, when:
+
+* an inline formula is wider than its column: any line box of an inline ``mjx-container`` runs
+  past the content box of the nearest block around it (MathJax 4 breaks inline math at its
+  operators; one it cannot break must be rewritten, e.g. with ``\\allowbreak``);
+* a line starts with punctuation torn from the formula before it: the "," "." ";" or ":" right
+  after an inline formula sits on a line below the formula's last line
+  (book/_tools/sphinx_extension.py holds them together);
+* a display formula is cut: wider than its box (MathJax 4 breaks it to the column) with no
+  ``pc-scroll-more`` cue, or running past the ``div.math`` that clips it;
+* MathJax (its scripts, glyph tables and web fonts, from ``_static/mathjax``) weighs more than
+  :data:`MATHJAX_MAX_BYTES` on the page.
+
 The counts are printed for each page and width (``pytest -s`` shows them live).
 """
 
@@ -46,6 +59,9 @@ SHOWN = 5  # offenders named per kind and page
 # CSS px a scrolling box may hide without a cue: MathJax's glyphs overhang their box by a pixel
 # or two. The same as SLACK in book/_static/overflow.js.
 SLACK = 4
+# What MathJax may cost a page: its scripts, glyph tables and web fonts (issue 37's goal; MathJax
+# 3.2's tex-chtml.js alone was 1.16 MB). Bytes as decoded, as the site stores them.
+MATHJAX_MAX_BYTES = 800_000
 
 
 # What the page measures of itself, at a screen `width` CSS px wide.
@@ -161,10 +177,72 @@ def _open(browser, url: str, rel: str, width: int):
     return context, page
 
 
+# Issue 37's math checks, at the screen's width (see the module's docstring).
+_MATH_FIT = """() => {
+  const tol = %(tol)d, slack = %(slack)d;
+  const tex = m => ((m.querySelector('mjx-math') || m).getAttribute('data-latex')
+                    || m.textContent).replace(/\\s+/g, ' ').trim().slice(0, 80);
+  const shown = m => m.getClientRects().length && m.checkVisibility({checkVisibilityCSS: true});
+  const content = el => {
+    const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return {left: r.left + parseFloat(s.paddingLeft) + parseFloat(s.borderLeftWidth),
+            right: r.right - parseFloat(s.paddingRight) - parseFloat(s.borderRightWidth)};
+  };
+  const wide = [], torn = [], cut = [];
+  for (const m of document.querySelectorAll('mjx-container:not([display="true"])')) {
+    if (!shown(m)) continue;
+    let column = m.parentElement;
+    while (getComputedStyle(column).display.startsWith('inline')) column = column.parentElement;
+    const c = content(column), rects = [...m.getClientRects()];
+    const over = Math.max(...rects.map(r => Math.max(r.right - c.right, c.left - r.left)));
+    if (over > tol) wide.push({tex: tex(m), over: Math.round(over)});
+    const next = (m.closest('span.math') || m).nextSibling;
+    if (next && next.nodeType === Node.TEXT_NODE && /^[,.;:]/.test(next.textContent)) {
+      const mark = document.createRange();
+      mark.setStart(next, 0);
+      mark.setEnd(next, 1);
+      const p = mark.getBoundingClientRect(), last = rects[rects.length - 1];
+      if ((p.top + p.bottom) / 2 > last.bottom) torn.push({tex: tex(m), mark: next.textContent[0]});
+    }
+  }
+  for (const m of document.querySelectorAll('mjx-container[display="true"]')) {
+    if (!shown(m)) continue;
+    const box = m.closest('div.math') || m.parentElement;
+    const hidden = m.scrollWidth - m.clientWidth - m.scrollLeft;
+    const past = m.getBoundingClientRect().right - content(box).right;
+    if ((hidden > slack && !m.classList.contains('pc-scroll-more')) || past > tol) {
+      cut.push({tex: tex(m), over: Math.round(Math.max(hidden, past))});
+    }
+  }
+  const bytes = performance.getEntriesByType('resource')
+    .filter(e => e.name.includes('/_static/mathjax/'))
+    .reduce((sum, e) => sum + e.decodedBodySize, 0);
+  return {wide, torn, cut, bytes};
+}""" % {"tol": TOLERANCE, "slack": SLACK}
+
+
+def _math_problems(page, where: str) -> tuple[list[str], str]:
+    """Issue 37's math checks on an open page: its problems, and a line of counts."""
+    m = page.evaluate(_MATH_FIT)
+    problems = [f"{where}: inline formula {w['over']} px wider than its column: {w['tex']!r}"
+                for w in m["wide"][:SHOWN]]
+    problems += [f"{where}: a line starts with {t['mark']!r} torn from the formula before it: "
+                 f"{t['tex']!r}" for t in m["torn"][:SHOWN]]
+    problems += [f"{where}: display formula cut by {c['over']} px with no cue to the rest: "
+                 f"{c['tex']!r}" for c in m["cut"][:SHOWN]]
+    if m["bytes"] > MATHJAX_MAX_BYTES:
+        problems.append(f"{where}: MathJax loads {m['bytes'] / 1e3:.0f} kB (at most "
+                        f"{MATHJAX_MAX_BYTES / 1e3:.0f} kB)")
+    line = (f"  math: too wide {len(m['wide'])}  torn punctuation {len(m['torn'])}  cut display "
+            f"{len(m['cut'])}  MathJax {m['bytes'] / 1e3:.0f} kB")
+    return problems, line
+
+
 @pytest.mark.parametrize("rel", _page_names())
 def test_page_on_a_phone(rel, browser, base_url):
     """At 360 and 390 CSS px: no sideways scrolling, no inline math cut, sliders at
-    least 24 px, figure text at least 9 px."""
+    least 24 px, figure text at least 9 px; no formula wider than its column, no punctuation
+    torn from a formula, MathJax within its weight."""
     assert HTML_DIR / rel in _pages()
     problems: list[str] = []
     lines: list[str] = []
@@ -172,6 +250,7 @@ def test_page_on_a_phone(rel, browser, base_url):
         context, page = _open(browser, base_url + rel, rel, width)
         try:
             m = page.evaluate(_MEASURE, width)
+            math_problems, math_line = _math_problems(page, f"{rel} @{width}px")  # issue 37
         finally:
             context.close()
         where = f"{rel} @{width}px"
@@ -209,7 +288,8 @@ def test_page_on_a_phone(rel, browser, base_url):
                      f"{len(m['cut']):3}  in a scroller {m['inScroller']:3}  sliders "
                      f"{len(m['sliders'])}  under {MIN_TARGET} px {len(small)}  figure panels "
                      f"{len(m['figures'])}  smallest text {smallest:.1f} px  under {MIN_TEXT} "
-                     f"{len(tiny)}")
+                     f"{len(tiny)}" + math_line)
+        problems += math_problems
     _report(f"{rel} on a phone", lines)
     assert not problems, f"{rel}:\n" + "\n".join(problems)
 
