@@ -5,7 +5,7 @@ Usage::
     .venv/bin/python book/_tools/print_pdf.py [HTML_DIR] [OUT_DIR]
 
 ``HTML_DIR`` defaults to ``_build/html`` (``make book``), ``OUT_DIR`` to ``_build/pdf``. Each page
-of the table of contents (``_toc.yml``, in order) is opened from a local server, MathJax 3 is
+of the table of contents (``_toc.yml``, in order) is opened from a local server, MathJax is
 waited for (``MathJax.startup.promise``) so the math is typeset, a display equation wider than
 the text column is set smaller to fit it (``book/_static/overflow.js``, as in a reader's own
 print), every static slider prints its picture's alt text as a caption (in its own markup), and
