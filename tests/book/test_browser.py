@@ -127,6 +127,9 @@ def test_pages_load_nothing_off_site_and_mathjax_from_the_book():
             assert 'rel="icon"' in text, f"{rel}: declares no icon (browsers then ask /favicon.ico)"
         assert "THEBE_JS_URL" not in text, f"{rel}: sphinx-thebe's snippet is back"
         assert "fontawesome.js" not in text, f"{rel} loads Font Awesome's 1.5 MB script"
+        # A chapter's run printed nothing to stderr (a warning on the page is noise to a reader;
+        # a stale matplotlib font cache once put "findfont: ... not found" on every chapter).
+        assert "output stderr" not in text, f"{rel} shows a cell's stderr output"
         if 'class="math' in text:
             assert MATHJAX_ENTRY in text, f"{rel} has math but does not load {MATHJAX_ENTRY}"
             assert "MathJax.js" not in text, f"{rel} still loads MathJax 2"
