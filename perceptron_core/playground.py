@@ -1,5 +1,5 @@
 """The perceptron playground: points in the plane the reader adds, drags and deletes, with the
-perceptron (or the Margin Perceptron) run on them step by step, and R, γ and (R/γ)² beside it.
+perceptron (or the margin perceptron) run on them step by step, and R, γ and (R/γ)² beside it.
 
 One call, in a chapter or a notebook::
 
@@ -25,7 +25,7 @@ notebook runs, as for :func:`perceptron_core.figures.sliders.explore`:
 What the page computes, and how far to trust it:
 
 * its runs are plain float64 and follow the package's contract operation for operation, so
-  ``run()`` here makes the same updates, bit for bit (the Margin Perceptron's, given the same γ:
+  ``run()`` here makes the same updates, bit for bit (the margin perceptron's, given the same γ:
   see :meth:`_Playground.run`);
 * what it calls *certified* is checked in exact arithmetic in the page: the verdict "separable"
   (a separator whose every score is > 0 exactly), "not separable" (a certificate of at most 4
@@ -197,15 +197,16 @@ def presets() -> list[dict[str, Any]]:
     X_iris, y_iris = iris_pair("setosa", "versicolor", features=(2, 3))
     return [
         _preset("planted", "Planted margin", *planted(20, 2, gamma, seed=0)[:2], "Notice how far the mistakes stay below "
-                f"the bound: twenty points in the unit disc with a margin of at least {gamma:g}, so (R/γ)² ≤ {1 / gamma ** 2:g}."),
+                f"the bound: twenty points in the unit disc with a margin of at least {gamma:g}, so the bound is at most "
+                f"(1/{gamma:g})² = {1 / gamma ** 2:g} (the readout's, from the largest margin, is smaller)."),
         _preset("and", "AND gate", *logic_gate("and"), "Notice what the offset trick changes: through the origin no line "
                 "separates AND, since (0, 0) lies on every such line, but with the trick on the perceptron finds one."),
         _preset("or", "OR gate", *logic_gate("or"), "Notice that OR, like AND, is separable only with the offset trick, since "
                 "(0, 0) lies on every line through the origin."),
         _preset("xor", "XOR gate", *xor(), "Notice that the line never settles: no line separates XOR, with or without the "
-                "offset trick, and the readout names the points whose mix shows it."),
+                "offset trick; with it on, the readout names the points where the two classes' hulls meet."),
         _preset("wedge", "Narrow wedge (small margin)", X_wedge, y_wedge, "Notice what a small margin costs: (1, 1) and "
-                f"(0.875, 1) are 1/8 apart, the margin is about {max_margin(X_wedge, y_wedge).gamma_low:.3f}, and the perceptron "
+                f"(0.875, 1) are 1/8 apart, the margin is about {max_margin(X_wedge, y_wedge).gamma_low:.4g}, and the perceptron "
                 f"makes {perceptron(X_wedge, y_wedge).mistakes} mistakes before it separates them."),
         _preset("iris", "Iris petals (cm): setosa vs versicolor", X_iris, y_iris, "Notice that far from the origin the data need "
                 "an offset: no line through the origin separates setosa (+1) from versicolor (−1), but with the offset trick "
@@ -246,11 +247,11 @@ _CHECKS = {
     "labels": lambda v: [int(x) for x in _check_labels(v, name="labels")],
     "presets": _check_presets,
     "view": _check_view,
-    "tie": lambda v: _check_str(v, "tie", ("mistake", "positive", "negative"), "A tie y·w·x = 0 is a mistake, or predicts +1 or -1."),
+    "tie": lambda v: _check_str(v, "tie", ("mistake", "positive", "negative"), "A tie (w·x = 0) is a mistake, or predicts +1 or -1."),
     "offset": lambda v: check_flag(v, "offset"),
     "c": lambda v: _check_number(v, "c", 0, _LIMIT, "the height of the lifted points (x1, x2, c); usually c=1.", closed=True),
     "margin_target": lambda v: check_flag(v, "margin_target"),
-    "target": lambda v: _check_number(v, "target", 0, 1, "the Margin Perceptron aims at target·γ < γ; Balcan's is 0.5."),
+    "target": lambda v: _check_number(v, "target", 0, 1, "the margin perceptron aims at τγ with τ = target, below γ; Balcan's is 0.5."),
     "max_epochs": _check_max_epochs,
     "title": lambda v: _check_str(v, "title", (), "It is the playground's accessible name, e.g. title='AND gate'."),
 }
@@ -271,7 +272,7 @@ def _check_state(state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _floor4(v: float) -> float:
-    """``v`` rounded down to 4 significant digits, as the page rounds the γ it shows and aims at."""
+    """``v`` rounded down to 4 significant digits, as the page rounds the γ it aims at."""
     r = float(f"{v:.4g}")
     return r if r <= v else float(f"{r - 10.0 ** (math.floor(math.log10(v)) - 3):.4g}")
 
@@ -312,7 +313,8 @@ class _Playground:
         """The points as the run sees them (lifted to (x1, x2, c) with the offset trick), and y."""
         X, y = self._pair()
         if len(X) == 0:
-            raise ValueError(f"the playground has no points, so there is no {what}: add some (click in the plot, or set_data(X, y)).")
+            how = "click or tap in the plot, or call set_data(X, y)" if hasattr(self, "set_data") else "pass them: playground(X, y)"
+            raise ValueError(f"the playground has no points, so there is no {what}: add some ({how}).")
         return (augment(X, self._setting("c")) if self._setting("offset") else X), y
 
     def margin(self) -> MaxMargin:
@@ -329,15 +331,26 @@ class _Playground:
         return radius(self._lifted("radius")[0])
 
     def bound(self) -> float:
-        """The theorem's bound from the package's numbers: ``novikoff_bound(R, γ)`` = (R/γ)², or
-        with ``margin_target`` on ``margin_perceptron_bound(R, γ, target)``, with R =
-        :meth:`radius` and γ = ``margin().gamma_low``. The page shows the same bound to 4
-        significant digits ("(R′/γ′)² ≈ 51" where this returns 51.000000000001265), from its own
-        float estimates of R and γ; whether the run stays within it, the page checks in exact
-        arithmetic on a bound from R rounded up and γ rounded down.
+        """The theorem's bound from the package's numbers, with R = :meth:`radius`:
+        ``novikoff_bound(R, γ)`` = (R/γ)² with γ = ``margin().gamma_low``, or with
+        ``margin_target`` on ``margin_perceptron_bound(R, γ, target)`` with the γ the run aims
+        at (see :meth:`run`), so that it is the bound of that run. The page shows the same bound
+        to 4 significant digits ("(R′/γ′)² ≈ 51" where this returns 51.000000000001265), from its
+        float estimate of R (and of γ for the perceptron); whether the run stays within it, the
+        page checks in exact arithmetic on a bound from R rounded up and γ rounded down.
         """
-        R, gamma = self.radius(), self.margin().gamma_low
-        return margin_perceptron_bound(R, gamma, self._setting("target")) if self._setting("margin_target") else novikoff_bound(R, gamma)
+        if self._setting("margin_target"):
+            return margin_perceptron_bound(self.radius(), self._aim(*self._lifted("bound")), self._setting("target"))
+        return novikoff_bound(self.radius(), self.margin().gamma_low)
+
+    @staticmethod
+    def _aim(Z: NDArray[np.float64], y: NDArray[np.float64]) -> float:
+        """The γ the margin perceptron aims at (times τ): the certified γ rounded down to 4 digits."""
+        try:
+            return _floor4(max_margin(Z, y).gamma_low)
+        except ValueError as exc:
+            raise ValueError(f"the margin perceptron aims at τγ (τ = target), and these points have no positive margin γ: {exc} "
+                             "Turn margin_target off, or change the points.") from exc
 
     def run(self) -> PerceptronResult | MarginPerceptronResult:
         """The run the playground shows, computed by ``perceptron_core``.
@@ -345,29 +358,25 @@ class _Playground:
         ``perceptron(Z, y, tie=tie, max_epochs=max_epochs, record=True)`` on the points ``Z``
         (``augment(X, c)`` when ``offset`` is on, else ``X``): the page makes the same updates,
         bit for bit. With ``margin_target`` on, ``margin_perceptron(Z, y, γ, target=target, ...)``
-        with γ the package's certified ``max_margin(Z, y).gamma_low`` rounded down to 4 digits,
-        which is the γ the page shows and aims at unless the page's float estimate and the
-        package's γ fall on two sides of a 4-digit boundary.
+        with γ the package's certified ``max_margin(Z, y).gamma_low`` rounded down to 4 digits:
+        the γ the page aims at, which it shows as "the run aims at τ × γ" beside its 4-digit
+        estimate of γ (the two may differ in the last digit), unless the page's own certified
+        γ and the package's fall on two sides of a 4-digit boundary.
 
-        Either result's ``mistakes`` is the count the page labels "Mistakes" (the Margin
-        Perceptron's ``updates`` also counts its margin mistakes).
+        Either result's ``mistakes`` is the count the page labels "Mistakes" (the margin
+        perceptron's ``updates`` also counts its margin mistakes).
 
         Raises ``ValueError`` with no points, or with ``margin_target`` on points with no margin.
         """
         (Z, y), max_epochs = self._lifted("run"), self._setting("max_epochs")
         if not self._setting("margin_target"):
             return perceptron(Z, y, tie=self._setting("tie"), max_epochs=max_epochs, record=True)
-        try:
-            gamma = _floor4(max_margin(Z, y).gamma_low)
-        except ValueError as exc:
-            raise ValueError(f"the Margin Perceptron aims at target·γ, and these points have no positive margin γ: {exc} "
-                             "Turn margin_target off, or change the points.") from exc
-        return margin_perceptron(Z, y, gamma, target=self._setting("target"), max_epochs=max_epochs, record=True)
+        return margin_perceptron(Z, y, self._aim(Z, y), target=self._setting("target"), max_epochs=max_epochs, record=True)
 
     def __repr__(self) -> str:
         m = {k: self._setting(k) for k in MODEL_KEYS}
         n, pos = len(m["labels"]), sum(1 for v in m["labels"] if v > 0)
-        algo = f"Margin Perceptron aiming at {m['target']:g}·γ" if m["margin_target"] else f"perceptron, tie={m['tie']!r}"
+        algo = f"margin perceptron aiming at τγ, τ = {m['target']:g}" if m["margin_target"] else f"perceptron, tie={m['tie']!r}"
         preset, offset = f", preset {m['preset']!r}" if m["preset"] else "", f"on, c={m['c']:g}" if m["offset"] else "off"
         return (f"{type(self).__name__}({m['title']!r}: {n} point{'s' * (n != 1)} ({pos} labelled +1, {n - pos} labelled "
                 f"-1){preset}; {algo}, offset {offset}, max_epochs={m['max_epochs']})")
@@ -557,9 +566,9 @@ def playground(X: ArrayLike | None = None, y: ArrayLike | None = None, *, preset
     c : float
         The height of the lifted points, > 0.
     margin_target : bool
-        Start with the Margin Perceptron, aiming at ``target·γ``, instead of the perceptron.
+        Start with the margin perceptron, aiming at τγ with τ = ``target``, instead of the perceptron.
     target : float
-        The fraction of γ the Margin Perceptron aims at, strictly between 0 and 1.
+        The fraction τ of γ the margin perceptron aims at, strictly between 0 and 1.
     max_epochs : int
         The cap on sweeps, 1 to :data:`MAX_EPOCHS`.
     title : str

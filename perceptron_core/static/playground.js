@@ -75,7 +75,7 @@ export function marginPerceptronRun(X, y, gamma, { target = 0.5, c = null, maxEp
   if (!(gamma > 0 && Number.isFinite(gamma))) throw new RangeError(`gamma must be positive, got ${gamma}`);
   if (!(target > 0 && target < 1)) throw new RangeError(`target must be in (0, 1), got ${target}`);
   const Z = lifted(X, c).map((a, i) => a.map((v) => y[i] * v));
-  if (!Z.length) throw new RangeError("the Margin Perceptron needs at least one point");
+  if (!Z.length) throw new RangeError("the margin perceptron needs at least one point");
   const w = Z[0].slice(), w0 = w.slice(), aim = target * gamma, steps = [];
   let epoch = 0, clean = false;
   for (; !clean && epoch < maxEpochs; epoch++) {
@@ -275,10 +275,27 @@ function originCertificate(Z, keys) {
   return null;
 }
 
-/** Points listed for a sentence: "3", "3 and 7", "3, 7 and 9" (1-based, as the picture numbers them). */
-function listed(indices) {
-  const names = indices.map((i) => String(i + 1));
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+const MINUS = "\u2212";
+const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
+const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
+const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
+/** Names listed for a sentence: "a", "a and b", "a, b and c". */
+const listed = (names) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+/** Points named for a sentence by their number and place, as the Update row names them (the
+ *  picture does not number them): "2 at (1, 1)", or with labels "2 (+1 at (1, 1))". */
+const named = (ks, X, y, labels = false) => listed(ks.map((k) => `${k + 1} ${labels ? `(${labelText(y[k])} at ${pointText(X[k])})` : `at ${pointText(X[k])}`}`));
+
+/** The certificate in words: the points, and why no line separates them. */
+function certificateText({ points }, X, y, c) {
+  if (!lifts(c)) {  // Σλ y x = 0; one point alone is at the origin
+    return points.length === 1 ? `Point ${points[0] + 1} is at the origin, so no line through the origin separates the data.`
+      : `With weights ≥ 0, checked exactly, y x of points ${named(points, X, y, true)} add up to the origin, so no line through the origin separates the data.`;
+  }
+  // Σλ y (x, c) = 0: the weights of each class add up to ½, so a mix of each class is one point.
+  const [pos, neg] = [1, -1].map((l) => points.filter((k) => y[k] === l)), cls = (l) => labelText(l);
+  if (pos.length === 1 && neg.length === 1) return `The ${cls(1)} point ${pos[0] + 1} and the ${cls(-1)} point ${neg[0] + 1} are both at ${pointText(X[pos[0]])}, so no line separates them.`;
+  const side = (ks, l) => (ks.length === 1 ? `the ${cls(l)} point ${named(ks, X, y)}` : `a mix of the ${cls(l)} points ${named(ks, X, y)}`);
+  return `${side(pos, 1).replace(/^./, (a) => a.toUpperCase())} equals ${side(neg, -1)} (weights checked exactly), so the two classes' hulls meet and no line separates them.`;
 }
 
 /**
@@ -308,13 +325,11 @@ export function certifiedMargin(X, y, { c = null, candidates = [] } = {}) {
     const least = scores.reduce((a, b) => (atLeast(b, a) ? a : b)), ww = exactDot(w, w);
     const low = certifiedDecimal(margin(w), -1, (g) => g > 0 && atLeast(mul(least, least), mul(sq(g), ww)));
     return { ...none, status: "separable", gamma: Math.max(gamma || 0, margin(w)), low, w,
-      reason: `Separable ${where}: a separator has y·w·x > 0 at every point, checked in exact arithmetic.` };
+      reason: `Separable ${where}: a separator has y w·x > 0 at every point, checked in exact arithmetic.` };
   }
   const certificate = originCertificate(Z, keys);
   if (certificate) {
-    return { ...none, status: "inseparable", certificate, reason: lifts(c)
-      ? `The +1 and −1 points meet: points ${listed(certificate.points)} mix, with exact weights, to one point for both labels.`
-      : `The origin is a mix of y·x for point${certificate.points.length > 1 ? "s" : ""} ${listed(certificate.points)} (exact weights), so no line through the origin separates them.` };
+    return { ...none, status: "inseparable", certificate, reason: certificateText(certificate, X, y, c) };
   }
   return { ...none, status: "undecided", gamma, reason: "Floating point could not settle whether these points are " +
     "separable: no separator and no certificate checked out in exact arithmetic. No verdict." };
@@ -339,8 +354,7 @@ const DRAG_PX = 4;               // a press that moves less than this is a click
 const KEY_STEP = 1 / 40;         // an arrow press moves this fraction of the view (Shift: 1/8)
 const KEY_STEP_BIG = 1 / 8;
 const ANNOUNCE_MS = 350;         // the live text waits this long for the next change
-const MINUS = "\u2212";
-const TIE_NAMES = [["mistake", "a tie y·w·x = 0 is a mistake"], ["positive", "a tie predicts +1"], ["negative", "a tie predicts \u22121"]];
+const TIE_NAMES = [["mistake", "a tie (w·x = 0) is a mistake"], ["positive", "a tie predicts +1"], ["negative", "a tie predicts \u22121"]];
 // Both classes keep 3:1 (in fact over 4:1) against a white page and against #121212, so one pair
 // serves the light and the dark theme; the shapes (filled circle, open square) carry the label
 // without colour.
@@ -349,9 +363,6 @@ const CIRCLE_D = "M-6,0a6,6 0 1,0 12,0a6,6 0 1,0 -12,0Z";
 const SQUARE_D = "M-5.5,-5.5h11v11h-11Z";
 let instances = 0;
 
-const coord = (v) => String(Number(v.toFixed(3)) || 0).replace("-", MINUS);
-const pointText = (p) => `(${coord(p[0])}, ${coord(p[1])})`;
-const labelText = (l) => (l > 0 ? "+1" : MINUS + "1");
 const full = (t) => (/[.!?]$/.test(t) ? t : t + ".");  // a sentence ends with one stop
 const plural = (k, one, many) => `${k} ${k === 1 ? one : many}`;
 
@@ -446,7 +457,7 @@ const STYLE = `
 .pcpg-sel{fill:none;stroke:currentColor;stroke-width:1.5;stroke-dasharray:3 2} .pcpg-cursor{stroke:currentColor;stroke-width:1.5;fill:none;display:none}
 .pcpg-plot.pcpg-kbd .pcpg-cursor{display:inline} .pcpg-vlabel{fill:currentColor;font-size:13px;font-style:italic}
 .pcpg-help,.pcpg-note,.pcpg-legend{font-size:.875em;margin:.3rem 0} .pcpg-help p{margin:0 0 .2rem} .pcpg-legend{display:flex;flex-wrap:wrap;gap:.1rem 1rem;list-style:none;padding:0}
-.pcpg-legend li{display:flex;align-items:center;gap:.3rem} .pcpg-legend svg,.pcpg-label svg{width:16px;height:16px;overflow:visible;color:inherit}
+.pcpg-legend li{display:flex;align-items:center;gap:.3rem} .pcpg-legend li[hidden]{display:none} .pcpg-legend svg,.pcpg-label svg{width:16px;height:16px;overflow:visible;color:inherit}
 .pcpg-edit{margin:.4rem 0} .pcpg-label{display:inline-flex;gap:0} .pcpg-label button{display:inline-flex;align-items:center;gap:.35rem;min-width:44px;min-height:40px}
 .pcpg-label button:first-child{border-radius:4px 0 0 4px} .pcpg-label button:last-child{border-radius:0 4px 4px 0;margin-left:-1px}
 .pcpg-label button[aria-pressed=true]{font-weight:700;border:2px solid currentColor;box-shadow:inset 0 -3px 0 currentColor}
@@ -504,8 +515,11 @@ function diagnose(st, X, y) {
   const nPos = y.filter((l) => l > 0).length, oneClass = nPos === 0 || nPos === n, cls = nPos ? "+1" : MINUS + "1";
   if (atOrigin.length === n && !st.offset) out.push("All points are at the origin: w·0 = 0 for every w, so every point is a tie (a mistake unless the tie rule predicts its label) and every update adds 0: no line through the origin separates them, and w never moves. Drag them apart, or add points elsewhere.");
   else if (atOrigin.length === n && !oneClass) out.push("All points are at the origin, +1 and \u22121 on the same spot: no line separates them, with or without an offset. Drag them apart.");
-  else if (atOrigin.length && atOrigin.length < n && !st.offset) out.push(`${atOrigin.length > 1 ? "Points" : "Point"} ${listed(atOrigin)} ${atOrigin.length > 1 ? "are" : "is"} at the origin: no line through the origin separates it strictly (w·0 = 0), so without the offset trick the data are not separable. Move it, or turn on the offset trick.`);
-  if (oneClass && st.offset) out.push(`Only ${cls} points: with the offset trick a line can move as far from them as you like, so their margin in the plane is unbounded; the perceptron runs on the lifted points (x, c), whose margin γ′ is finite (shown). Add a point of the other label (choose it under the plot).`);
+  else if (atOrigin.length && atOrigin.length < n && !st.offset) {
+    const [noun, verb, it] = atOrigin.length > 1 ? ["Points", "are", "them"] : ["Point", "is", "it"];
+    out.push(`${noun} ${listed(atOrigin.map((i) => String(i + 1)))} ${verb} at the origin: w·0 = 0 for every w, so no line through the origin has ${it} strictly on one side, and without the offset trick the data are not separable. Move ${it}, or turn on the offset trick (which lets the line miss the origin).`);
+  }
+  if (oneClass && st.offset) out.push(`Only ${cls} points: with the offset trick a line can move as far from them as you like, so their largest margin with an offset is unbounded; the perceptron runs on the lifted points (x, c), whose margin γ′ is finite (shown). Add a point of the other label (choose it under the plot).`);
   else if (oneClass) out.push(`Only ${cls} points: without an offset the line passes through the origin, and it separates them only if they all lie strictly on one side of some line through the origin (then w turns towards them). Add a point of the other label (choose it under the plot).`);
   return out;
 }
@@ -527,7 +541,8 @@ function compute(st) {
       const mp = marginPerceptronRun(X, y, low, { target: st.target, c, maxEpochs: st.maxEpochs });
       Object.assign(res, { kind: "margin", run: mp, bound: R && marginPerceptronBound(R, low, st.target), mistakes: mp.steps.filter((t) => t.mistake).length });
     } else {
-      if (st.margin) res.notes.push("The Margin Perceptron aims at τ·γ and needs a certified margin γ > 0: until the data have one, the plot shows the perceptron.");
+      const g = c === null ? "γ" : "γ′";
+      if (st.margin) res.notes.push(`The margin perceptron aims at τ${g} and needs a margin ${g} > 0 checked exactly: until the data have one, the plot shows the perceptron.`);
       Object.assign(res, { run, bound: low && R ? perceptronBound(R, low) : null, mistakes: run.steps.length });
     }
   } catch (err) { // a failure of the mathematics is a bug; the reader gets the message, not a blank plot
@@ -625,16 +640,22 @@ class Playground {
     const help = h("div", { class: "pcpg-help", id: id("help") }, [
       "Touch: tap to add a point with the label chosen above, drag a point to move it, tap a point and then Delete point to remove it; swipe on empty space to scroll.",
       "Mouse: click to add (Shift-click adds the other label), drag to move, double-click to delete.",
-      "Keys, with the plot focused: arrows move, Enter adds, n and p select a point, Delete removes it, Space plays, comma and period step.",
+      "Keys, with the plot focused: arrows move the cursor, or the selected point (Shift: farther); Enter adds (Shift+Enter: the other label); n and p select a point, Escape deselects, Delete removes it; Space plays; comma and period step.",
     ].map((t) => h("p", { text: t })));
     const icon = (body) => { const e = s("svg", { viewBox: "-8 -8 16 16", "aria-hidden": "true" }); e.innerHTML = body; return e; };
-    // The update arrow takes the colour of the point that made it: both are shown.
+    // The update arrow takes the colour of the point that made it: both are shown. The band's
+    // entry shows only while the margin perceptron runs (drawText).
     const legend = h("ul", { class: "pcpg-legend", "aria-hidden": "true" }, [
       [`<path class="pcpg-pos" d="${CIRCLE_D}"/>`, "+1"], [`<path class="pcpg-neg" d="${SQUARE_D}"/>`, MINUS + "1"],
       ['<line class="pcpg-line" x1="-8" y1="6" x2="8" y2="-6"/>', "w·x + b = 0"],
+      [`<path class="pcpg-wnew" d="${arrowPath(-8, 8, 2, -8, 6)}"/><path class="pcpg-wold" d="${arrowPath(-8, 8, 8, 2, 6)}"/>`,
+        "w (dashed: before the update)"],
       [`<path class="pcpg-upd pcpg-upd-pos" d="${arrowPath(-8, 4, 2, -7, 6)}"/><path class="pcpg-upd pcpg-upd-neg" d="${arrowPath(-2, 8, 8, -3, 6)}"/>`,
-        "update y·x (the point's colour)"],
-      ['<circle class="pcpg-culprit" r="6"/>', "the point of the update"]].map(([b, t]) => h("li", {}, [icon(b), t])));
+        "update y x (the point's colour)"],
+      ['<circle class="pcpg-culprit" r="6"/>', "the point of the update"],
+      ['<path class="pcpg-band" d="M-8,1L8,-8M-8,8L8,-1"/>', "the band the margin perceptron aims beyond (τγ)"],
+    ].map(([b, t]) => h("li", {}, [icon(b), t])));
+    this.legendBand = legend.lastChild;
     this.message = h("p", { class: "pcpg-message", hidden: true });
     this.status = h("div", { class: "pcpg-status", role: "status", "aria-live": "polite" });
 
@@ -646,12 +667,13 @@ class Playground {
     const check = (k, t) => h("label", { for: id(k) }, [(c[k] = h("input", { type: "checkbox", id: id(k) })), t]);
     const row = (...kids) => h("div", { class: "pcpg-row" }, kids);
     c.preset = h("select", { id: id("preset") });
-    c.tie = h("select", { id: id("tie") }, TIE_NAMES.map(([v, t]) => h("option", { value: v, text: t })));
+    c.tie = h("select", { id: id("tie"), "aria-describedby": id("tieWhy") }, TIE_NAMES.map(([v, t]) => h("option", { value: v, text: t })));
+    c.tieWhy = h("span", { id: id("tieWhy"), text: "unused: the margin perceptron updates at every tie" });
     // Under the plot, where a thumb is: the label a tap adds, and the ways to delete.
     c.plus = h("button", { type: "button", "aria-pressed": "true" }, [icon(`<path class="pcpg-pos" d="${CIRCLE_D}"/>`), "+1"]);
     c.minus = h("button", { type: "button", "aria-pressed": "false" }, [icon(`<path class="pcpg-neg" d="${SQUARE_D}"/>`), MINUS + "1"]);
     // The message goes below them: above the plot it would move the plot under the finger.
-    const edit = h("div", { class: "pcpg-row pcpg-edit" }, [h("span", { id: id("adds"), text: "Tap adds" }),
+    const edit = h("div", { class: "pcpg-row pcpg-edit" }, [h("span", { id: id("adds"), text: "Click or tap adds" }),
       h("div", { class: "pcpg-label", role: "group", "aria-labelledby": id("adds") }, [c.plus, c.minus]),
       button("del", "Delete point"), button("clear", "Clear points")]);
     const controls = h("div", { class: "pcpg-controls" }, [
@@ -661,17 +683,18 @@ class Playground {
     ]);
     // The settings come after the readout: beside the plot, the numbers are what must fit.
     const settings = h("div", { class: "pcpg-controls" }, [
-      row(lab("tie", "Tie rule"), c.tie),
+      row(lab("tie", "Tie rule"), c.tie, c.tieWhy),
       row(check("offset", "Offset trick"), lab("c", "c"), range("c", { min: 0.1, max: 5, step: 0.1, value: this.st.c }), out("c")),
       row(check("margin", "Margin perceptron"), lab("target", "target τ"),
         range("target", { min: 0.05, max: 0.95, step: 0.05, value: this.st.target }), out("target")),
     ]);
     this.note = h("p", { class: "pcpg-note" });
     const r = this.readout = {}, dl = h("dl", { class: "pcpg-readout" });
-    for (const [k, t] of [["points", "Points"], ["separable", "Separable"], ["sizes", "Sizes"], ["bound", "Bound"],
+    for (const [k, t] of [["points", "Points"], ["separable", "Separable"], ["sizes", "R and γ"], ["bound", "Bound"],
       ["update", "Update"], ["mistakes", "Mistakes"]]) {
       dl.append(h("div", {}, [h("dt", { text: t }), (r[k] = h("dd"))]));
     }
+    this.sizesName = dl.children[2].firstChild;  // "R′ and γ′" with the offset trick
     this.titleEl = h("p", { class: "pcpg-title", id: id("title") });
     this.root = h("div", { class: "pcpg", role: "group", "aria-labelledby": id("title") }, [this.titleEl,
       h("div", { class: "pcpg-main" }, [h("div", { class: "pcpg-figure" }, [this.svg, edit, this.message, legend, help]),
@@ -714,7 +737,7 @@ class Playground {
     }, { signal: this.abort.signal, passive: false });
     on(c.plus, "click", () => this.chooseLabel(1));
     on(c.minus, "click", () => this.chooseLabel(-1));
-    on(c.del, "click", () => (this.sel >= 0 ? this.deletePoint(this.sel) : this.sayNow("No point selected: tap a point first.", true)));
+    on(c.del, "click", () => (this.sel >= 0 ? this.deletePoint(this.sel) : this.sayNow("No point selected: click or tap a point first.", true)));
     // The keyboard cursor shows while the keyboard is in use on the plot.
     on(this.svg, "focus", () => this.svg.matches(":focus-visible") && this.svg.classList.add("pcpg-kbd"));
     on(this.svg, "blur", () => this.svg.classList.remove("pcpg-kbd"));
@@ -801,7 +824,7 @@ class Playground {
   chooseLabel(label) {
     this.adds = label;
     this.request();
-    this.sayNow(`A tap now adds a ${labelText(label)} point.`, true);
+    this.sayNow(`A click or tap now adds a ${labelText(label)} point.`, true);
   }
 
   select(i, announce = true) {
@@ -1091,42 +1114,49 @@ class Playground {
   // --- words: the readout, the message, the live text ----------------------------------------
 
   // The readout's rows, short; the live text reads the same words. Numbers have 4 significant
-  // digits: R, γ and the bound are the float estimates, so the bound agrees with the cell under
-  // a playground (pg.bound(), e.g. 51.000000000001265 is "≈ 51"). Whether the run is within the
-  // bound is decided on the bound checked in exact arithmetic (from R rounded up and γ down).
+  // digits: R, γ and the perceptron's bound are the float estimates, so the bound agrees with the
+  // cell under a playground (pg.bound(), e.g. 51.000000000001265 is "≈ 51"). The margin
+  // perceptron aims at the γ checked exactly (`low`, rounded down), which may be one unit of the
+  // 4th digit below the estimate shown: the row says so, and its bound is from that γ, as
+  // pg.bound() computes it. Whether the run is within the bound is decided on the bound checked
+  // in exact arithmetic (from R rounded up and γ down).
   words() {
     const res = this.res, st = this.st, n = res.n, c = res.c, l = c !== null ? "′" : "", R = `R${l}`, g = `γ${l}`, cert = res.cert;
-    const out = { points: `${n}: ${res.nPos} labelled +1, ${n - res.nPos} labelled ${MINUS}1`, separable: "—", sizes: "—", bound: "—", update: "—", mistakes: "—" };
-    const status = cert && cert.status, gamma = cert && cert.gamma, where = c !== null ? "with an offset" : "through the origin";
+    const out = { points: `${n} (${res.nPos} labelled +1, ${n - res.nPos} labelled ${MINUS}1)`, separable: "—", sizes: "—", bound: "—", update: "—", mistakes: "—" };
+    const status = cert && cert.status, gamma = cert && cert.gamma, where = c !== null ? "with an offset" : "through the origin", marg = res.kind === "margin";
     if (status) out.separable = { separable: `Yes, ${where}, checked exactly.`, inseparable: `No, checked exactly. ${cert.reason}`,
       undecided: "Undecided: floating point could not settle it.", empty: "—" }[status];
     if (res.R) out.sizes = `${R} ≈ ${num(res.R.estimate)}` + (gamma && status !== "inseparable" ? `, ${g} ≈ ${num(gamma)}` : "") +
-      (c !== null ? ` (the points lifted to (x, c), c = ${num(c, 3)})` : "");
-    const run = res.run, k = this.pos, total = this.total, marg = res.kind === "margin";
+      (c !== null ? ` (the points lifted to (x, c), c = ${num(c, 3)})` : "") + (marg ? `; the run aims at τ × ${num(cert.low)}` : "");
+    const run = res.run, k = this.pos, total = this.total;
     if (!run) return out;
     out.update = `${k} of ${total}: ${this.updateText()}`;
-    const ratio = res.R.estimate / gamma, eta = 1 - st.target;
-    out.bound = !res.bound ? `none: ${status === "inseparable" ? "the data are not separable" : "no margin γ > 0 is checked exactly"}`
-      : marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≈ ${num(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta)} with η = 1 − τ = ${num(eta, 4, -1)}`
+    const ratio = res.R.estimate / (marg ? cert.low : gamma), eta = 1 - st.target;
+    out.bound = !res.bound ? `none: ${status === "inseparable" ? "the data are not separable" : `no margin ${g} > 0 is checked exactly`}`
+      : marg ? `2(${R}/${g})²/η² + 2(${R}/${g})/η ≈ ${num(2 * ratio * ratio / (eta * eta) + 2 * ratio / eta)} with ${g} = ${num(cert.low)} and η = 1 − τ = ${num(eta)}`
         : `(${R}/${g})² ≈ ${num(ratio * ratio)}`;
-    const made = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k;
-    const end = run.converged ? `converged after ${plural(run.epochs, "epoch", "epochs")}` : `stopped at max_epochs = ${res.maxEpochs}, still making ${marg ? "margin " : ""}mistakes`;
-    const count = marg ? total : res.mistakes;
-    const check = !res.bound ? (run.converged && status === "inseparable" ? "; its last w separates nothing (a tie w·x = 0 counted as correct)" : "")
-      : count <= res.bound ? (marg ? `; ${plural(count, "update", "updates")} in all, within the bound` : ", within the bound")
-        : "; over the bound, which the theorem rules out: please report this data set";
-    out.mistakes = `${made} so far, ${res.mistakes} in the whole run` + (marg ? ` (and ${total - res.mistakes} updates short of τ·${g})` : "") + `: ${end}${check}.`;
+    const made = marg ? run.steps.slice(0, k).filter((t) => t.mistake).length : k, short = total - res.mistakes;
+    const epochs = plural(run.epochs, "epoch", "epochs"), count = marg ? total : res.mistakes;
+    // A run on data that are not separable stops with a clean sweep only where ties count as correct.
+    const end = !run.converged ? `stopped at the cap of ${plural(res.maxEpochs, "epoch", "epochs")} (max_epochs), still making ${marg ? "margin " : ""}mistakes`
+      : !res.bound && status === "inseparable" ? `stopped after ${run.epochs === 1 ? "1 epoch with no mistake" : `${epochs}, the last with no mistake`}, ` +
+        "only because this tie rule counts a tie (w·x = 0) as correct: its last w does not separate the data" : `converged after ${epochs}`;
+    const check = !res.bound ? "" : count <= res.bound ? (marg ? `; ${plural(count, "update", "updates")} in all, within the bound` : ", within the bound")
+      : "; over the bound, which the theorem rules out: please report this data set";
+    out.mistakes = `${marg ? plural(made, "true mistake", "true mistakes") : made} so far, ${res.mistakes} in ${run.converged ? "the whole run" : epochs}` +
+      (marg && short ? `, and ${plural(short, "margin mistake that was not a true mistake", "margin mistakes that were not true mistakes")} (short of τ${g})` : "") +
+      `: ${end}${check}.`;
     return out;
   }
 
   // What happened at the scrub position, in words.
   updateText() {
-    const res = this.res, at = stepAt(res, this.pos), st = at && at.step, w = at && at.w;
-    if (!st) return res.kind === "margin" ? "the start: w = y·x of point 1" : "the start: w = 0, no line yet";
+    const res = this.res, at = stepAt(res, this.pos), st = at && at.step, w = at && at.w, lift = res.c !== null ? ", with x′ = (x, c)" : "";
+    if (!st) return res.kind === "margin" ? `the start: ${lift ? "w′ = y x′" : "w = y x"} of point 1${lift}` : "the start: w = 0, no line yet";
     const i = st.i, why = res.kind === "margin" && !st.mistake ? "short of the target margin" : "a mistake";
-    return `point ${i + 1} (${labelText(res.y[i])} at ${pointText(res.X[i])}) was ${why}, so w ← w + y·x` +
+    return `point ${i + 1} (${labelText(res.y[i])} at ${pointText(res.X[i])}) was ${why}, so ${lift ? "w′ ← w′ + y x′" : "w ← w + y x"}${lift}` +
       (this.vectorScale < 1 ? ` (the arrows from the origin drawn at ×${num(this.vectorScale, 2)})` : "") +
-      (w[0] !== 0 || w[1] !== 0 ? "" : w.length === 3 && w[2] !== 0 ? "; w is (0, 0, b/c): no line, every point is on one side" : "; w = 0 again: no line");
+      (w[0] !== 0 || w[1] !== 0 ? "" : w.length === 3 && w[2] !== 0 ? "; w′ = (0, 0, b/c): no line, every point is on one side" : "; w = 0 again: no line");
   }
 
   // The message for bad states and notices (shown, and said first in the live text).
@@ -1148,6 +1178,9 @@ class Playground {
     attr(c.back, "aria-disabled", String(this.pos <= 0));
     attr(c.fwd, "aria-disabled", String(this.pos >= total));
     c.tie.disabled = this.res.kind === "margin";
+    show(c.tieWhy, c.tie.disabled);
+    show(this.legendBand, c.tie.disabled);
+    text(this.sizesName, this.res.c !== null ? "R′ and γ′" : "R and γ");
     attr(c.plus, "aria-pressed", String(this.adds > 0));
     attr(c.minus, "aria-pressed", String(this.adds < 0));
     attr(c.del, "aria-disabled", String(this.sel < 0));

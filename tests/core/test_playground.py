@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import warnings
+from decimal import ROUND_FLOOR, Decimal
 
 import numpy as np
 import pytest
@@ -94,13 +95,16 @@ def test_the_presets_are_the_package_data_and_their_notes_hold():
         assert p["note"].endswith(".") and ". " not in p["note"] and p["title"].strip()
         xmin, xmax, ymin, ymax = p["view"]
         assert xmin < min(0, *X[:, 0]) and max(0, *X[:, 0]) < xmax and ymin < min(0, *X[:, 1]) and max(0, *X[:, 1]) < ymax
-    X, y, _ = _data("planted")
+    X, y, p = _data("planted")
     assert pc.radius(X) <= 1 and pc.max_margin(X, y).gamma_low >= 0.25 and pc.perceptron(X, y).mistakes <= 16
+    assert "the bound is at most (1/0.25)² = 16 (the readout's" in p["note"] and pc.novikoff_bound(pc.radius(X), pc.max_margin(X, y).gamma_low) < 16
     for name, offset in (("and", True), ("or", True), ("xor", False), ("iris", True)):
         X, y, p = _data(name)
         assert pc.separability(X, y).separable is False and pc.separability(X, y, offset=True).separable is offset
     X, y, p = _data("wedge")
-    assert "about 0.046" in p["note"] and "33 mistakes" in p["note"] and pc.perceptron(X, y).mistakes == 33
+    # The margin to the 4 digits the page shows.
+    assert "about 0.0456" in p["note"] and abs(pc.max_margin(X, y).gamma_low - 0.0456) < 5e-5
+    assert "33 mistakes" in p["note"] and pc.perceptron(X, y).mistakes == 33
     X4, y4 = pc.narrow_wedge(4)  # "each extra bit roughly halves the margin and doubles the mistakes"
     assert 0.45 < pc.max_margin(X4, y4).gamma_low / pc.max_margin(X, y).gamma_low < 0.55 and 1.9 < pc.perceptron(X4, y4).mistakes / 33 < 2.1
     X, y, p = _data("iris")
@@ -171,16 +175,19 @@ def test_run_margin_radius_and_bound_are_the_packages(name, offset):
         if pc.separability(Z, y).separable:
             gamma = pc.max_margin(Z, y).gamma_low
             assert pg.margin().gamma_low == gamma and pg.radius() == pc.radius(Z)
-            assert pg.bound() == pc.margin_perceptron_bound(pc.radius(Z), gamma, 0.3)
-            # The page aims at the γ it shows: the certified γ rounded down to 4 digits.
-            aimed = float(f"{gamma:.4g}") if float(f"{gamma:.4g}") <= gamma else None
-            assert aimed is None or np.array_equal(pg.run().w, pc.margin_perceptron(Z, y, aimed, target=0.3, max_epochs=100).w)
+            # The run aims at the certified γ rounded down to 4 digits, as the page does, and
+            # the bound is that run's.
+            d = Decimal(gamma)
+            aimed = float(d.quantize(Decimal(1).scaleb(d.adjusted() - 3), rounding=ROUND_FLOOR))
+            assert aimed <= gamma and pg.bound() == pc.margin_perceptron_bound(pc.radius(Z), aimed, 0.3)
+            assert np.array_equal(pg.run().w, pc.margin_perceptron(Z, y, aimed, target=0.3, max_epochs=100).w)
             assert pg.run().updates <= pg.bound()
             assert pg.run().mistakes <= pg.run().updates  # the count the page labels Mistakes
         else:
-            with pytest.raises(ValueError, match="no positive margin.*Turn margin_target off"):
-                pg.run()
-    with pytest.raises(ValueError, match=r"no points, so there is no run.*add some"):
+            for call in (pg.run, pg.bound):
+                with pytest.raises(ValueError, match="no positive margin.*Turn margin_target off"):
+                    call()
+    with pytest.raises(ValueError, match=r"no points, so there is no run: add some \(pass them: playground\(X, y\)\)\."):
         playground([], [], mode="static").run()
 
 

@@ -69,9 +69,9 @@ def model_get(page, key):
 
 
 def readout(page, key):
-    """The readout's row `key` (its <dt> text), e.g. "Margin"."""
+    """The readout's row `key` (its <dt> text, primes dropped: "R and γ" is "R′ and γ′" too)."""
     return page.evaluate("""k => { for (const dt of document.querySelectorAll('.pcpg-readout dt'))
-        if (dt.textContent === k) return dt.nextElementSibling.textContent; return null; }""", key)
+        if (dt.textContent.replaceAll('\u2032', '') === k) return dt.nextElementSibling.textContent; return null; }""", key)
 
 
 def to_screen(page, x, y):
@@ -105,6 +105,10 @@ def off_line(page, w, c=None):
     return seg and max(abs(w[0] * p[0] + w[1] * p[1] + b) / math.hypot(w[0], w[1]) for p in seg)
 
 
+def pl(k, one, many):
+    return f"{k} {one if k == 1 else many}"
+
+
 def js(page, call, *args):
     return page.evaluate(f"([X, y, o]) => pg.{call}", [*args, {}][:3])
 
@@ -115,7 +119,7 @@ def test_readout_live_text_and_line(page):
     assert "8 points: 4 labelled +1, 4 labelled \u22121" in status(page)
     cert, run = js(page, "certifiedMargin(X, y)", SEP["points"], SEP["labels"]), js(page, "perceptronRun(X, y)", SEP["points"], SEP["labels"])
     # The sizes and the bound are 4-digit estimates; the check against the bound is exact.
-    R, g = (float(v) for v in re.fullmatch(r"R ≈ ([\d.]+), γ ≈ ([\d.]+)", readout(page, "Sizes")).groups())
+    R, g = (float(v) for v in re.fullmatch(r"R ≈ ([\d.]+), γ ≈ ([\d.]+)", readout(page, "R and γ")).groups())
     assert cert["status"] == "separable" and readout(page, "Separable") == "Yes, through the origin, checked exactly."
     assert g == pytest.approx(cert["gamma"], rel=1e-3) and R == pytest.approx(max(math.hypot(*x) for x in SEP["points"]), rel=1e-3)
     bound = float(re.fullmatch(r"\(R/γ\)² ≈ ([\d.]+)", readout(page, "Bound")).group(1))
@@ -125,15 +129,22 @@ def test_readout_live_text_and_line(page):
                         readout(page, "Mistakes"))
     assert "within the bound" in status(page)
     assert off_line(page, run["w"]) < 1e-2
-    # A change from Python redraws: XOR, not separable, with the certificate's points named.
+    # A change from Python redraws: XOR, not separable, with the certificate's points named by
+    # number, label and place (the picture does not number them).
     page.evaluate("p => { model.set('points', p.points); model.set('labels', p.labels); }", XOR)
     settle(page)
-    assert readout(page, "Separable").startswith("No, checked exactly. The origin is a mix of y·x for points")
-    assert "not separable" in readout(page, "Bound") and "stopped at max_epochs" in readout(page, "Mistakes")
+    said = re.fullmatch(r"No, checked exactly\. With weights ≥ 0, checked exactly, y x of points (.*) add up to the origin, "
+                        r"so no line through the origin separates the data\.", readout(page, "Separable"))
+    named = [[int(k), int(lab), float(a), float(b)] for k, lab, a, b in
+             re.findall(r"(\d+) \(([+-]1) at \((\S+), (\S+)\)\)", said.group(1).replace("\u2212", "-"))]
+    assert len(named) >= 2 and all([XOR["labels"][k - 1], XOR["points"][k - 1]] == [lab, [a, b]] for k, lab, a, b in named)
+    assert "not separable" in readout(page, "Bound")
+    assert "in 1000 epochs: stopped at the cap of 1000 epochs (max_epochs), still making mistakes." in readout(page, "Mistakes")
     page.evaluate("() => model.set('offset', true)")
     settle(page)
-    assert page.get_by_label("Offset trick").is_checked() and "R\u2032 ≈" in readout(page, "Sizes")
-    assert "The +1 and \u22121 points meet" in status(page)
+    assert page.get_by_label("Offset trick").is_checked() and "R\u2032 ≈" in readout(page, "R and γ")
+    assert ("A mix of the +1 points 1 at (1, 1) and 2 at (\u22121, \u22121) equals a mix of the \u22121 points 3 at (1, \u22121) and "
+            "4 at (\u22121, 1) (weights checked exactly), so the two classes' hulls meet and no line separates them.") in status(page)
 
 
 def test_keyboard_add_move_select_delete_and_step(page):
@@ -208,8 +219,9 @@ BAD_STATES = {
     "one class, offset": (state({"points": [[1, 1], [2, 0.5]], "labels": [1, 1]}, offset=True), "unbounded"),
     "all at the origin": (state({"points": [[0, 0], [0, 0]], "labels": [1, -1]}), "All points are at the origin"),
     "all at the origin, offset": (state({"points": [[0, 0], [0, 0]], "labels": [1, -1]}, offset=True), "with or without an offset"),
-    "a point at the origin": (state(AND), "Point 1 is at the origin: no line through the origin separates it strictly"),
-    "the Margin Perceptron on XOR": (state(XOR, margin_target=True), "needs a certified margin"),
+    "a point at the origin": (state(AND), "Point 1 is at the origin: w·0 = 0 for every w, so no line through the origin has it "
+                              "strictly on one side"),
+    "the margin perceptron on XOR": (state(XOR, margin_target=True), "needs a margin γ > 0 checked exactly"),
 }
 
 
@@ -219,7 +231,7 @@ def test_bad_state_has_a_visible_message_and_says_it(page, name):
     mount(page, st)
     message = page.locator(".pcpg-message")
     assert message.is_visible() and words in message.inner_text() and message.inner_text() in status(page)
-    assert all(readout(page, key).strip() for key in ("Points", "Separable", "Sizes", "Bound", "Mistakes"))
+    assert all(readout(page, key).strip() for key in ("Points", "Separable", "R and γ", "Bound", "Mistakes"))
 
 
 def test_offset_trick_more_points_than_allowed_and_data_sets(page):
@@ -227,12 +239,13 @@ def test_offset_trick_more_points_than_allowed_and_data_sets(page):
     page.get_by_label("Offset trick").check()
     settle(page)
     assert model_get(page, "offset") is True and not page.locator(".pcpg-message").is_visible()
-    assert "γ′ ≈ " in readout(page, "Sizes") and "within the bound" in status(page)
+    assert "γ′ ≈ " in readout(page, "R and γ") and "within the bound" in status(page)
+    assert page.locator(".pcpg-readout dt", has_text="R′ and γ′").count() == 1
     run = js(page, "perceptronRun(X, y, { c: 1 })", AND["points"], AND["labels"])
     assert off_line(page, run["w"], c=1.0) < 1e-2  # the line w·x + c·w₃ = 0, not through the origin
     page.fill("input[type=range][id$='-c']", "2")
     settle(page)
-    assert model_get(page, "c") == 2 and "c = 2" in readout(page, "Sizes")
+    assert model_get(page, "c") == 2 and "c = 2" in readout(page, "R and γ")
     page.select_option("select[id$='-preset']", "xor")
     settle(page)
     assert (model_get(page, "points"), model_get(page, "view"), model_get(page, "preset")) == (XOR["points"], PRESETS[1]["view"], "xor")
@@ -284,7 +297,7 @@ def test_arrows_and_labels_stay_in_the_frame_and_the_legend_has_both_colours(pag
     for k in range(1, len(steps) + 1):
         page.fill("input[type=range][id$='-scrub']", str(k))
         settle(page)
-        out = page.evaluate("""() => { const svg = document.querySelector('.pcpg-plot'), vb = svg.viewBox.baseVal, bad = [];
+        out = page.evaluate(r"""() => { const svg = document.querySelector('.pcpg-plot'), vb = svg.viewBox.baseVal, bad = [];
             for (const c of ['normal', 'wold', 'wnew', 'upd']) {
               const d = svg.querySelector('.pcpg-' + c).getAttribute('d'), xy = ((d || '').match(/-?[\d.]+/g) || []).map(Number);
               for (let i = 0; i < xy.length; i += 2) if (xy[i] < 0 || xy[i] > vb.width || xy[i + 1] < 0 || xy[i + 1] > vb.height) bad.push(c);
@@ -301,17 +314,29 @@ def test_tie_rule_and_margin_perceptron(page):
     page.select_option("select[id$='-tie']", "positive")
     settle(page)
     assert model_get(page, "tie") == "positive"
+    assert not page.get_by_text("unused: the margin perceptron updates at every tie").is_visible()
     page.get_by_label("Margin perceptron").check()
     settle(page)
     assert model_get(page, "margin_target") is True and page.get_attribute(".pcpg-band", "display") != "none"
-    assert "updates short of τ·γ" in readout(page, "Mistakes") and "η = 1 − τ = 0.5" in readout(page, "Bound")
-    assert re.search(r"; \d+ updates? in all, within the bound\.$", readout(page, "Mistakes"))
+    # The tie rule is off, and says why; the legend names the band.
+    assert page.locator("select[id$='-tie']").is_disabled() and page.get_by_text("unused: the margin perceptron updates at every tie").is_visible()
+    assert page.get_by_text("the band the margin perceptron aims beyond (τγ)").is_visible()
+    # The run aims at the certified γ (`low`), which the readout names beside the estimate, and
+    # its bound is from that γ; the counts add up to the run's.
     low = js(page, "certifiedMargin(X, y)", SEP["points"], SEP["labels"])["low"]
-    mrun = page.evaluate("([X, y, g]) => pg.marginPerceptronRun(X, y, g, { target: 0.5 })", [SEP["points"], SEP["labels"], low])
-    assert off_line(page, mrun["w"]) < 1e-2
-    page.fill("input[type=range][id$='-target']", "0.8")
-    settle(page)
-    assert model_get(page, "target") == 0.8
+    for target, eta in ((0.5, "0.5"), (0.9, "0.1")):  # 1 − 0.9 is 0.09999999999999998 in floats
+        page.fill("input[type=range][id$='-target']", str(target))
+        settle(page)
+        assert model_get(page, "target") == target
+        mrun = page.evaluate("([X, y, g, t]) => pg.marginPerceptronRun(X, y, g, { target: t })", [SEP["points"], SEP["labels"], low, target])
+        assert off_line(page, mrun["w"]) < 1e-2
+        assert readout(page, "R and γ").endswith(f"; the run aims at τ × {low:g}")
+        assert readout(page, "Bound").endswith(f" with γ = {low:g} and η = 1 − τ = {eta}")
+        true, short = sum(s["mistake"] for s in mrun["steps"]), sum(not s["mistake"] for s in mrun["steps"])
+        margin = f", and {pl(short, 'margin mistake that was not a true mistake', 'margin mistakes that were not true mistakes')} (short of τγ)"
+        assert readout(page, "Mistakes") == (f"{pl(true, 'true mistake', 'true mistakes')} so far, {true} in the whole run{margin if short else ''}: "
+                                             f"converged after {pl(mrun['epochs'], 'epoch', 'epochs')}; "
+                                             f"{pl(len(mrun['steps']), 'update', 'updates')} in all, within the bound.")
 
 
 @pytest.mark.latency
@@ -331,7 +356,7 @@ def test_an_update_with_200_points_is_within_a_frame(page):
         assert statistics.median(times) < 16, times
     page.evaluate("p => { model.set('labels', p.map((_, k) => (k * 7919) % 3 ? 1 : -1)); model.set('max_epochs', 100); }", GRID)
     settle(page)
-    assert "stopped at max_epochs = 100" in readout(page, "Mistakes")
+    assert "stopped at the cap of 100 epochs (max_epochs)" in readout(page, "Mistakes")
     page.evaluate("""() => { window.ms = []; new MutationObserver(() => ms.push(Number(document.querySelector('.pcpg').dataset.updateMs)))
         .observe(document.querySelector('.pcpg'), { attributes: true, attributeFilter: ['data-update-ms'] }); }""")
     page.mouse.move(*to_screen(page, *GRID[0]))
