@@ -91,19 +91,6 @@ def test_book_has_static_controls_and_math():
     assert _pages_with_math(), f"No equations found in {HTML_DIR}"
 
 
-def test_pages_weigh_at_most_3_mb():
-    """Each page plus the local images it embeds stays under the page budget."""
-    for page in _pages(generated=False):
-        text = page.read_text(encoding="utf-8")
-        size = page.stat().st_size
-        for src in re.findall(r'<img[^>]+src="([^"]+)"', text):
-            if not re.match(r"^(data:|https?:|//)", src):
-                local = (page.parent / src.split("#")[0].split("?")[0]).resolve()
-                if local.is_file():
-                    size += local.stat().st_size
-        assert size <= MAX_PAGE_BYTES, f"{_rel(page)} weighs {size / 1e6:.2f} MB"
-
-
 def test_pages_load_nothing_off_site_and_mathjax3_from_the_book():
     """What the browser tests see, read from the HTML: every script, stylesheet, image and icon
     is a local file of the build, and MathJax is the book's own MathJax 3."""
