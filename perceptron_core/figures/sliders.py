@@ -551,6 +551,28 @@ _SCRIPT = """(function () {
       }
       return t.urls[frame];
     }
+    /* The pictures one step away on each slider are built and decoded ahead, so that a step
+       swaps in a picture ready to paint (a new blob: picture loads and decodes first). Only
+       those are held: the browser may drop the others' decoded pixels. */
+    var warmed = {};
+    function warm(flat, dark) {
+      var held = {}, stride = 1;
+      for (var k = inputs.length - 1; k >= 0; k--) {
+        var i = parseInt(inputs[k].value, 10), n = data.labels[k].length;
+        [i - 1, i + 1].forEach(function (j) {
+          if (j < 0 || j >= n) { return; }
+          (dark ? data.dark : data.index)[flat + (j - i) * stride].forEach(function (frame, p) {
+            var s = src(p, frame, dark);
+            if (s && !held[s]) {
+              held[s] = warmed[s] || new Image();
+              if (!warmed[s]) { held[s].src = s; held[s].decode().catch(function () {}); }
+            }
+          });
+        });
+        stride *= n;
+      }
+      warmed = held;
+    }
     function update(announce) {
       var flat = 0;
       inputs.forEach(function (input, k) {
@@ -564,6 +586,7 @@ _SCRIPT = """(function () {
         var s = src(p, frame, dark);  /* undefined until the rows are inflated */
         if (s && imgs[p].src !== s) { imgs[p].src = s; }
       });
+      warm(flat, dark);
       imgs[0].alt = caption.data = data.alts[flat];  /* it describes the whole figure */
       /* A changed alt text is not read out by itself: the live region says it, once a reader
          has moved a slider (on load, the alt text says it). */
