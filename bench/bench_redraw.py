@@ -113,7 +113,7 @@ def run_here(args) -> None:
         if args.static:
             start = time.perf_counter()
             control = sliders.explore(draw, alt=name, mode="static", max_frames=10**6, **params)
-            line += (f"   {time.perf_counter() - start:8.1f} {len(control.frames):9d} "
+            line += (f"   {time.perf_counter() - start:8.1f} {sum(p["count"] for p in control.packs):9d} "
                      f"{len(control.html) / 1000:5.0f}")
         print(line, flush=True)
         worst = max(worst, p95)

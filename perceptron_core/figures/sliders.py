@@ -15,8 +15,9 @@ depends on where the notebook runs:
   swaps the PNG and its alt text, so the picture updates in place and no figures pile up.
 * **static** (``jupyter-book build``): every frame of the grid is drawn at build time, for the
   light and for the dark theme, and shipped in one self-contained HTML snippet (native
-  ``<input type="range">`` controls, ``data:`` PNGs, a few lines of JavaScript). It needs no
-  kernel, no server and no network, so it also works from ``file://``.
+  ``<input type="range">`` controls, the frames packed together, a few lines of JavaScript;
+  see :class:`StaticExplorer`). It needs no kernel, no server and no network, so it also
+  works from ``file://``.
 
 Static mode is chosen when the environment variable :data:`STATIC_ENV_VAR` is true
 (``book/_tools/sphinx_extension.py`` sets it for the book build; the kernels inherit it) or when
@@ -49,6 +50,7 @@ import math
 import numbers
 import os
 import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -66,8 +68,9 @@ __all__ = ["explore", "Explorable", "slider_values", "slider_grid", "StaticExplo
 
 #: Environment variable that switches :func:`explore` to static output (set by the book build).
 STATIC_ENV_VAR = "PERCEPTRON_STATIC_WIDGETS"
-#: A single static control may never exceed this (a whole page must stay under 3 MB).
-MAX_CONTROL_BYTES = 3_000_000
+#: A single static control may never exceed this (a page must stay under 2.5 MB with all
+#: it loads, tests/book/test_page_weight.py).
+MAX_CONTROL_BYTES = 1_000_000
 #: Live mode keeps this many rendered frames, so that going back to a value is instant.
 LIVE_CACHE_FRAMES = 64
 #: The smallest text a reader should have to read, in CSS px (the book's phone test).
@@ -173,7 +176,7 @@ def _expand_all(params: dict[str, Any], max_frames: int) -> list[_Param]:
         sizes = " x ".join(f"{len(p.values)} ({p.name})" for p in expanded)
         raise ValueError(f"The grid has {sizes} = {n_frames} combinations, over the frame budget "
                          f"max_frames={max_frames}. Coarsen the grid (bigger steps, fewer "
-                         "choices) or raise max_frames (pages must stay under 3 MB).")
+                         "choices) or raise max_frames (a page must stay under 2.5 MB).")
     return expanded
 
 
@@ -284,6 +287,44 @@ def _palette_image(pixels: np.ndarray):
 
     return Image.fromarray(np.ascontiguousarray(pixels[..., :3])).quantize(
         256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def _pack(light: list[np.ndarray], dark: list[np.ndarray]) -> dict:
+    """Pictures of one size, light and dark: ``{"light": (palette, stream), "dark": ...}``,
+    with one 256-colour palette (768 RGB bytes) per theme and the zlib stream of the palette
+    indices, rows interleaved (row 0 of every picture, row 1 of every picture, ...). The dark
+    theme shares the light one's stream where a palette gives it (see
+    :func:`_dark_palette`)."""
+    def packed(pictures):
+        quantized = _palette_image(np.concatenate(pictures))  # one palette for them all
+        indices = np.asarray(quantized).reshape(len(pictures), *pictures[0].shape[:2])
+        palette = np.zeros(768, np.uint8)
+        used = quantized.getpalette()[:768]
+        palette[:len(used)] = used
+        return indices, palette.tobytes(), zlib.compress(indices.transpose(1, 0, 2).tobytes(), 9)
+
+    indices, palette, stream = packed(light)
+    recoloured = _dark_palette(indices, np.concatenate(dark))
+    return {"light": (palette, stream),
+            "dark": (recoloured, stream) if recoloured else packed(dark)[1:]}
+
+
+def _dark_palette(indices: np.ndarray, dark: np.ndarray) -> bytes | None:
+    """The palette that turns the light pictures' ``indices`` into the ``dark`` ones (each
+    entry's dark colour is the one most of its pixels have: the mean would be pulled off by
+    anti-aliased edges), or None where it takes more than a palette: over 0.2 % of the pixels
+    more than 24 levels off (two parts of the figure share a colour in the light theme and not
+    in the dark one)."""
+    indices, rgb = indices.ravel(), dark.reshape(-1, 3)
+    pairs, counts = np.unique(indices.astype(np.int64) << 24 | rgb.astype(np.int64) @ [
+        1 << 16, 1 << 8, 1], return_counts=True)
+    pairs = pairs[np.lexsort((counts, pairs >> 24))]  # by entry, the most frequent last
+    pairs = pairs[np.r_[pairs[1:] >> 24 != pairs[:-1] >> 24, True]]
+    palette = np.zeros((256, 3), np.uint8)
+    palette[pairs >> 24] = np.stack([pairs >> 16 & 255, pairs >> 8 & 255, pairs & 255], 1)
+    if (np.abs(palette[indices].astype(int) - rgb).max(axis=1) > 24).mean() > 0.002:
+        return None
+    return palette.tobytes()
 
 
 # ------------------------------------------------------------------------------------ panels
@@ -453,40 +494,103 @@ def _live_class():
 # controls' look (24 px thumbs, panels that wrap) is in the book's stylesheet, book/_static/
 # book.css, once per page rather than once per control; without it they still work.
 _SCRIPT = """(function () {
+  /* Base64 to bytes, and a zlib stream inflated by the browser (a promise). */
+  function bytes(b64) {
+    var bin = atob(b64), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { out[i] = bin.charCodeAt(i); }
+    return out;
+  }
+  function inflate(b64) {
+    return new Response(new Blob([bytes(b64)]).stream().pipeThrough(
+      new DecompressionStream("deflate"))).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+  }
+  /* The headers and palette of an 8-bit BMP of w x h, rows top down (height -h). */
+  function header(w, h, palette) {
+    var stride = (w + 3) & ~3, v = new DataView(new ArrayBuffer(1078)), rgb = bytes(palette);
+    v.setUint16(0, 0x4d42, true); v.setUint32(2, 1078 + stride * h, true); v.setUint32(10, 1078, true);
+    v.setUint32(14, 40, true); v.setInt32(18, w, true); v.setInt32(22, -h, true);
+    v.setUint16(26, 1, true); v.setUint16(28, 8, true); v.setUint32(34, stride * h, true);
+    v.setUint32(46, 256, true);
+    for (var c = 0; c < 256; c++) {
+      v.setUint8(54 + 4 * c, rgb[3 * c + 2]); v.setUint8(55 + 4 * c, rgb[3 * c + 1]);
+      v.setUint8(56 + 4 * c, rgb[3 * c]);
+    }
+    return v.buffer;
+  }
   document.querySelectorAll("div.pc-explore:not([data-pc-ready])").forEach(function (root) {
     var data = JSON.parse(root.querySelector("script.pc-explore-data").textContent);
     var imgs = root.querySelectorAll("img.pc-explore-img");  /* one per panel */
     var inputs = root.querySelectorAll("input.pc-explore-range");
-    var outs = root.querySelectorAll("output.pc-explore-value");
-    var status = root.querySelector(".pc-explore-status");
-    var caption = root.querySelector(".pc-print-caption");
     var page = document.documentElement, printing = false;
-    /* null: a picture of the first frame, whose data is in its <img src> only */
-    var srcs = data.frames.map(function (b64) { return b64 && "data:image/png;base64," + b64; });
-    data.shown.forEach(function (frame, p) { srcs[frame] = imgs[p].src; });
-    /* A dark picture [i, chunk] is picture i with its palette (PLTE chunk) replaced. */
-    function src(frame) {
-      if (typeof frame === "number") { return srcs[frame]; }
-      var png = atob(srcs[frame[0]].slice(22)), plte = atob(frame[1]), at = png.indexOf("PLTE") - 4;
-      return "data:image/png;base64," + btoa(png.slice(0, at) + plte + png.slice(at + plte.length));
+    /* Texts change as text nodes (characterData): a change of children would wake every
+       observer of the page's subtree (overflow.js measures all its formulas then). */
+    function text(el) {
+      if (!el.firstChild) { el.appendChild(document.createTextNode("")); }
+      return el.firstChild;
+    }
+    var outs = [].map.call(root.querySelectorAll("output.pc-explore-value"), text);
+    var status = text(root.querySelector(".pc-explore-status"));
+    var caption = text(root.querySelector(".pc-print-caption"));
+    /* Per panel and theme: its BMP header, its rows once inflated, the pictures built. */
+    var themes = data.panels.map(function (p, k) {
+      var light = {head: header(p.w, p.h, p.light[0]), stream: p.light[1], urls: {}};
+      light.urls[data.shown[k]] = imgs[k].src;
+      var dark = {head: header(p.w, p.h, p.dark[0]), stream: p.dark[1] || p.light[1], urls: {}};
+      dark.urls[data.shown[k]] = "data:image/png;base64," + p.darkFirst;
+      return [light, dark];
+    });
+    function src(p, frame, dark) {
+      var t = themes[p][dark ? 1 : 0], info = data.panels[p];
+      if (!t.urls[frame] && t.rows) {  /* row y of picture k is at (y n + k) w */
+        var stride = (info.w + 3) & ~3, pixels = new Uint8Array(stride * info.h);
+        var at = (frame - info.first) * info.w;
+        for (var y = 0; y < info.h; y++, at += info.n * info.w) {
+          pixels.set(t.rows.subarray(at, at + info.w), y * stride);
+        }
+        t.urls[frame] = URL.createObjectURL(new Blob([t.head, pixels], {type: "image/bmp"}));
+      }
+      return t.urls[frame];
+    }
+    /* The pictures one step away on each slider are built and decoded ahead, so that a step
+       swaps in a picture ready to paint (a new blob: picture loads and decodes first). Only
+       those are held: the browser may drop the others' decoded pixels. */
+    var warmed = {};
+    function warm(flat, dark) {
+      var held = {}, stride = 1;
+      for (var k = inputs.length - 1; k >= 0; k--) {
+        var i = parseInt(inputs[k].value, 10), n = data.labels[k].length;
+        [i - 1, i + 1].forEach(function (j) {
+          if (j < 0 || j >= n) { return; }
+          (dark ? data.dark : data.index)[flat + (j - i) * stride].forEach(function (frame, p) {
+            var s = src(p, frame, dark);
+            if (s && !held[s]) {
+              held[s] = warmed[s] || new Image();
+              if (!warmed[s]) { held[s].src = s; held[s].decode().catch(function () {}); }
+            }
+          });
+        });
+        stride *= n;
+      }
+      warmed = held;
     }
     function update(announce) {
       var flat = 0;
       inputs.forEach(function (input, k) {
         var i = parseInt(input.value, 10);
         flat = flat * data.labels[k].length + i;  /* row-major, as in Python */
-        outs[k].textContent = data.labels[k][i];
+        outs[k].data = data.labels[k][i];
         input.setAttribute("aria-valuetext", data.labels[k][i]);
       });
       var dark = !printing && page.getAttribute("data-theme") === "dark";
       (dark ? data.dark : data.index)[flat].forEach(function (frame, p) {
-        var s = src(frame);
-        if (imgs[p].src !== s) { imgs[p].src = s; }
+        var s = src(p, frame, dark);  /* undefined until the rows are inflated */
+        if (s && imgs[p].src !== s) { imgs[p].src = s; }
       });
-      imgs[0].alt = caption.textContent = data.alts[flat];  /* it describes the whole figure */
+      warm(flat, dark);
+      imgs[0].alt = caption.data = data.alts[flat];  /* it describes the whole figure */
       /* A changed alt text is not read out by itself: the live region says it, once a reader
          has moved a slider (on load, the alt text says it). */
-      if (announce === true) { status.textContent = data.alts[flat]; }
+      if (announce === true) { status.data = data.alts[flat]; }
     }
     inputs.forEach(function (input) {
       input.addEventListener("input", function () { update(true); });
@@ -496,6 +600,14 @@ _SCRIPT = """(function () {
     window.addEventListener("afterprint", function () { printing = false; update(); });
     root.setAttribute("data-pc-ready", "1");
     update();  /* the browser may have restored slider positions on back/forward */
+    /* Streams shared by both themes are inflated once. */
+    var inflated = {};
+    themes.forEach(function (pair) {
+      pair.forEach(function (t) {
+        inflated[t.stream] = inflated[t.stream] || inflate(t.stream);
+        inflated[t.stream].then(function (rows) { t.rows = rows; update(); });
+      });
+    });
   });
 })();"""
 
@@ -505,12 +617,21 @@ _counter = itertools.count()
 class StaticExplorer:
     """A self-contained HTML/JS slider control; what :func:`explore` returns in static mode.
 
-    Every frame is drawn for the light and the dark theme and cut into its panels; each
-    distinct panel picture is a 256-colour palette PNG (no dithering: flat plot colours stay
-    crisp), stored once. A dark picture is stored as the light one's palette (PLTE chunk)
-    where the dark drawing is that picture in other colours, pixel for pixel up to the
-    quantization, which it is for the book's figures: the dark theme then costs 0.8 KB a
-    picture, not a picture. The page's script puts the chunk in place.
+    Every frame is drawn for the light and the dark theme and cut into its panels. The frames
+    of a slider differ in a few places only (a line turns, a title changes), so each panel's
+    distinct pictures are packed together: one 256-colour palette for all of them (no
+    dithering: flat plot colours stay crisp), and their palette indices in one zlib stream,
+    row 0 of every picture, then row 1 of every picture, and so on, so that deflate finds each
+    row in the picture before. That is 5 to 8 times smaller than a PNG a frame (``offset``'s
+    54 frames: 1.2 MB of PNGs, 0.27 MB packed). The dark theme costs a palette (its colour for
+    each light colour), or a stream of its own where two parts of the figure share a colour in
+    the light theme and not in the dark one.
+
+    The page's script inflates the streams once (the browser's own ``DecompressionStream``)
+    and shows a picture as an uncompressed 8-bit BMP in a ``blob:`` URL, built on first use and
+    kept, so that a slider move only swaps an ``<img src>`` to a picture with no compression
+    to undo. The first frame is a PNG in the markup, light and dark, so that the page shows it
+    at once, without script and in print.
 
     Attributes
     ----------
@@ -518,12 +639,14 @@ class StaticExplorer:
         Parameter names (slider order), the displayed value and the value of each grid point.
     panels : list of (top, bottom, left, right, text_px)
         Where each panel is cut from the figure's picture, and its smallest font in pixels.
-    frames : list of bytes
-        The distinct PNG pictures of all panels, light and dark.
-    frame_index, dark_index : dict
-        Every grid combination (a tuple of values in ``names`` order) to one entry per panel:
-        an index into ``frames``, or for a dark picture ``(i, chunk)``: ``frames[i]`` with its
-        PLTE chunk replaced by ``chunk`` (see :meth:`png`).
+    packs : list of dict
+        Per panel: ``width``, ``height``, ``count`` (distinct pictures), ``first`` (the number
+        of its first picture), and for ``"light"`` and ``"dark"`` a ``(palette, stream)``:
+        256 RGB colours and the zlib stream of indices (the same stream for both themes when
+        the dark one is a palette).
+    frame_index : dict
+        Every grid combination (a tuple of values in ``names`` order) to one picture number
+        per panel, the same for both themes (see :meth:`picture`).
     alts : dict
         Alt text of every grid combination.
     """
@@ -550,85 +673,59 @@ class StaticExplorer:
                              "pixels); give every frame the same figsize and dpi, so that the "
                              "picture does not jump when a slider moves.")
         self.panels = _panels([m for pair in drawn for _, m in pair], pictures)
-        self.frames: list[bytes] = []
-        seen: dict[bytes, Any] = {}
-        self.frame_index, self.dark_index = {}, {}
-        for combo, ((light, _), (dark, _)) in zip(self.combos, drawn):
-            pairs = [self._store(light[t:b, l:r], dark[t:b, l:r], seen)
-                     for t, b, l, r, _ in self.panels]
-            self.frame_index[combo] = tuple(p[0] for p in pairs)
-            self.dark_index[combo] = tuple(p[1] for p in pairs)
-        digest = hashlib.sha1(b"".join(self.frames) + repr(self.labels).encode()).hexdigest()
+        self.packs, numbers, first = [], [], 0
+        for t, b, l, r, _ in self.panels:
+            seen: dict[bytes, int] = {}
+            crops = [(light[t:b, l:r, :3], dark[t:b, l:r, :3]) for (light, _), (dark, _) in drawn]
+            number = [seen.setdefault(hashlib.sha1(a.tobytes() + d.tobytes()).digest(), len(seen))
+                      for a, d in crops]
+            distinct = [crops[number.index(k)] for k in range(len(seen))]
+            self.packs.append(dict(width=r - l, height=b - t, count=len(distinct), first=first,
+                                   **_pack([a for a, _ in distinct], [d for _, d in distinct])))
+            numbers.append([first + k for k in number])
+            first += len(distinct)
+        self.frame_index = {c: tuple(n[i] for n in numbers) for i, c in enumerate(self.combos)}
+        digest = hashlib.sha1(b"".join(p["light"][1] + p["dark"][1] for p in self.packs)
+                              + repr(self.labels).encode()).hexdigest()
         # The counter keeps ids unique if the same control appears twice on a page, and is
         # deterministic for a given notebook run, unlike a random uuid.
         self.id = f"pc-explore-{digest[:10]}-{next(_counter)}"
         self.html = self._markup()
         if len(self.html) > MAX_CONTROL_BYTES:
-            raise ValueError(f"This control weighs {len(self.html) / 1e6:.1f} MB, over the 3 MB "
-                             "page budget; coarsen the grid or make the figure smaller.")
+            raise ValueError(f"This control weighs {len(self.html) / 1e6:.1f} MB, over its "
+                             f"{MAX_CONTROL_BYTES / 1e6:g} MB budget (a page must stay under "
+                             "2.5 MB with all it loads); coarsen the grid or make the figure "
+                             "smaller.")
 
-    def _store(self, light: np.ndarray, dark: np.ndarray, seen: dict) -> tuple:
-        """The entries of one panel's light and dark pictures, each distinct pair stored once."""
-        key = hashlib.sha1(light.tobytes() + dark.tobytes() + repr(light.shape).encode()).digest()
-        if key not in seen:
-            quantized = _palette_image(light)
-            light_png = _png(quantized, small=True)
-            number = self._add(light_png)
-            seen[key] = (number, self._recoloured(quantized, light_png, number, dark)
-                         or self._add(_png(_palette_image(dark), small=True)))
-        return seen[key]
-
-    @staticmethod
-    def _recoloured(quantized, light_png: bytes, number: int, dark: np.ndarray) -> list | None:
-        """``[number, chunk]``: the light picture with the PLTE chunk that gives the dark one,
-        or None where it takes more than a palette (two parts of the figure share a colour in
-        the light theme and not in the dark one)."""
-        indices = np.asarray(quantized).ravel()
-        rgb = dark[..., :3].reshape(-1, 3)
-        # The dark colour of each palette entry: the one most of the entry's pixels have (not
-        # the mean, which anti-aliased edges, approximated in the light picture too, pull off).
-        pairs, counts = np.unique(indices.astype(np.int64) << 24 | rgb.astype(np.int64) @ [
-            1 << 16, 1 << 8, 1], return_counts=True)
-        pairs = pairs[np.lexsort((counts, pairs >> 24))]  # by entry, the most frequent last
-        pairs = pairs[np.r_[pairs[1:] >> 24 != pairs[:-1] >> 24, True]]
-        palette = np.zeros((256, 3), np.uint8)
-        palette[pairs >> 24] = np.stack([pairs >> 16 & 255, pairs >> 8 & 255, pairs & 255], 1)
-        if (np.abs(palette[indices].astype(int) - rgb).max(axis=1) > 24).mean() > 0.002:
-            return None
-        recoloured = quantized.copy()
-        recoloured.putpalette(palette[:len(quantized.getpalette()) // 3].tobytes())
-        dark_png = _png(recoloured, small=True)
-        at = light_png.find(b"PLTE") - 4
-        chunk = dark_png[at:at + 12 + int.from_bytes(dark_png[at:at + 4], "big")]
-        if light_png[:at] + chunk + light_png[at + len(chunk):] != dark_png:
-            return None  # Pillow wrote more than the palette differently
-        return [number, base64.b64encode(chunk).decode("ascii")]
-
-    def _add(self, png: bytes) -> int:
-        if png not in self.frames:
-            self.frames.append(png)
-        return self.frames.index(png)
-
-    def png(self, entry: Any) -> bytes:
-        """The PNG an entry of :attr:`frame_index` or :attr:`dark_index` shows, as the page
-        builds it."""
-        if isinstance(entry, int):
-            return self.frames[entry]
-        png, chunk = self.frames[entry[0]], base64.b64decode(entry[1])
-        at = png.find(b"PLTE") - 4
-        return png[:at] + chunk + png[at + len(chunk):]
+    def picture(self, combo: tuple, dark: bool = False) -> list[np.ndarray]:
+        """The RGB pixels of each panel of ``combo``, unpacked as the page's script does."""
+        out = []
+        for pack, number in zip(self.packs, self.frame_index[combo]):
+            palette, stream = pack["dark" if dark else "light"]
+            rows = np.frombuffer(zlib.decompress(stream), np.uint8).reshape(
+                pack["height"], pack["count"], pack["width"])
+            out.append(np.frombuffer(palette, np.uint8).reshape(-1, 3)[
+                rows[:, number - pack["first"]]])
+        return out
 
     def _markup(self) -> str:
         shown = self.frame_index[self.initial]
+        b64 = lambda raw: base64.b64encode(raw).decode("ascii")  # noqa: E731
+        first = [[_png(_palette_image(p), small=True) for p in self.picture(self.initial, dark)]
+                 for dark in (False, True)]
         data = {
             "labels": self.labels,
             "index": [self.frame_index[c] for c in self.combos],
-            "dark": [self.dark_index[c] for c in self.combos],
+            "dark": [self.frame_index[c] for c in self.combos],  # the same numbers, by theme
             "alts": [self.alts[c] for c in self.combos],
             "shown": shown,
-            # The first frame's pictures are in <img src> already: not shipped twice.
-            "frames": [None if i in shown else base64.b64encode(f).decode("ascii")
-                       for i, f in enumerate(self.frames)],
+            # Every picture is built by the script from "panels"; null says it is not a PNG.
+            "frames": [None] * sum(p["count"] for p in self.packs),
+            "panels": [{"w": p["width"], "h": p["height"], "n": p["count"], "first": p["first"],
+                        "light": [b64(p["light"][0]), b64(p["light"][1])],
+                        "dark": [b64(p["dark"][0]),
+                                 None if p["dark"][1] == p["light"][1] else b64(p["dark"][1])],
+                        "darkFirst": b64(png)} for p, png in zip(self.packs, first[1])],
         }
         # "</script>" or "<!--" in an alt text would break out of the <script>; "\u003c" is the
         # same character to JSON.parse and harmless to the HTML parser.
@@ -650,10 +747,9 @@ class StaticExplorer:
                     for _, _, l, r, px in self.panels]
         scale = max(w / (p[3] - p[2]) for w, p in zip(readable, self.panels))
         images = []
-        for k, ((t, b, l, r, px), frame) in enumerate(zip(self.panels, shown)):
-            src = base64.b64encode(self.frames[frame]).decode("ascii")
+        for k, ((t, b, l, r, px), png) in enumerate(zip(self.panels, first[0])):
             basis = max(readable[k], math.ceil((r - l) * scale))
-            images.append(f'<img class="pc-explore-img" src="data:image/png;base64,{src}" '
+            images.append(f'<img class="pc-explore-img" src="data:image/png;base64,{b64(png)}" '
                           f'alt="{alt if k == 0 else ""}" width="{r - l}" height="{b - t}" '
                           f'style="flex:{r - l} 1 {basis}px;max-width:min(100%,{r - l}px)" '
                           f'data-pc-text-px="{px:.2f}">')
@@ -670,7 +766,7 @@ class StaticExplorer:
 
     def __repr__(self) -> str:
         return (f"StaticExplorer({', '.join(self.names)}: {'x'.join(map(str, map(len, self.grid)))}"
-                f" grid, {len(self.frames)} distinct frames)")
+                f" grid, {sum(p['count'] for p in self.packs)} distinct frames)")
 
 
 # --------------------------------------------------------------------------- the entry point

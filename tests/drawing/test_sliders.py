@@ -8,6 +8,7 @@ import gc
 import io
 import json
 import re
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -273,21 +274,20 @@ def test_frames_free_their_figures_at_once():
 
 
 def test_static_pictures_are_the_drawings_of_their_values_in_both_themes():
-    """Every grid point's pictures, light and dark, as the page builds them, are the fresh
-    drawings of those values (up to the 256-colour palette): a frame for the wrong slider
-    value, or the wrong theme, fails here."""
+    """Every grid point's pictures, light and dark, unpacked as the page's script unpacks them,
+    are the fresh drawings of those values (up to the 256-colour palette): a frame for the
+    wrong slider value, or the wrong theme, fails here."""
     ctrl = explore(two_panels, k=(0, 2, 1), alt="k = {k}", mode="static")
     (t, b, l0, r0, _), (_, _, l1, r1, _) = ctrl.panels
     for (k,) in ctrl.combos:
-        for dark, entries in ((False, ctrl.frame_index[(k,)]), (True, ctrl.dark_index[(k,)])):
+        for dark in (False, True):
             want = fresh(two_panels, {"k": k}, dark)[..., :3].astype(int)
-            for entry, (left, right) in zip(entries, [(l0, r0), (l1, r1)]):
-                got = rgb(ctrl.png(entry))
+            for got, (left, right) in zip(ctrl.picture((k,), dark), [(l0, r0), (l1, r1)]):
                 assert got.shape == want[t:b, left:right].shape
-                off = np.abs(got - want[t:b, left:right]).max(axis=2) > 24
+                off = np.abs(got.astype(int) - want[t:b, left:right]).max(axis=2) > 24
                 assert off.mean() < 0.003, (k, dark, off.mean())
-    # The page's script builds the dark pictures as ctrl.png() does: a palette each.
-    assert all(isinstance(e, list) for e in ctrl.dark_index.values() for e in e)
+    # The dark theme is the light pictures with another palette: no stream of its own.
+    assert all(p["dark"][1] is p["light"][1] for p in ctrl.packs)
 
 
 def test_static_data_and_markup():
@@ -298,35 +298,46 @@ def test_static_data_and_markup():
     assert data["labels"] == [["0.1", "0.2", "0.3"], ["0", "1"]]
     assert data["alts"][3] == "g 0.2 s 1<"  # row-major, as the page's script reads it
     combos = [(g, s) for g in (0.1, 0.2, 0.3) for s in (0, 1)]  # every position, row-major
-    assert data["index"] == [list(ctrl.frame_index[c]) for c in combos]
-    assert data["dark"] == [list(ctrl.dark_index[c]) for c in combos]
-    assert data["frames"].count(None) == 1  # the picture in <img src> is not shipped twice
+    assert data["index"] == data["dark"] == [list(ctrl.frame_index[c]) for c in combos]
+    (panel,), ((top, bottom, left, right, _),) = data["panels"], ctrl.panels
+    w, h = right - left, bottom - top
+    assert (panel["w"], panel["h"], panel["n"], panel["first"]) == (w, h, 6, 0)
+    # The page inflates the stream and reads picture k's row y at (y n + k) w.
+    rows = np.frombuffer(zlib.decompress(base64.b64decode(panel["light"][1])), np.uint8)
+    palette = np.frombuffer(base64.b64decode(panel["light"][0]), np.uint8).reshape(256, 3)
+    k = data["index"][3][0]
+    picture = palette[rows.reshape(h, 6, w)[:, k]]
+    assert (picture == ctrl.picture((0.2, 1))[0]).all() and panel["dark"][1] is None
     html = ctrl.html
     assert html.count('type="range"') == html.count("<label for=") == 2
     assert 'aria-live="polite"' in html and 'alt="g 0.1 s 0&lt;"' in html
     assert "http://" not in html and "https://" not in html  # nothing to fetch
-    (img,) = _Imgs(html).imgs
-    assert base64.b64decode(img["src"].split(",")[1]) == ctrl.frames[data["shown"][0]]
+    (img,) = _Imgs(html).imgs  # the first frame, as a PNG, light and dark
+    for src, dark in ((img["src"].split(",")[1], False), (panel["darkFirst"], True)):
+        shown = rgb(base64.b64decode(src))
+        assert np.abs(shown - ctrl.picture(ctrl.initial, dark)[0]).max() <= 8
     assert explore(draw, gamma=[0.1], alt="x", mode="static").id != \
         explore(draw, gamma=[0.1], alt="x", mode="static").id
     assert repr(ctrl) == "StaticExplorer(gamma, seed: 3x2 grid, 6 distinct frames)"
 
 
-def test_static_stores_each_picture_once_and_small():
+def test_static_stores_each_picture_once_and_packs_the_frames_small():
     ctrl = explore(draw_ignoring_seed, gamma=(1, 3, 1), seed=[0, 1, 2], alt="g {gamma}",
                    mode="static")
-    assert len(ctrl.frames) == 3 and len(ctrl.frame_index) == 9
+    assert ctrl.packs[0]["count"] == 3 and len(ctrl.frame_index) == 9
     assert ctrl.frame_index[(2, 0)] == ctrl.frame_index[(2, 2)]
-    assert ctrl.dark_index[(2, 0)] == ctrl.dark_index[(2, 2)]
 
-    def book_sized(k):
+    def book_sized(k):  # a slider's frames: the same points, one of them moved
         fig = Figure(figsize=(6.4, 4), dpi=96)
-        rng = np.random.default_rng(k)
-        fig.add_subplot().scatter(*rng.normal(size=(2, 80)), c=rng.integers(0, 2, 80))
+        points = np.random.default_rng(0).normal(size=(2, 80))
+        points[:, 0] = k / 10
+        ax = fig.add_subplot(xlim=(-3, 3), ylim=(-3, 3))
+        ax.scatter(*points, c=np.arange(80) % 2)
         return fig
 
-    assert max(len(f) for f in explore(book_sized, k=[0, 1], alt="{k}", mode="static").frames) \
-        < 40_000
+    one = explore(book_sized, k=[0], alt="{k}", mode="static").packs[0]["light"][1]
+    many = explore(book_sized, k=(0, 19, 1), alt="{k}", mode="static").packs[0]["light"][1]
+    assert len(one) < 40_000 and len(many) < 4 * len(one)  # 20 frames in the bytes of 4
 
 
 def test_static_alt_text_cannot_break_out_of_the_script():
@@ -342,9 +353,9 @@ def test_a_dark_picture_that_takes_more_than_a_palette_is_stored_whole():
         return fig
 
     ctrl = explore(clash, k=[0, 1], alt="k", mode="static")
-    entry = ctrl.dark_index[(1,)][0]
-    assert isinstance(entry, int) and entry != ctrl.frame_index[(1,)][0]
-    assert np.abs(rgb(ctrl.png(entry)) - fresh(clash, {"k": 1}, dark=True)[..., :3]).max() <= 8
+    assert ctrl.packs[0]["dark"][1] != ctrl.packs[0]["light"][1]
+    assert np.abs(ctrl.picture((1,), dark=True)[0] - fresh(clash, {"k": 1}, dark=True)[..., :3]
+                  ).max() <= 8
 
 
 # ------------------------------------------------------------------------------- phone panels
