@@ -31,10 +31,9 @@ from __future__ import annotations
 import pytest
 
 # The same browser and local server as the desktop tests (module-scoped: one per module).
-from test_browser import (_DARK, AXE_OPTIONS, HTML_DIR, _page_names, _pages, _redirect,
-                          _report)
+from test_browser import _DARK, AXE_OPTIONS, HTML_DIR, _page_names, _pages, _report
 from test_browser import base_url, browser  # noqa: F401  (fixtures)
-from test_phone import _OPEN_DROPDOWNS
+from test_phone import _open
 
 pytestmark = pytest.mark.browser
 
@@ -43,25 +42,6 @@ PHONES = {360: 800, 390: 844}  # CSS px, as in tests/book/test_phone.py
 TOLERANCE = 1  # CSS px of sub-pixel layout
 SHOWN = 5  # offenders named per kind and page
 MIN_TARGET = 24  # CSS px, WCAG 2.2's minimum target size (2.5.8)
-
-
-def _open(browser, url: str, rel: str, width: int, height: int, math: bool = True):
-    """A page in a fresh context, `width` x `height` CSS px (a phone below 500: touch,
-    mobile viewport), after the fonts and (if `math`) MathJax, with every dropdown open."""
-    phone = width < 500
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  is_mobile=phone, has_touch=phone)
-    page = context.new_page()
-    page.goto(url, wait_until="load")
-    target = _redirect(HTML_DIR / rel)
-    if target is not None:  # jupyter-book's index.html sends the browser on at once
-        page.wait_for_url(f"**/{target}")
-        page.wait_for_load_state("load")
-    page.evaluate("""() => (window.MathJax && MathJax.startup && MathJax.startup.promise && %s)
-                           ? MathJax.startup.promise.then(() => document.fonts.ready)
-                           : document.fonts.ready""" % ("true" if math else "false"))
-    page.evaluate(_OPEN_DROPDOWNS)
-    return context, page
 
 
 # Code blocks that scroll sideways: inputs (div.highlight pre outside any output) and anything
@@ -89,7 +69,7 @@ def test_no_code_block_scrolls_sideways(rel, browser, base_url):
     assert HTML_DIR / rel in _pages()
     problems: list[str] = []
     lines: list[str] = []
-    context, page = _open(browser, base_url + rel, rel, *DESKTOP, math=False)
+    context, page = _open(browser, base_url + rel, rel, *DESKTOP)
     try:
         for width, kinds in ((DESKTOP[0], ("input", "output")), (390, ("output",))):
             page.set_viewport_size({"width": width, "height": PHONES.get(width, DESKTOP[1])})

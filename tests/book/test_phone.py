@@ -156,9 +156,14 @@ _OPEN_DROPDOWNS = """async () => {
 }"""
 
 
-def _open(browser, url: str, rel: str, width: int):
-    context = browser.new_context(viewport={"width": width, "height": SCREENS[width]},
-                                  is_mobile=True, has_touch=True, device_scale_factor=3)
+def _open(browser, url: str, rel: str, width: int, height: int | None = None):
+    """A page in a fresh context, `width` x `height` CSS px (below 500 px a phone: touch, mobile
+    viewport, 3 device px per CSS px), once MathJax, the fonts and the sliders are ready, with
+    every dropdown open."""
+    phone = width < 500
+    context = browser.new_context(viewport={"width": width, "height": height or SCREENS[width]},
+                                  is_mobile=phone, has_touch=phone,
+                                  device_scale_factor=3 if phone else 1)
     page = context.new_page()
     page.goto(url, wait_until="load")
     target = _redirect(HTML_DIR / rel)
